@@ -1,0 +1,140 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "mc_report.h"
+
+static void add_u64(cJSON *o, const char *k, uint64_t v)
+{
+    cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+static cJSON *tool_json(void)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "name", "modelcheck");
+    cJSON_AddStringToObject(t, "version", MC_VERSION_STRING);
+    return t;
+}
+
+static cJSON *counts_json(const uint64_t counts[MC_SEVERITY_COUNT])
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int s = 0; s < MC_SEVERITY_COUNT; s++)
+        add_u64(o, mc_severity_name((mc_severity)s), counts[s]);
+    return o;
+}
+
+static cJSON *info_json(const mc_info *i)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_u64(o, "vertices", i->vertices);
+    add_u64(o, "indices", i->indices);
+    add_u64(o, "triangles", i->triangles);
+    add_u64(o, "meshes", i->meshes);
+    add_u64(o, "materials", i->materials);
+    add_u64(o, "textures", i->textures);
+    add_u64(o, "bones", i->bones);
+    add_u64(o, "animations", i->animations);
+    add_u64(o, "sequences", i->sequences);
+    add_u64(o, "keyframes", i->keyframes);
+    add_u64(o, "max_influences", i->max_influences);
+    return o;
+}
+
+static cJSON *issue_json(const mc_issue *is)
+{
+    const mc_code_info *ci = mc_code_get(is->code);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "code", ci->name);
+    cJSON_AddStringToObject(o, "severity", mc_severity_name(is->severity));
+    cJSON_AddStringToObject(o, "summary", ci->summary);
+    cJSON_AddStringToObject(o, "clause", ci->clause);
+    add_u64(o, "count", is->count);
+    add_u64(o, "first_offset", is->first_offset);
+    cJSON *arr = cJSON_AddArrayToObject(o, "instances");
+    for (size_t k = 0; k < is->instance_count; k++) {
+        const mc_instance *in = &is->instances[k];
+        cJSON *j = cJSON_CreateObject();
+        add_u64(j, "offset", in->offset);
+        if (in->has_payload_offset) add_u64(j, "payload_offset", in->payload_offset);
+        cJSON_AddStringToObject(j, "path", in->path);
+        cJSON_AddStringToObject(j, "message", in->message);
+        cJSON_AddItemToArray(arr, j);
+    }
+    return o;
+}
+
+cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "tool", tool_json());
+    cJSON_AddStringToObject(o, "path", path);
+    add_u64(o, "size", r->size);
+    if (r->hashed) {
+        char hex[65];
+        for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", r->sha256[i]);
+        cJSON_AddStringToObject(o, "sha256", hex);
+    } else {
+        cJSON_AddNullToObject(o, "sha256");
+    }
+    cJSON_AddStringToObject(o, "format", mc_format_name(r->format));
+    cJSON_AddStringToObject(o, "layout", r->layout);
+    cJSON_AddBoolToObject(o, "readable", status != MC_ERR_IO);
+    cJSON_AddBoolToObject(o, "valid", mc_result_valid(r));
+    cJSON_AddItemToObject(o, "counts", counts_json(r->counts));
+    cJSON_AddBoolToObject(o, "truncated", r->truncated);
+    cJSON *arr = cJSON_AddArrayToObject(o, "issues");
+    for (size_t i = 0; i < r->issue_count; i++) cJSON_AddItemToArray(arr, issue_json(&r->issues[i]));
+    cJSON_AddItemToObject(o, "info", info_json(&r->info));
+    return o;
+}
+
+void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status)
+{
+    s->files++;
+    if (status == MC_ERR_IO) s->unreadable++;
+    else if (mc_result_valid(r)) s->valid++;
+    else s->invalid++;
+    for (int k = 0; k < MC_SEVERITY_COUNT; k++) s->counts[k] += r->counts[k];
+    if ((unsigned)r->format < MC_FORMAT_COUNT) s->per_format[r->format]++;
+}
+
+static cJSON *settings_json(const mc_options *opt)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "format", opt->format ? mc_format_name(opt->format) : "auto");
+    add_u64(o, "max_instances", opt->max_instances);
+    cJSON_AddNumberToObject(o, "weight_sum_tolerance", opt->weight_sum_tolerance);
+    cJSON_AddNumberToObject(o, "unit_tolerance", opt->unit_tolerance);
+    cJSON_AddNumberToObject(o, "quaternion_tolerance", opt->quaternion_tolerance);
+    add_u64(o, "max_file_bytes", opt->max_file_bytes);
+    add_u64(o, "max_depth", opt->max_depth);
+    add_u64(o, "max_decompressed_bytes", opt->max_decompressed_bytes);
+    add_u64(o, "work_factor", opt->work_factor);
+    cJSON *ov = cJSON_AddObjectToObject(o, "severity_overrides");
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        const mc_code_info *ci = mc_code_get((mc_code)i);
+        if (opt->severity[i] != ci->severity)
+            cJSON_AddStringToObject(ov, ci->name, mc_severity_name((mc_severity)opt->severity[i]));
+    }
+    return o;
+}
+
+cJSON *mc_report_run_json(cJSON *files, const mc_run_summary *s, const mc_options *opt)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "tool", tool_json());
+    cJSON_AddItemToObject(o, "settings", settings_json(opt));
+    cJSON_AddItemToObject(o, "files", files);
+    cJSON *sum = cJSON_AddObjectToObject(o, "summary");
+    add_u64(sum, "files", s->files);
+    add_u64(sum, "valid", s->valid);
+    add_u64(sum, "invalid", s->invalid);
+    add_u64(sum, "unreadable", s->unreadable);
+    add_u64(sum, "skipped", s->skipped);
+    cJSON_AddItemToObject(sum, "counts", counts_json(s->counts));
+    cJSON *pf = cJSON_AddObjectToObject(sum, "formats");
+    for (int f = 0; f < MC_FORMAT_COUNT; f++)
+        add_u64(pf, mc_format_name((mc_format)f), s->per_format[f]);
+    return o;
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what modelcheck needs on Debian 12 (as root, or through sudo).
+# Does nothing when everything is already installed.
+set -euo pipefail
+packages=(build-essential cmake pkg-config libcjson-dev libcriterion-dev libssl-dev
+          gcovr python3 python3-jsonschema)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}"
+run=()
+[ "$(id -u)" -eq 0 ] || run=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${run[@]}" apt-get update -qq
+"${run[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

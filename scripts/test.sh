@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# README command 2: set up, build with ASan + UBSan and -Werror, run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup-debian.sh
+# Warnings are errors here (CI); the optimised build must compile clean too.
+cmake --preset default -DMC_WERROR=ON >/dev/null
+cmake --build --preset default
+cmake --preset asan -DMC_WERROR=ON >/dev/null
+cmake --build --preset asan
+ctest --preset asan

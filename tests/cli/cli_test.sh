@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# CLI behaviour: every exit code, every bad input, output formats.
+# usage: cli_test.sh MODELCHECK MC_CORPUSGEN
+set -uo pipefail
+mc=$1 gen=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok()   { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect NAME EXIT_CODE CMD...: runs CMD, keeps stdout/stderr in $tmp/out, $tmp/err
+expect() {
+    local name=$1 want=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; cat "$tmp/err"; fi
+}
+contains() { # contains NAME FILE TEXT
+    if grep -qF -- "$3" "$2"; then ok; else fail "$1: '$3' not in $2:"; head -5 "$2"; fi
+}
+one_line() { # one_line NAME FILE: exactly one line starting with "modelcheck: "
+    if [ "$(wc -l <"$2")" -eq 1 ] && grep -q '^modelcheck: ' "$2"; then ok; else fail "$1: stderr is not one line:"; cat "$2"; fi
+}
+
+"$gen" "$tmp/corpus" || { echo "cannot generate corpus"; exit 1; }
+valid=$tmp/corpus/aem/valid/skinned_animated.aem
+static=$tmp/corpus/aem/valid/static_exporter_unskinned.aem
+weights=$tmp/corpus/aem/invalid/weights_sum_0_93.aem
+
+# exit 0 / 1 and the compiler-style line
+expect valid 0 "$mc" "$valid"
+contains valid-status "$tmp/out" "$valid: aem (aem1): valid: 0 errors, 0 warnings"
+expect invalid 1 "$mc" "$weights"
+contains invalid-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07) [/vertices/5/weights]"
+expect quiet-valid 0 "$mc" -q "$valid"
+[ ! -s "$tmp/out" ] && ok || fail "quiet printed for a valid file"
+
+# warnings, --werror, overrides
+expect warnings-pass 0 "$mc" "$static"
+expect werror 1 "$mc" --werror "$static"
+expect werror-ignored 0 "$mc" --werror --ignore AEM_UNSKINNED_VERTEX "$static"
+expect severity-error 1 "$mc" --severity AEM_UNSKINNED_VERTEX=error "$static"
+expect max-issues 0 "$mc" -n 2 "$static"
+contains max-issues-note "$tmp/out" "note: AEM_UNSKINNED_VERTEX: 6 more occurrences not shown (8 in all, first at 0x60)"
+
+# usage errors: exit 2, one line on stderr
+expect no-path 2 "$mc";                               one_line no-path "$tmp/err"
+expect bad-option 2 "$mc" --bogus "$valid";           one_line bad-option "$tmp/err"
+expect bad-format 2 "$mc" --format obj "$valid";      one_line bad-format "$tmp/err"
+expect bad-output 2 "$mc" --output xml "$valid";      one_line bad-output "$tmp/err"
+expect bad-severity 2 "$mc" --severity AEM_WEIGHT_SUM=fatal "$valid"; one_line bad-severity "$tmp/err"
+expect bad-code 2 "$mc" --ignore AEM_NOPE "$valid";   one_line bad-code "$tmp/err"
+expect bad-count 2 "$mc" --max-issues ten "$valid";   one_line bad-count "$tmp/err"
+expect missing-value 2 "$mc" "$valid" --format;       one_line missing-value "$tmp/err"
+expect no-equals 2 "$mc" --severity AEM_WEIGHT_SUM "$valid"; one_line no-equals "$tmp/err"
+
+# unreadable inputs: exit 3, one clear line
+expect missing 3 "$mc" "$tmp/nope.aem"
+one_line missing "$tmp/err"
+contains missing-msg "$tmp/err" "modelcheck: $tmp/nope.aem: cannot open: No such file or directory"
+expect device 3 "$mc" /dev/null
+contains device-msg "$tmp/err" "not a regular file"
+if [ "$(id -u)" -ne 0 ]; then
+    cp "$valid" "$tmp/locked.aem"; chmod 000 "$tmp/locked.aem"
+    expect unreadable 3 "$mc" "$tmp/locked.aem"
+    contains unreadable-msg "$tmp/err" "Permission denied"
+else
+    ok # root reads every file: permission denial cannot be staged
+fi
+expect highest-wins 3 "$mc" "$weights" "$tmp/nope.aem"
+
+# files that are not models, or barely
+: >"$tmp/empty.aem"
+expect empty 1 "$mc" "$tmp/empty.aem"
+contains empty-msg "$tmp/out" "error: FILE_EMPTY: file is empty (0 bytes)"
+printf 'AEM\001' >"$tmp/four.aem"
+expect four-bytes 1 "$mc" "$tmp/four.aem"
+contains four-msg "$tmp/out" "AEM_TRUNCATED: file is 4 bytes; the header alone needs 40"
+{ printf 'AEM\001\377\377\377\377'; head -c 92 /dev/zero; } >"$tmp/huge.aem"
+limit=""
+ldd "$mc" 2>/dev/null | grep -q libasan || limit="ulimit -v 65536;" # no large allocation
+expect four-billion 1 bash -c "$limit exec \"\$0\" \"\$1\"" "$mc" "$tmp/huge.aem"
+contains four-billion-msg "$tmp/out" "file ends inside the vertices section (4294967295 x 92 bytes from 0x28)"
+[ "$(grep -c ': error: ' "$tmp/out")" -eq 1 ] && ok || fail "four-billion: more than one error"
+echo "just text" >"$tmp/notes.txt"
+expect unrecognised 1 "$mc" "$tmp/notes.txt"
+contains unrecognised-msg "$tmp/out" "FILE_UNRECOGNIZED: content matches no supported format (tried: AEM)"
+
+# directories: recursion, skipping, no models
+mkdir -p "$tmp/assets/sub" "$tmp/nomodels/deeper"
+cp "$valid" "$tmp/assets/sub/a.aem"; cp "$tmp/notes.txt" "$tmp/assets/readme.txt"; : >"$tmp/assets/empty"
+expect dir 0 "$mc" "$tmp/assets"
+contains dir-summary "$tmp/out" "1 file: 1 valid, 0 invalid, 0 unreadable, 2 skipped"
+echo "x" >"$tmp/nomodels/deeper/x.txt"
+expect no-models 0 "$mc" "$tmp/nomodels"
+contains no-models-msg "$tmp/err" "modelcheck: $tmp/nomodels: no model files found (1 skipped)"
+expect corpus-dir 1 "$mc" "$tmp/corpus"
+
+# standard input
+expect stdin 1 bash -c 'exec "$0" - <"$1"' "$mc" "$weights"
+contains stdin-line "$tmp/out" "-:0x23c: error: AEM_WEIGHT_SUM"
+
+# JSON: parseable, deterministic, and the input is never modified
+before=$(sha256sum "$weights")
+expect json 1 "$mc" --output json "$weights" "$valid"
+cp "$tmp/out" "$tmp/json1"
+/usr/bin/python3 - "$tmp/json1" <<'PY' && ok || fail "json content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"]["files"] == 2 and d["summary"]["invalid"] == 1, d["summary"]
+f = d["files"][0]
+assert f["format"] == "aem" and f["layout"] == "aem1" and not f["valid"]
+i = f["issues"][0]
+assert i["code"] == "AEM_WEIGHT_SUM" and i["count"] == 1 and i["instances"][0]["offset"] == 572
+assert i["instances"][0]["path"] == "/vertices/5/weights"
+PY
+"$mc" --output json "$weights" "$valid" >"$tmp/json2"
+cmp -s "$tmp/json1" "$tmp/json2" && ok || fail "json output differs between runs"
+[ "$before" = "$(sha256sum "$weights")" ] && ok || fail "input file modified"
+
+# informational options
+expect version 0 "$mc" --version
+contains version-text "$tmp/out" "modelcheck 0."
+expect help 0 "$mc" --help
+contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file."
+expect list-codes 0 "$mc" --list-codes
+contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
+expect list-codes-json 0 "$mc" --list-codes --output json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["code"]=="IO_OPEN_FAILED" and c["origin"]=="tool" for c in d)' "$tmp/out" && ok || fail "list-codes json"
+expect markdown-needs-list 2 "$mc" --output markdown "$valid"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,270 @@
+#define _POSIX_C_SOURCE 200809L
+/* The driver, detection, folding, overrides, limits and the catalog. */
+#include <string.h>
+#include <unistd.h>
+#include <stdlib.h>
+
+#include <criterion/criterion.h>
+
+#include "mc_reader.h"
+#include "support.h"
+
+Test(core, empty_buffer)
+{
+    mc_result *r = validate_buf(NULL, 0, NULL);
+    expect_only(r, MC_FILE_EMPTY, 1, 0);
+    cr_expect_eq(r->format, MC_FORMAT_UNKNOWN);
+    cr_expect_not(mc_result_valid(r));
+    mc_result_free(r);
+}
+
+Test(core, unrecognised_names_the_formats_tried)
+{
+    static const char text[] = "hello, world";
+    mc_result *r = validate_buf(text, sizeof text - 1, NULL);
+    expect_only(r, MC_FILE_UNRECOGNIZED, 1, 0);
+    cr_expect_str_eq(r->issues[0].instances[0].message,
+                     "content matches no supported format (tried: AEM); first bytes: 68 65 6c 6c 6f 2c 20 77");
+    mc_result_free(r);
+}
+
+Test(core, file_too_large)
+{
+    aemb_model *m = aemb_sample(AEMB_SKINNED_ANIMATED);
+    mc_options o;
+    mc_options_init(&o);
+    o.max_file_bytes = 100;
+    mc_result *r = validate_aem(m, &o, 0);
+    expect_only(r, MC_FILE_TOO_LARGE, 1, 0);
+    cr_expect_not(r->hashed);
+    mc_result_free(r);
+    aemb_free(m);
+}
+
+Test(core, folding_keeps_the_first_instances_and_counts_all)
+{
+    aemb_model *m = aemb_sample(AEMB_STATIC);
+    mc_options o;
+    mc_options_init(&o);
+    o.max_instances = 3;
+    mc_result *r = validate_aem(m, &o, 0);
+    const mc_issue *is = mc_result_find(r, MC_AEM_UNSKINNED_VERTEX);
+    cr_assert_not_null(is);
+    cr_expect_eq(is->count, 8);
+    cr_expect_eq(is->instance_count, 3);
+    cr_expect_eq(is->instances[2].offset, aemb_offset(m, AEMB_VERTICES, 2) + 56);
+    cr_expect(r->truncated);
+    cr_expect_eq(r->counts[MC_SEVERITY_WARNING], 8);
+    mc_result_free(r);
+    aemb_free(m);
+}
+
+Test(core, zero_instances_still_counts)
+{
+    aemb_model *m = aemb_sample(AEMB_STATIC);
+    mc_options o;
+    mc_options_init(&o);
+    o.max_instances = 0;
+    mc_result *r = validate_aem(m, &o, 0);
+    expect_issue(r, MC_AEM_UNSKINNED_VERTEX, 8, aemb_offset(m, AEMB_VERTICES, 0) + 56);
+    cr_expect_eq(r->issues[0].instance_count, 0);
+    mc_result_free(r);
+    aemb_free(m);
+}
+
+Test(core, severity_override_and_ignore)
+{
+    aemb_model *m = aemb_sample(AEMB_STATIC);
+    mc_options o;
+    mc_options_init(&o);
+    o.severity[MC_AEM_UNSKINNED_VERTEX] = MC_SEVERITY_ERROR;
+    mc_result *r = validate_aem(m, &o, 0);
+    cr_expect_not(mc_result_valid(r));
+    cr_expect_eq(r->counts[MC_SEVERITY_ERROR], 8);
+    mc_result_free(r);
+    o.severity[MC_AEM_UNSKINNED_VERTEX] = MC_SEVERITY_IGNORE;
+    r = validate_aem(m, &o, 0);
+    expect_codes(r, -1);
+    mc_result_free(r);
+    aemb_free(m);
+}
+
+Test(core, issues_sorted_by_first_offset)
+{
+    aemb_model *m = aemb_sample(AEMB_SKINNED_ANIMATED);
+    m->keys[0].w = 1.0f;             /* keyframes: last section */
+    m->vertices[1].normal[2] = 0.5f; /* vertices: first */
+    m->bones[1].parent = 1;          /* bones: between */
+    mc_result *r = validate_aem(m, NULL, 0);
+    cr_assert_eq(r->issue_count, 3);
+    cr_expect_eq(r->issues[0].code, MC_AEM_NORMAL_NOT_UNIT);
+    cr_expect_eq(r->issues[1].code, MC_AEM_BONE_PARENT_SELF);
+    cr_expect_eq(r->issues[2].code, MC_AEM_KEY_W_NONZERO);
+    mc_result_free(r);
+    aemb_free(m);
+}
+
+Test(core, sha256_of_the_bytes)
+{
+    mc_result *r = validate_buf("abc", 3, NULL);
+    static const unsigned char abc[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+        0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+    cr_expect(r->hashed);
+    cr_expect_arr_eq(r->sha256, abc, 32);
+    mc_result_free(r);
+}
+
+Test(core, invalid_arguments)
+{
+    mc_result *r = (mc_result *)1;
+    cr_expect_eq(mc_validate_memory(NULL, 5, NULL, &r), MC_ERR_INVALID_ARG);
+    cr_expect_eq(mc_validate_memory("x", 1, NULL, NULL), MC_ERR_INVALID_ARG);
+    cr_expect_eq(mc_validate_path(NULL, NULL, &r), MC_ERR_INVALID_ARG);
+    cr_expect_str_eq(mc_strerror(MC_ERR_NOMEM), "out of memory");
+}
+
+Test(core, missing_path_is_an_io_issue)
+{
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path("/nonexistent/model.aem", NULL, &r), MC_ERR_IO);
+    cr_assert_not_null(r);
+    expect_only(r, MC_IO_OPEN_FAILED, 1, 0);
+    cr_expect_str_eq(r->issues[0].instances[0].message, "cannot open: No such file or directory");
+    mc_result_free(r);
+}
+
+Test(core, directory_path_is_not_regular)
+{
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path("/", NULL, &r), MC_ERR_IO);
+    expect_only(r, MC_IO_NOT_REGULAR, 1, 0);
+    mc_result_free(r);
+}
+
+Test(core, io_failure_reported_even_when_ignored)
+{
+    mc_options o;
+    mc_options_init(&o);
+    o.severity[MC_IO_OPEN_FAILED] = MC_SEVERITY_IGNORE;
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path("/nonexistent", &o, &r), MC_ERR_IO);
+    expect_only(r, MC_IO_OPEN_FAILED, 1, 0);
+    cr_expect_not(mc_result_valid(r));
+    mc_result_free(r);
+}
+
+Test(core, path_validation_matches_memory_validation)
+{
+    aemb_model *m = aemb_sample(AEMB_SKINNED_ANIMATED);
+    m->indices[3] = 99;
+    mcb_buf b = {0};
+    aemb_write(m, &b);
+    char path[] = "/tmp/mc_test_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(mcb_write_file(&b, path), 0);
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path(path, NULL, &r), MC_OK);
+    expect_only(r, MC_AEM_INDEX_RANGE, 1, aemb_offset(m, AEMB_INDICES, 3));
+    cr_expect_eq(r->size, b.size);
+    unlink(path);
+    mc_result_free(r);
+    mcb_free(&b);
+    aemb_free(m);
+}
+
+Test(core, forced_format_out_of_range)
+{
+    mc_options o;
+    mc_options_init(&o);
+    o.format = MC_FORMAT_COUNT;
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_memory("AEM", 3, &o, &r), MC_ERR_INVALID_ARG);
+    cr_expect_null(r);
+}
+
+/* ---- catalog ---- */
+
+Test(catalog, names_unique_prefixed_and_described)
+{
+    static const char *const prefixes[] = {"IO_", "FILE_", "AEM_"};
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        const mc_code_info *a = mc_code_get((mc_code)i);
+        cr_assert_not_null(a);
+        cr_expect_gt(strlen(a->summary), 10, "%s has no summary", a->name);
+        cr_expect_gt(strlen(a->clause), 5, "%s names no clause", a->name);
+        int prefixed = 0;
+        for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++)
+            prefixed |= strncmp(a->name, prefixes[p], strlen(prefixes[p])) == 0;
+        cr_expect(prefixed, "%s has no known prefix", a->name);
+        for (const char *c = a->name; *c; c++)
+            cr_expect((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_',
+                      "%s is not UPPER_SNAKE", a->name);
+        cr_expect_eq(mc_code_find(a->name), i, "%s is not unique", a->name);
+    }
+    cr_expect_null(mc_code_get(MC_CODE_COUNT));
+    cr_expect_eq(mc_code_find("NO_SUCH_CODE"), -1);
+}
+
+Test(catalog, severity_and_format_names_round_trip)
+{
+    for (int s = 0; s <= MC_SEVERITY_IGNORE; s++)
+        cr_expect_eq(mc_severity_parse(mc_severity_name((mc_severity)s)), s);
+    cr_expect_eq(mc_severity_parse("fatal"), -1);
+    cr_expect_eq(mc_format_parse("aem"), MC_FORMAT_AEM);
+    cr_expect_eq(mc_format_parse("unknown"), -1);
+    cr_expect_str_eq(mc_format_name(MC_FORMAT_AEM), "aem");
+}
+
+/* ---- bounded reader ---- */
+
+Test(reader, reads_past_the_end_fail_and_stick)
+{
+    static const uint8_t b[6] = {1, 2, 3, 4, 5, 6};
+    mc_reader r = mc_reader_make(b, sizeof b);
+    cr_expect_eq(mc_read_u32(&r), 0x04030201u);
+    cr_expect_eq(mc_read_u32(&r), 0);
+    cr_expect(r.fail);
+    cr_expect_eq(r.pos, 4);
+    cr_expect_eq(mc_read_u8(&r), 0, "sticky: even a byte that exists is refused");
+}
+
+Test(reader, sub_reader_is_bounded)
+{
+    static const uint8_t b[8] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0x80, 0x3f};
+    mc_reader r = mc_reader_make(b, sizeof b);
+    mc_reader s = mc_read_sub(&r, 4);
+    cr_expect_eq(mc_read_i32(&s), -1);
+    cr_expect_eq(mc_read_u8(&s), 0);
+    cr_expect(s.fail);
+    cr_expect_not(r.fail);
+    cr_expect_eq(mc_read_f32(&r), 1.0f);
+    mc_reader t = mc_read_sub(&r, 1);
+    cr_expect(t.fail);
+    cr_expect_eq(t.size, 0);
+}
+
+Test(reader, seek_and_skip_cannot_leave_the_window)
+{
+    static const uint8_t b[4] = {0};
+    mc_reader r = mc_reader_make(b, sizeof b);
+    cr_expect(mc_reader_seek(&r, 4));
+    cr_expect_eq(mc_reader_left(&r), 0);
+    cr_expect_not(mc_reader_seek(&r, 5));
+    mc_reader q = mc_reader_make(b, sizeof b);
+    cr_expect_not(mc_reader_skip(&q, SIZE_MAX));
+    cr_expect_null(mc_read_bytes(&q, 1));
+}
+
+Test(reader, checked_arithmetic)
+{
+    uint64_t v = 7;
+    cr_expect_not(mc_mul_u64(UINT64_MAX, 2, &v));
+    cr_expect_eq(v, 7);
+    cr_expect_not(mc_add_u64(UINT64_MAX, 1, &v));
+    cr_expect(mc_add_mul_u64(&v, 3, 4));
+    cr_expect_eq(v, 19);
+    cr_expect_not(mc_add_mul_u64(&v, UINT64_MAX, 2));
+}

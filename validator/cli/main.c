@@ -1,0 +1,312 @@
+/*
+ * modelcheck [options] PATH...
+ *
+ * Exit codes (README, "Exit codes"):
+ *   0  every file valid (no errors; no warnings either with --werror)
+ *   1  some file has errors (or warnings with --werror)
+ *   2  usage error (bad option or value, no PATH)
+ *   3  some file could not be read (missing, unreadable, not a file)
+ * When several apply, the highest wins.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mc_report.h"
+#include "modelcheck.h"
+#include "walk.h"
+
+enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
+enum output_kind { OUT_TEXT, OUT_JSON, OUT_MARKDOWN };
+
+#define MAX_WALK_DEPTH 64
+
+typedef struct cli {
+    mc_options opt;
+    enum output_kind output;
+    int werror;
+    int quiet;
+    int list_codes;
+    mc_run_summary summary;
+    cJSON *files; /* JSON output only */
+    int exit_code;
+} cli;
+
+static const char usage_text[] =
+    "usage: modelcheck [options] PATH...\n"
+    "Validates 3D model files (AEM). PATH is a file, a directory (searched\n"
+    "recursively; unrecognised files are skipped) or - for standard input.\n"
+    "\n"
+    "  -f, --format FMT          validate as FMT instead of detecting (aem)\n"
+    "  -o, --output KIND         text (default) or json; markdown for --list-codes\n"
+    "  -n, --max-issues N        instances kept per issue code (default 10)\n"
+    "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
+    "  -i, --ignore CODE         drop a code (same as --severity CODE=ignore)\n"
+    "  -W, --werror              warnings make the exit code 1\n"
+    "  -q, --quiet               text: print nothing for valid files\n"
+    "      --weight-tolerance X  per non-zero weight (default 2e-7)\n"
+    "      --unit-tolerance X    unit vectors (default 0.00674)\n"
+    "      --quaternion-tolerance X  (default 0.00769)\n"
+    "      --max-file-bytes N    larger files are rejected (default 4 GiB)\n"
+    "      --no-sha256           do not hash files (JSON sha256 is null)\n"
+    "      --list-codes          print the issue catalog and exit\n"
+    "  -V, --version             print the version and exit\n"
+    "  -h, --help                print this help and exit\n"
+    "\n"
+    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file.\n";
+
+static void raise_exit(cli *c, int code)
+{
+    if (code > c->exit_code) c->exit_code = code;
+}
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("modelcheck: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (try --help)\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-') return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= 0.0) || v > 1e30) return -1;
+    *out = v;
+    return 0;
+}
+
+static int set_severity(cli *c, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq) return usage_error("--severity expects CODE=LEVEL, got '%s'", spec);
+    char name[64];
+    size_t len = (size_t)(eq - spec);
+    if (len >= sizeof name) return usage_error("unknown issue code in '%s'", spec);
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    int code = mc_code_find(name);
+    if (code < 0) return usage_error("unknown issue code '%s' (see --list-codes)", name);
+    int sev = mc_severity_parse(eq + 1);
+    if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
+    c->opt.severity[code] = (unsigned char)sev;
+    return 0;
+}
+
+static int parse_output(cli *c, const char *v)
+{
+    if (strcmp(v, "text") == 0) c->output = OUT_TEXT;
+    else if (strcmp(v, "json") == 0) c->output = OUT_JSON;
+    else if (strcmp(v, "markdown") == 0) c->output = OUT_MARKDOWN;
+    else return usage_error("unknown output '%s' (text or json)", v);
+    return 0;
+}
+
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH };
+
+static int parse_args(cli *c, int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"max-issues", required_argument, NULL, 'n'},
+        {"severity", required_argument, NULL, 's'},
+        {"ignore", required_argument, NULL, 'i'},
+        {"werror", no_argument, NULL, 'W'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"weight-tolerance", required_argument, NULL, OPT_WEIGHT},
+        {"unit-tolerance", required_argument, NULL, OPT_UNIT},
+        {"quaternion-tolerance", required_argument, NULL, OPT_QUAT},
+        {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
+        {"list-codes", no_argument, NULL, OPT_LIST},
+        {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+        {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    opterr = 0;
+    int ch, rc = 0;
+    uint64_t u;
+    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:WqVh", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'f': {
+            int f = mc_format_parse(optarg);
+            if (f < 0) rc = usage_error("unknown format '%s' (aem)", optarg);
+            else c->opt.format = (mc_format)f;
+            break;
+        }
+        case 'o': rc = parse_output(c, optarg); break;
+        case 'n':
+            if (parse_u64(optarg, &u) != 0 || u > 1000000)
+                rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
+            else c->opt.max_instances = (uint32_t)u;
+            break;
+        case 's': rc = set_severity(c, optarg); break;
+        case 'i':
+            if (mc_code_find(optarg) < 0) rc = usage_error("unknown issue code '%s' (see --list-codes)", optarg);
+            else c->opt.severity[mc_code_find(optarg)] = MC_SEVERITY_IGNORE;
+            break;
+        case 'W': c->werror = 1; break;
+        case 'q': c->quiet = 1; break;
+        case OPT_WEIGHT:
+            if (parse_double(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            break;
+        case OPT_UNIT:
+            if (parse_double(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            break;
+        case OPT_QUAT:
+            if (parse_double(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            break;
+        case OPT_MAX_BYTES:
+            if (parse_u64(optarg, &c->opt.max_file_bytes)) rc = usage_error("bad byte count '%s'", optarg);
+            break;
+        case OPT_LIST: c->list_codes = 1; break;
+        case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
+        case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
+        case 'h': fputs(usage_text, stdout); return -1;
+        case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
+        default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
+        }
+    }
+    if (rc == 0 && c->output == OUT_MARKDOWN && !c->list_codes)
+        rc = usage_error("%s is only for --list-codes", "--output markdown");
+    return rc;
+}
+
+static void print_io_error(const char *path, const mc_result *r)
+{
+    const char *msg = r && r->issue_count && r->issues[0].instance_count
+                          ? r->issues[0].instances[0].message
+                          : "cannot read";
+    fprintf(stderr, "modelcheck: %s: %s\n", path, msg);
+}
+
+/* Validates one file; when walking a directory, unrecognised files are
+ * skipped and only counted. */
+static void check_file(cli *c, const char *path, int from_walk)
+{
+    mc_result *r = NULL;
+    mc_status st = mc_validate_path(path, &c->opt, &r);
+    if (!r) {
+        fprintf(stderr, "modelcheck: %s: %s\n", path, mc_strerror(st));
+        raise_exit(c, EXIT_UNREADABLE);
+        return;
+    }
+    if (from_walk && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
+        (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
+        c->summary.skipped++;
+        mc_result_free(r);
+        return;
+    }
+    mc_summary_add(&c->summary, r, st);
+    if (st == MC_ERR_IO) {
+        raise_exit(c, EXIT_UNREADABLE);
+        print_io_error(path, r);
+    } else if (!mc_result_valid(r) || (c->werror && r->counts[MC_SEVERITY_WARNING] > 0)) {
+        raise_exit(c, EXIT_INVALID);
+    }
+    if (c->output == OUT_JSON) cJSON_AddItemToArray(c->files, mc_report_file_json(r, path, st));
+    else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    mc_result_free(r);
+}
+
+static void walk_error(const char *path, int err)
+{
+    fprintf(stderr, "modelcheck: %s: cannot read directory: %s\n", path, strerror(err));
+}
+
+static void check_directory(cli *c, const char *dir)
+{
+    mc_pathlist list = {0};
+    uint64_t before_files = c->summary.files, before_skipped = c->summary.skipped;
+    if (mc_walk(dir, MAX_WALK_DEPTH, &list, walk_error) != 0) {
+        fprintf(stderr, "modelcheck: %s: out of memory listing the directory\n", dir);
+        raise_exit(c, EXIT_UNREADABLE);
+    }
+    for (size_t i = 0; i < list.count; i++) check_file(c, list.paths[i], 1);
+    if (c->summary.files == before_files)
+        fprintf(stderr, "modelcheck: %s: no model files found (%" PRIu64 " skipped)\n", dir,
+                c->summary.skipped - before_skipped);
+    mc_pathlist_free(&list);
+}
+
+static void check_path(cli *c, const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        check_directory(c, path);
+    else
+        check_file(c, path, 0);
+}
+
+static int list_codes(const cli *c)
+{
+    if (c->output == OUT_MARKDOWN) {
+        mc_options d;
+        mc_options_init(&d);
+        mc_catalog_markdown(stdout, &d);
+    } else if (c->output == OUT_JSON) {
+        cJSON *j = mc_catalog_json();
+        char *s = cJSON_Print(j);
+        if (s) puts(s);
+        free(s);
+        cJSON_Delete(j);
+    } else {
+        mc_catalog_text(stdout);
+    }
+    return EXIT_VALID;
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    mc_options_init(&c.opt);
+    int rc = parse_args(&c, argc, argv);
+    if (rc < 0) return EXIT_VALID;
+    if (rc > 0) return rc;
+    if (c.list_codes) return list_codes(&c);
+    if (optind >= argc) return usage_error("%s", "no PATH given");
+
+    if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
+    for (int i = optind; i < argc; i++) check_path(&c, argv[i]);
+
+    if (c.output == OUT_JSON) {
+        cJSON *doc = mc_report_run_json(c.files, &c.summary, &c.opt);
+        char *s = doc ? cJSON_Print(doc) : NULL;
+        if (!s) {
+            fputs("modelcheck: out of memory writing the report\n", stderr);
+            raise_exit(&c, EXIT_UNREADABLE);
+        } else {
+            puts(s);
+        }
+        free(s);
+        cJSON_Delete(doc);
+    } else if (!c.quiet || c.summary.files > 1) {
+        mc_report_summary_text(stdout, &c.summary);
+    }
+    fflush(stdout);
+    return c.exit_code;
+}

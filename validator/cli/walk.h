@@ -1,0 +1,20 @@
+/* Collecting the files under a directory, in a deterministic order. */
+#ifndef MC_WALK_H
+#define MC_WALK_H
+
+#include <stddef.h>
+
+typedef struct mc_pathlist {
+    char **paths;
+    size_t count, cap;
+} mc_pathlist;
+
+/* Appends every regular file under dir (recursively, at most max_depth
+ * levels, sorted bytewise per directory). Entries whose names start with
+ * '.' and symbolic links to directories are not entered. Returns 0, or -1
+ * when out of memory; unreadable subdirectories are reported to err_cb. */
+int mc_walk(const char *dir, int max_depth, mc_pathlist *out,
+            void (*err_cb)(const char *path, int err));
+void mc_pathlist_free(mc_pathlist *l);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * What a format module sees while it validates: the bytes, the options, and
+ * the calls that record issues and spend the cross-reference work budget.
+ */
+#ifndef MC_CHECK_H
+#define MC_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "modelcheck.h"
+
+typedef struct mc_slot {
+    uint64_t count;
+    uint64_t first_offset;
+    size_t kept;
+    size_t cap;
+    mc_instance *instances;
+} mc_slot;
+
+typedef struct mc_ctx {
+    const uint8_t *data;
+    size_t size;
+    const mc_options *opt;
+    mc_info *info;
+    const char *layout;
+    mc_slot *slots;        /* MC_CODE_COUNT of them */
+    uint64_t work_left;
+    bool work_exhausted;
+    bool nomem;
+} mc_ctx;
+
+/*
+ * Records one occurrence of code at a file offset. Returns the instance to
+ * describe with mc_path/mc_msg, or NULL when it is not kept (ignored code,
+ * max_instances reached, out of memory): both accept NULL, so formatting is
+ * only paid for kept instances.
+ */
+mc_instance *mc_emit(mc_ctx *c, mc_code code, uint64_t offset);
+
+#if defined(__GNUC__)
+#define MC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define MC_PRINTF(a, b)
+#endif
+
+void mc_path(mc_instance *in, const char *fmt, ...) MC_PRINTF(2, 3);
+void mc_msg(mc_instance *in, const char *fmt, ...) MC_PRINTF(2, 3);
+
+/* Records where decoded data sits relative to the file offset. */
+void mc_payload_offset(mc_instance *in, uint64_t payload_offset);
+
+/*
+ * Spends n units of the work budget before a check whose cost is not linear
+ * in the file size (ranges that may overlap). Returns false once the budget
+ * is spent, reporting FILE_WORK_LIMIT once at offset, naming the check.
+ */
+bool mc_work(mc_ctx *c, uint64_t n, uint64_t offset, const char *check);
+
+/* How often a code fired so far (0 if ignored). */
+uint64_t mc_issue_count(const mc_ctx *c, mc_code code);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * Bounded little-endian reading and overflow-checked size arithmetic: the
+ * only way format modules touch file bytes.
+ *
+ * A reader is a window [p, p + size) with a cursor. Every read checks that
+ * the bytes exist (subtracting on the safe side, never adding to the cursor
+ * first); a failed read returns 0, leaves the cursor where it was and sets
+ * the sticky `fail` flag, so a record can be read field by field and tested
+ * once at the end.
+ */
+#ifndef MC_READER_H
+#define MC_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct mc_reader {
+    const uint8_t *p;
+    size_t size;
+    size_t pos;
+    bool fail;
+} mc_reader;
+
+static inline mc_reader mc_reader_make(const uint8_t *p, size_t size)
+{
+    mc_reader r = {p, size, 0, false};
+    return r;
+}
+
+static inline size_t mc_reader_left(const mc_reader *r)
+{
+    return r->size - r->pos;
+}
+
+/* True when n more bytes can be read; otherwise marks the reader failed. */
+static inline bool mc_reader_need(mc_reader *r, size_t n)
+{
+    if (r->fail || n > r->size - r->pos) {
+        r->fail = true;
+        return false;
+    }
+    return true;
+}
+
+static inline uint16_t mc_le16(const uint8_t *b)
+{
+    return (uint16_t)(b[0] | (unsigned)b[1] << 8);
+}
+
+static inline uint32_t mc_le32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static inline uint64_t mc_le64(const uint8_t *b)
+{
+    return (uint64_t)mc_le32(b) | (uint64_t)mc_le32(b + 4) << 32;
+}
+
+static inline float mc_bits_f32(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static inline uint8_t mc_read_u8(mc_reader *r)
+{
+    if (!mc_reader_need(r, 1)) return 0;
+    return r->p[r->pos++];
+}
+
+static inline uint16_t mc_read_u16(mc_reader *r)
+{
+    if (!mc_reader_need(r, 2)) return 0;
+    uint16_t v = mc_le16(r->p + r->pos);
+    r->pos += 2;
+    return v;
+}
+
+static inline uint32_t mc_read_u32(mc_reader *r)
+{
+    if (!mc_reader_need(r, 4)) return 0;
+    uint32_t v = mc_le32(r->p + r->pos);
+    r->pos += 4;
+    return v;
+}
+
+static inline uint64_t mc_read_u64(mc_reader *r)
+{
+    if (!mc_reader_need(r, 8)) return 0;
+    uint64_t v = mc_le64(r->p + r->pos);
+    r->pos += 8;
+    return v;
+}
+
+static inline int32_t mc_read_i32(mc_reader *r)
+{
+    uint32_t u = mc_read_u32(r);
+    int32_t v;
+    memcpy(&v, &u, sizeof v); /* two's complement reinterpretation, no UB */
+    return v;
+}
+
+static inline float mc_read_f32(mc_reader *r)
+{
+    return mc_bits_f32(mc_read_u32(r));
+}
+
+/* Reads n floats; all 0 on failure. */
+static inline void mc_read_f32s(mc_reader *r, float *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[i] = mc_read_f32(r);
+}
+
+/* A pointer to the next n bytes, advancing past them; NULL on failure. */
+static inline const uint8_t *mc_read_bytes(mc_reader *r, size_t n)
+{
+    if (!mc_reader_need(r, n)) return NULL;
+    const uint8_t *b = r->p + r->pos;
+    r->pos += n;
+    return b;
+}
+
+/* A reader over the next n bytes, advancing past them; a failed (empty)
+ * reader on failure. */
+static inline mc_reader mc_read_sub(mc_reader *r, size_t n)
+{
+    const uint8_t *b = mc_read_bytes(r, n);
+    mc_reader sub = {b, b ? n : 0, 0, b == NULL};
+    return sub;
+}
+
+/* Moves the cursor to pos, which must lie inside the window. */
+static inline bool mc_reader_seek(mc_reader *r, uint64_t pos)
+{
+    if (r->fail || pos > r->size) {
+        r->fail = true;
+        return false;
+    }
+    r->pos = (size_t)pos;
+    return true;
+}
+
+static inline bool mc_reader_skip(mc_reader *r, size_t n)
+{
+    return mc_read_bytes(r, n) != NULL;
+}
+
+/* Checked arithmetic: false on overflow, *out untouched. */
+static inline bool mc_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    uint64_t v;
+    if (__builtin_mul_overflow(a, b, &v)) return false;
+    *out = v;
+    return true;
+}
+
+static inline bool mc_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    uint64_t v;
+    if (__builtin_add_overflow(a, b, &v)) return false;
+    *out = v;
+    return true;
+}
+
+/* *acc += count * size, false on overflow. */
+static inline bool mc_add_mul_u64(uint64_t *acc, uint64_t count, uint64_t size)
+{
+    uint64_t bytes;
+    return mc_mul_u64(count, size, &bytes) && mc_add_u64(*acc, bytes, acc);
+}
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * The validation driver: options, format detection, running one module and
+ * folding what it recorded into an mc_result.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "mc_format.h"
+#include "mc_reader.h"
+#include "mc_validate.h"
+
+/* Every format module, in detection order: magic-based formats first, so a
+ * structural detector (added later for magic-less formats) never claims a
+ * file another format recognises by its magic. */
+static const mc_format_module *const modules[] = {
+    &mc_aem_module,
+};
+
+#define MODULE_COUNT (sizeof modules / sizeof modules[0])
+
+void mc_options_init(mc_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = MC_FORMAT_UNKNOWN;
+    o->max_instances = 10;
+    /* Khronos glTF-Validator defaults (docs/ISSUES.md, "Tolerances") */
+    o->weight_sum_tolerance = 2e-7;
+    o->unit_tolerance = 0.00674;
+    o->quaternion_tolerance = 0.00769;
+    o->max_file_bytes = UINT64_C(4) << 30;
+    o->max_depth = 64;
+    o->max_decompressed_bytes = UINT64_C(256) << 20;
+    o->work_factor = 16;
+    for (int i = 0; i < MC_CODE_COUNT; i++)
+        o->severity[i] = (unsigned char)mc_code_get((mc_code)i)->severity;
+}
+
+static const mc_format_module *module_for(mc_format f)
+{
+    for (size_t i = 0; i < MODULE_COUNT; i++)
+        if (modules[i]->format == f) return modules[i];
+    return NULL;
+}
+
+static const mc_format_module *detect(const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i < MODULE_COUNT; i++)
+        if (modules[i]->detect(data, size)) return modules[i];
+    return NULL;
+}
+
+static void report_unrecognized(mc_ctx *c)
+{
+    char tried[128] = "", first[3 * 8 + 1] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < MODULE_COUNT; i++)
+        used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", i ? ", " : "",
+                                 modules[i]->display_name);
+    size_t n = c->size < 8 ? c->size : 8;
+    for (size_t i = 0, at = 0; i < n; i++)
+        at += (size_t)snprintf(first + at, sizeof first - at, "%s%02x", i ? " " : "", c->data[i]);
+    mc_instance *in = mc_emit(c, MC_FILE_UNRECOGNIZED, 0);
+    mc_path(in, "/");
+    mc_msg(in, "content matches no supported format (tried: %s); first bytes: %s", tried, first);
+}
+
+static int compare_issues(const void *a, const void *b)
+{
+    const mc_issue *x = a, *y = b;
+    if (x->first_offset != y->first_offset) return x->first_offset < y->first_offset ? -1 : 1;
+    return (x->code > y->code) - (x->code < y->code);
+}
+
+mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_options *opt,
+                       mc_info *info)
+{
+    memset(c, 0, sizeof *c);
+    c->data = data;
+    c->size = size;
+    c->opt = opt;
+    c->info = info;
+    c->layout = "";
+    c->slots = calloc(MC_CODE_COUNT, sizeof *c->slots);
+    if (!c->slots) return MC_ERR_NOMEM;
+    uint64_t budget = UINT64_C(1) << 20;
+    if (!mc_add_mul_u64(&budget, size, opt->work_factor)) budget = UINT64_MAX;
+    c->work_left = budget;
+    return MC_OK;
+}
+
+static void ctx_discard(mc_ctx *c)
+{
+    for (int i = 0; i < MC_CODE_COUNT; i++) free(c->slots[i].instances);
+    free(c->slots);
+    c->slots = NULL;
+}
+
+/* Moves the recorded issues into r and releases the context. */
+mc_status mc_ctx_finish(mc_ctx *c, mc_result *r)
+{
+    if (c->nomem) {
+        ctx_discard(c);
+        return MC_ERR_NOMEM;
+    }
+    size_t fired = 0;
+    for (int i = 0; i < MC_CODE_COUNT; i++) fired += c->slots[i].count > 0;
+    r->issues = fired ? calloc(fired, sizeof *r->issues) : NULL;
+    if (fired && !r->issues) {
+        ctx_discard(c);
+        return MC_ERR_NOMEM;
+    }
+    size_t k = 0;
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        mc_slot *s = &c->slots[i];
+        if (s->count == 0) {
+            free(s->instances);
+            continue;
+        }
+        mc_issue *is = &r->issues[k++];
+        is->code = (mc_code)i;
+        is->severity = (mc_severity)c->opt->severity[i];
+        is->count = s->count;
+        is->first_offset = s->first_offset;
+        is->instance_count = s->kept;
+        is->instances = s->instances;
+        if (s->kept < s->count) r->truncated = 1;
+        r->counts[is->severity] += s->count;
+    }
+    r->issue_count = fired;
+    r->layout = c->layout;
+    if (fired) qsort(r->issues, fired, sizeof *r->issues, compare_issues);
+    free(c->slots);
+    c->slots = NULL;
+    return MC_OK;
+}
+
+static void hash(mc_result *r, const uint8_t *data, size_t size)
+{
+    unsigned int len = 0;
+    if (EVP_Digest(data, size, r->sha256, &len, EVP_sha256(), NULL) == 1 && len == 32)
+        r->hashed = 1;
+}
+
+static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
+{
+    if (file_size > c->opt->max_file_bytes) {
+        mc_instance *in = mc_emit(c, MC_FILE_TOO_LARGE, 0);
+        mc_path(in, "/");
+        mc_msg(in, "file is %" PRIu64 " bytes (limit %" PRIu64 ")", file_size,
+               c->opt->max_file_bytes);
+        return;
+    }
+    if (c->size == 0) {
+        mc_instance *in = mc_emit(c, MC_FILE_EMPTY, 0);
+        mc_path(in, "/");
+        mc_msg(in, "file is empty (0 bytes)");
+        return;
+    }
+    const mc_format_module *m = c->opt->format != MC_FORMAT_UNKNOWN
+                                    ? module_for(c->opt->format)
+                                    : detect(c->data, c->size);
+    if (!m) {
+        report_unrecognized(c);
+        return;
+    }
+    r->format = m->format;
+    m->validate(c);
+}
+
+mc_result *mc_result_new(void)
+{
+    mc_result *r = calloc(1, sizeof *r);
+    if (r) r->layout = "";
+    return r;
+}
+
+mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size,
+                            const mc_options *options, mc_result **out)
+{
+    if (!out || (!data && size)) return MC_ERR_INVALID_ARG;
+    *out = NULL;
+    mc_options defaults;
+    if (!options) {
+        mc_options_init(&defaults);
+        options = &defaults;
+    }
+    if (options->format >= MC_FORMAT_COUNT) return MC_ERR_INVALID_ARG;
+    mc_result *r = mc_result_new();
+    if (!r) return MC_ERR_NOMEM;
+    r->size = file_size;
+    mc_ctx c;
+    mc_status st = mc_ctx_begin(&c, data, size, options, &r->info);
+    if (st == MC_OK) {
+        if (file_size <= options->max_file_bytes && !options->skip_sha256) hash(r, data ? data : (const uint8_t *)"", size);
+        run_checks(&c, r, file_size);
+        st = mc_ctx_finish(&c, r);
+    }
+    if (st != MC_OK) {
+        mc_result_free(r);
+        return st;
+    }
+    *out = r;
+    return MC_OK;
+}
+
+mc_status mc_validate_memory(const void *data, size_t size, const mc_options *options,
+                             mc_result **out)
+{
+    return mc_validate_sized(data, size, size, options, out);
+}
+
+void mc_result_free(mc_result *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->issue_count; i++) free(r->issues[i].instances);
+    free(r->issues);
+    free(r);
+}
+
+int mc_result_valid(const mc_result *r)
+{
+    return r && r->counts[MC_SEVERITY_ERROR] == 0;
+}
+
+const mc_issue *mc_result_find(const mc_result *r, mc_code code)
+{
+    if (!r) return NULL;
+    for (size_t i = 0; i < r->issue_count; i++)
+        if (r->issues[i].code == code) return &r->issues[i];
+    return NULL;
+}

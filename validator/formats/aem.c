@@ -1,0 +1,785 @@
+/*
+ * AEM (../shared/specs/aem.md, FIELD-NOTES "AEM"): a 40-byte header of nine
+ * counts followed by nine fixed-size record sections. The exact file size
+ * follows from the counts, so it is checked first: a file of another size
+ * uses another layout (the version byte stayed 1 across three), and checking
+ * its records would only produce a wall of follow-on errors.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mc_format.h"
+#include "mc_numeric.h"
+#include "mc_reader.h"
+
+enum {
+    AEM_HEADER_SIZE = 40,
+    AEM_VERTEX_SIZE = 92,
+    AEM_NAME_SIZE = 128,
+    AEM_BONE_SIZE = 80,
+    AEM_ANIMATION_SIZE = 136,
+    AEM_SEQUENCE_SIZE = 24,
+    AEM_KEYFRAME_SIZE = 20
+};
+
+enum aem_section {
+    SEC_VERTICES,
+    SEC_INDICES,
+    SEC_TEXTURES,
+    SEC_MESHES,
+    SEC_MATERIALS,
+    SEC_BONES,
+    SEC_ANIMATIONS,
+    SEC_SEQUENCES,
+    SEC_KEYFRAMES,
+    SEC_COUNT
+};
+
+/* aem.md: header count order, record sizes and section order agree. */
+static const uint32_t record_size[SEC_COUNT] = {AEM_VERTEX_SIZE, 4, AEM_NAME_SIZE, 12, 12,
+                                                AEM_BONE_SIZE, AEM_ANIMATION_SIZE,
+                                                AEM_SEQUENCE_SIZE, AEM_KEYFRAME_SIZE};
+static const char *const section_name[SEC_COUNT] = {
+    "vertices", "indices", "textures", "meshes", "materials",
+    "bones", "animations", "sequences", "keyframes"};
+
+typedef struct aem_file {
+    uint32_t count[SEC_COUNT];
+    uint64_t offset[SEC_COUNT]; /* start of each section */
+    uint64_t end;               /* size the counts imply */
+} aem_file;
+
+static const char *const channel_name[3] = {"position", "rotation", "scale"};
+
+static bool aem_detect(const uint8_t *data, size_t size)
+{
+    return size >= 3 && memcmp(data, "AEM", 3) == 0;
+}
+
+/* A reader over a whole section; its offset and size were validated against
+ * the file size in check_header. */
+static mc_reader section(const mc_ctx *c, const aem_file *f, enum aem_section s)
+{
+    mc_reader r = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&r, f->offset[s]);
+    return mc_read_sub(&r, (size_t)f->count[s] * record_size[s]);
+}
+
+static mc_reader record(const mc_ctx *c, const aem_file *f, enum aem_section s, uint64_t i)
+{
+    mc_reader r = section(c, f, s);
+    uint64_t at = UINT64_MAX;
+    if (!mc_mul_u64(i, record_size[s], &at)) r.fail = true;
+    mc_reader_seek(&r, at);
+    return mc_read_sub(&r, record_size[s]);
+}
+
+/* ---- header ---- */
+
+static void report_size(mc_ctx *c, const aem_file *f)
+{
+    if (c->size > f->end) {
+        mc_instance *in = mc_emit(c, MC_AEM_TRAILING_BYTES, f->end);
+        mc_path(in, "/");
+        mc_msg(in, "%" PRIu64 " bytes after the last section: header counts imply %" PRIu64
+               " bytes, file has %zu (another AEM layout with version 1?)",
+               (uint64_t)c->size - f->end, f->end, c->size);
+        return;
+    }
+    int s = SEC_COUNT - 1;
+    while (s > 0 && f->offset[s] > c->size) s--;
+    mc_instance *in = mc_emit(c, MC_AEM_TRUNCATED, c->size);
+    mc_path(in, "/%s", section_name[s]);
+    mc_msg(in, "file ends inside the %s section (%" PRIu32 " x %" PRIu32 " bytes from 0x%" PRIx64
+           "): header counts imply %" PRIu64 " bytes, file has %zu",
+           section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size);
+}
+
+/* aem.md, File Header: magic, version 1, then the counts fix every section's
+ * place and the exact file size. False when the layout cannot be trusted. */
+static bool check_header(mc_ctx *c, aem_file *f)
+{
+    mc_reader r = mc_reader_make(c->data, c->size);
+    const uint8_t *magic = mc_read_bytes(&r, 3);
+    if (!magic || memcmp(magic, "AEM", 3) != 0) {
+        mc_instance *in = mc_emit(c, MC_AEM_BAD_MAGIC, 0);
+        mc_path(in, "/header/magic");
+        mc_msg(in, "magic is not \"AEM\" (41 45 4d)");
+    }
+    uint8_t version = mc_read_u8(&r);
+    if (!r.fail && version != 1) {
+        mc_instance *in = mc_emit(c, MC_AEM_UNSUPPORTED_VERSION, 3);
+        mc_path(in, "/header/version");
+        mc_msg(in, "version is %u (expected 1)", version);
+        return false;
+    }
+    if (c->size < AEM_HEADER_SIZE) {
+        mc_instance *in = mc_emit(c, MC_AEM_TRUNCATED, c->size);
+        mc_path(in, "/header");
+        mc_msg(in, "file is %zu bytes; the header alone needs %d", c->size, AEM_HEADER_SIZE);
+        return false;
+    }
+    uint64_t end = AEM_HEADER_SIZE;
+    for (int s = 0; s < SEC_COUNT; s++) {
+        f->count[s] = mc_read_u32(&r);
+        f->offset[s] = end;
+        if (!mc_add_mul_u64(&end, f->count[s], record_size[s])) end = UINT64_MAX;
+    }
+    f->end = end;
+    if (end != c->size) {
+        report_size(c, f);
+        return false;
+    }
+    return true;
+}
+
+/* ---- vertices ---- */
+
+typedef struct aem_vertex {
+    float attr[14]; /* position 3, normal 3, tangent 3, bitangent 3, uv 2 */
+    int32_t bone[4];
+    float weight[4];
+    int32_t extra;
+} aem_vertex;
+
+static const struct {
+    const char *name;
+    unsigned first, n;
+} vertex_attrs[] = {{"position", 0, 3}, {"normal", 3, 3}, {"tangent", 6, 3},
+                    {"bitangent", 9, 3}, {"uv", 12, 2}};
+
+static void read_vertex(mc_reader *r, aem_vertex *v)
+{
+    mc_read_f32s(r, v->attr, 14);
+    for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
+    mc_read_f32s(r, v->weight, 4);
+    v->extra = mc_read_i32(r);
+}
+
+/* aem.md, Vertex Section: Float fields are finite; the normal is unit
+ * length; tangent and bitangent are unit length or, without a tangent
+ * frame, all zero. */
+static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v)
+{
+    for (size_t a = 0; a < sizeof vertex_attrs / sizeof vertex_attrs[0]; a++) {
+        const float *x = v->attr + vertex_attrs[a].first;
+        unsigned n = vertex_attrs[a].n;
+        uint64_t at = off + 4u * vertex_attrs[a].first;
+        if (!mc_all_finite(x, n)) {
+            mc_instance *in = mc_emit(c, MC_AEM_VERTEX_NOT_FINITE, at);
+            mc_path(in, "/vertices/%" PRIu64 "/%s", i, vertex_attrs[a].name);
+            mc_msg(in, "vertex %" PRIu64 ": %s holds NaN or infinity", i, vertex_attrs[a].name);
+            continue;
+        }
+        if (a == 0 || a == 4) continue;
+        double len = mc_length(x, 3);
+        if (a == 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
+            mc_instance *in = mc_emit(c, MC_AEM_NORMAL_NOT_UNIT, at);
+            mc_path(in, "/vertices/%" PRIu64 "/normal", i);
+            mc_msg(in, "vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)", i, len,
+                   c->opt->unit_tolerance);
+        } else if (a > 1 && mc_all_zero(x, 3)) {
+            mc_instance *in = mc_emit(c, MC_AEM_TANGENT_ZERO, at);
+            mc_path(in, "/vertices/%" PRIu64 "/%s", i, vertex_attrs[a].name);
+            mc_msg(in, "vertex %" PRIu64 ": %s is (0, 0, 0)", i, vertex_attrs[a].name);
+        } else if (a > 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
+            mc_instance *in = mc_emit(c, MC_AEM_TANGENT_NOT_UNIT, at);
+            mc_path(in, "/vertices/%" PRIu64 "/%s", i, vertex_attrs[a].name);
+            mc_msg(in, "vertex %" PRIu64 ": %s length is %.6f (expected 1 +- %g, or all zero)", i,
+                   vertex_attrs[a].name, len, c->opt->unit_tolerance);
+        }
+    }
+}
+
+static bool bone_in_range(int32_t b, uint32_t bones)
+{
+    return b >= 0 && (uint32_t)b < bones;
+}
+
+/* aem.md, Vertex Section: slot-wise rules for indices and weights. Returns
+ * the number of influences (index set, weight > 0). */
+static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, uint64_t i,
+                                   const aem_vertex *v)
+{
+    unsigned influences = 0;
+    for (int j = 0; j < 4; j++) {
+        float w = v->weight[j];
+        int32_t b = v->bone[j];
+        uint64_t wat = off + 72 + 4u * (unsigned)j, bat = off + 56 + 4u * (unsigned)j;
+        if (!isfinite(w) || w < 0.0f || w > 1.0f) {
+            mc_instance *in = mc_emit(c, MC_AEM_WEIGHT_RANGE, wat);
+            mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
+            mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j,
+                   (double)w);
+        }
+        if (b == -1) {
+            if (w != 0.0f) {
+                mc_instance *in = mc_emit(c, MC_AEM_UNUSED_SLOT_WEIGHT, wat);
+                mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
+                mc_msg(in, "vertex %" PRIu64 ": slot %d has bone index -1 but weight %g (expected 0)",
+                       i, j, (double)w);
+            }
+            continue;
+        }
+        if (!bone_in_range(b, f->count[SEC_BONES])) {
+            mc_instance *in = mc_emit(c, MC_AEM_BONE_INDEX_RANGE, bat);
+            mc_path(in, "/vertices/%" PRIu64 "/bone_indices/%d", i, j);
+            mc_msg(in, "vertex %" PRIu64 ": bone index %" PRId32 " (expected -1 or < bone count %" PRIu32 ")",
+                   i, b, f->count[SEC_BONES]);
+        }
+        if (w > 0.0f) influences++;
+        for (int k = 0; k < j; k++) {
+            if (v->bone[k] != b) continue;
+            mc_instance *in = mc_emit(c, MC_AEM_DUPLICATE_BONE_INDEX, bat);
+            mc_path(in, "/vertices/%" PRIu64 "/bone_indices/%d", i, j);
+            mc_msg(in, "vertex %" PRIu64 ": bone %" PRId32 " appears in slots %d and %d", i, b, k, j);
+            break;
+        }
+    }
+    return influences;
+}
+
+/* aem.md, Vertex Section: "The sum of all bone weights is always 1";
+ * FIELD-NOTES: the exporter's unskinned vertex (all -1, all 0) has its own
+ * code. The tolerance grows with the number of non-zero weights, as in the
+ * glTF-Validator. */
+static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v)
+{
+    bool unskinned = true, finite = true;
+    double sum = 0.0;
+    unsigned nonzero = 0;
+    for (int j = 0; j < 4; j++) {
+        if (v->bone[j] != -1 || v->weight[j] != 0.0f) unskinned = false;
+        if (!isfinite(v->weight[j])) finite = false;
+        sum += (double)v->weight[j];
+        nonzero += v->weight[j] != 0.0f;
+    }
+    if (unskinned) {
+        mc_instance *in = mc_emit(c, MC_AEM_UNSKINNED_VERTEX, off + 56);
+        mc_path(in, "/vertices/%" PRIu64 "/weights", i);
+        mc_msg(in, "vertex %" PRIu64 ": no bone (indices -1, weights 0): weights sum to 0, the spec says 1",
+               i);
+        return;
+    }
+    bool skinned = v->bone[0] != -1 || v->bone[1] != -1 || v->bone[2] != -1 || v->bone[3] != -1;
+    if (!skinned || !finite) return; /* reported per slot already */
+    double tol = c->opt->weight_sum_tolerance * (nonzero ? nonzero : 1);
+    if (fabs(sum - 1.0) > tol) {
+        mc_instance *in = mc_emit(c, MC_AEM_WEIGHT_SUM, off + 72);
+        mc_path(in, "/vertices/%" PRIu64 "/weights", i);
+        mc_msg(in, "vertex %" PRIu64 ": weights sum to %.6f (expected 1 +- %g)", i, sum, tol);
+    }
+}
+
+static void check_vertices(mc_ctx *c, const aem_file *f)
+{
+    uint32_t max_influences = 0, bones = f->count[SEC_BONES];
+    for (uint64_t i = 0; i < f->count[SEC_VERTICES]; i++) {
+        mc_reader r = record(c, f, SEC_VERTICES, i);
+        aem_vertex v;
+        read_vertex(&r, &v);
+        if (r.fail) return; /* unreachable after check_size; never read garbage */
+        uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
+        check_vertex_vectors(c, off, i, &v);
+        unsigned inf = check_vertex_slots(c, f, off, i, &v);
+        if (inf > max_influences) max_influences = inf;
+        check_vertex_weight_sum(c, off, i, &v);
+        if (v.extra != -1 && !bone_in_range(v.extra, bones)) {
+            mc_instance *in = mc_emit(c, MC_AEM_EXTRA_BONE_RANGE, off + 88);
+            mc_path(in, "/vertices/%" PRIu64 "/extra_bone_index", i);
+            mc_msg(in, "vertex %" PRIu64 ": extra bone index %" PRId32 " (expected -1 or < bone count %" PRIu32 ")",
+                   i, v.extra, bones);
+        }
+    }
+    c->info->max_influences = max_influences;
+}
+
+/* ---- indices ---- */
+
+/* aem.md, Index Section: indices index into the vertex section. */
+static void check_indices(mc_ctx *c, const aem_file *f)
+{
+    mc_reader r = section(c, f, SEC_INDICES);
+    for (uint64_t k = 0; k < f->count[SEC_INDICES]; k++) {
+        uint32_t idx = mc_read_u32(&r);
+        if (r.fail) return;
+        if (idx < f->count[SEC_VERTICES]) continue;
+        mc_instance *in = mc_emit(c, MC_AEM_INDEX_RANGE, f->offset[SEC_INDICES] + 4 * k);
+        mc_path(in, "/indices/%" PRIu64, k);
+        mc_msg(in, "index %" PRIu32 " (expected < vertex count %" PRIu32 ")", idx,
+               f->count[SEC_VERTICES]);
+    }
+}
+
+/* ---- names ---- */
+
+/* aem.md: names are NUL-terminated within 128 bytes; FIELD-NOTES: bytes
+ * after the NUL are not zeroed by the exporter (info only). Returns the
+ * length, or -1 when unterminated. */
+static int check_name(mc_ctx *c, uint64_t off, const uint8_t *b, const char *path_prefix,
+                      uint64_t i, const char *field)
+{
+    const uint8_t *nul = memchr(b, 0, AEM_NAME_SIZE);
+    if (!nul) {
+        mc_instance *in = mc_emit(c, MC_AEM_STRING_UNTERMINATED, off);
+        mc_path(in, "/%s/%" PRIu64 "/%s", path_prefix, i, field);
+        mc_msg(in, "no NUL terminator within the %d-byte %s field", AEM_NAME_SIZE, field);
+        return -1;
+    }
+    int len = (int)(nul - b);
+    for (int k = len + 1; k < AEM_NAME_SIZE; k++) {
+        if (b[k] == 0) continue;
+        mc_instance *in = mc_emit(c, MC_AEM_STRING_TRAILING_BYTES, off + (uint64_t)k);
+        mc_path(in, "/%s/%" PRIu64 "/%s", path_prefix, i, field);
+        mc_msg(in, "byte %d after the terminator at %d is 0x%02x (expected 0)", k, len, b[k]);
+        break;
+    }
+    return len;
+}
+
+static void check_textures(mc_ctx *c, const aem_file *f)
+{
+    for (uint64_t i = 0; i < f->count[SEC_TEXTURES]; i++) {
+        mc_reader r = record(c, f, SEC_TEXTURES, i);
+        const uint8_t *b = mc_read_bytes(&r, AEM_NAME_SIZE);
+        if (!b) return;
+        uint64_t off = f->offset[SEC_TEXTURES] + i * AEM_NAME_SIZE;
+        if (check_name(c, off, b, "textures", i, "filename") == 0) {
+            mc_instance *in = mc_emit(c, MC_AEM_TEXTURE_NAME_EMPTY, off);
+            mc_path(in, "/textures/%" PRIu64 "/filename", i);
+            mc_msg(in, "texture %" PRIu64 ": filename is empty", i);
+        }
+    }
+}
+
+/* ---- meshes ---- */
+
+static int32_t vertex_extra(const mc_ctx *c, const aem_file *f, uint32_t v)
+{
+    mc_reader r = record(c, f, SEC_VERTICES, v);
+    mc_reader_skip(&r, 88);
+    return mc_read_i32(&r);
+}
+
+/* aem.md, Vertex Section: the extra bone applies to all vertices of a mesh,
+ * so every vertex the mesh references should carry the same one. Meshes may
+ * overlap, so the visits are paid from the work budget. */
+static void check_mesh_extra_bone(mc_ctx *c, const aem_file *f, uint64_t m, uint64_t moff,
+                                  uint32_t first, uint32_t count)
+{
+    if (count == 0 || !mc_work(c, count, moff, "mesh extra-bone consistency")) return;
+    mc_reader r = section(c, f, SEC_INDICES);
+    mc_reader_skip(&r, (size_t)first * 4u);
+    int32_t expect = 0;
+    uint32_t expect_vertex = 0;
+    bool have = false;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t v = mc_read_u32(&r);
+        if (r.fail) return;
+        if (v >= f->count[SEC_VERTICES]) continue; /* AEM_INDEX_RANGE */
+        int32_t e = vertex_extra(c, f, v);
+        if (!have) {
+            expect = e;
+            expect_vertex = v;
+            have = true;
+        } else if (e != expect) {
+            mc_instance *in = mc_emit(c, MC_AEM_MESH_EXTRA_BONE_MISMATCH, moff);
+            mc_path(in, "/meshes/%" PRIu64, m);
+            mc_msg(in, "mesh %" PRIu64 ": vertex %" PRIu32 " has extra bone %" PRId32
+                   ", vertex %" PRIu32 " has %" PRId32 " (expected one per mesh)",
+                   m, v, e, expect_vertex, expect);
+            return;
+        }
+    }
+}
+
+static void check_meshes(mc_ctx *c, const aem_file *f)
+{
+    uint64_t triangles = 0;
+    for (uint64_t m = 0; m < f->count[SEC_MESHES]; m++) {
+        mc_reader r = record(c, f, SEC_MESHES, m);
+        uint32_t first = mc_read_u32(&r), count = mc_read_u32(&r), material = mc_read_u32(&r);
+        if (r.fail) return;
+        uint64_t off = f->offset[SEC_MESHES] + m * 12;
+        bool in_range = (uint64_t)first + count <= f->count[SEC_INDICES];
+        if (!in_range) {
+            mc_instance *in = mc_emit(c, MC_AEM_MESH_RANGE, off);
+            mc_path(in, "/meshes/%" PRIu64 "/first_index", m);
+            mc_msg(in, "mesh %" PRIu64 ": indices [%" PRIu32 ", %" PRIu64 ") exceed the index count %" PRIu32,
+                   m, first, (uint64_t)first + count, f->count[SEC_INDICES]);
+        }
+        if (count % 3 != 0) {
+            mc_instance *in = mc_emit(c, MC_AEM_MESH_NOT_TRIANGLES, off + 4);
+            mc_path(in, "/meshes/%" PRIu64 "/index_count", m);
+            mc_msg(in, "mesh %" PRIu64 ": %" PRIu32 " indices is not a multiple of 3", m, count);
+        }
+        if (material >= f->count[SEC_MATERIALS]) {
+            mc_instance *in = mc_emit(c, MC_AEM_MESH_MATERIAL_RANGE, off + 8);
+            mc_path(in, "/meshes/%" PRIu64 "/material", m);
+            mc_msg(in, "mesh %" PRIu64 ": material %" PRIu32 " (expected < material count %" PRIu32 ")",
+                   m, material, f->count[SEC_MATERIALS]);
+        }
+        if (in_range) {
+            triangles += count / 3;
+            check_mesh_extra_bone(c, f, m, off, first, count);
+        }
+    }
+    c->info->triangles = triangles;
+}
+
+/* ---- materials ---- */
+
+/* aem.md, Material Section: 255 means "not defined"; FIELD-NOTES: the
+ * exporter writes -1 instead. Anything else must name a texture. */
+static void check_materials(mc_ctx *c, const aem_file *f)
+{
+    static const char *const slot[3] = {"base_color", "normal", "orm"};
+    uint32_t textures = f->count[SEC_TEXTURES];
+    for (uint64_t m = 0; m < f->count[SEC_MATERIALS]; m++) {
+        mc_reader r = record(c, f, SEC_MATERIALS, m);
+        for (int s = 0; s < 3; s++) {
+            int32_t t = mc_read_i32(&r);
+            if (r.fail) return;
+            uint64_t off = f->offset[SEC_MATERIALS] + m * 12 + 4u * (unsigned)s;
+            mc_code code;
+            if (t == 255 && textures > 255)
+                code = MC_AEM_MATERIAL_SENTINEL_AMBIGUOUS;
+            else if (t == 255 || (t >= 0 && (uint32_t)t < textures))
+                continue;
+            else if (t == -1)
+                code = MC_AEM_MATERIAL_TEXTURE_MINUS_ONE;
+            else
+                code = MC_AEM_MATERIAL_TEXTURE_RANGE;
+            mc_instance *in = mc_emit(c, code, off);
+            mc_path(in, "/materials/%" PRIu64 "/%s", m, slot[s]);
+            mc_msg(in, "material %" PRIu64 ": %s texture index %" PRId32
+                   " (expected 255 for none, or < texture count %" PRIu32 ")",
+                   m, slot[s], t, textures);
+        }
+    }
+}
+
+/* ---- bones ---- */
+
+/* aem.md, Bone Section; FIELD-NOTES: parents come first (the loader walks
+ * parents unbounded: self or forward parents loop, large ones crash). */
+static void check_bone_parent(mc_ctx *c, uint64_t off, uint64_t i, int32_t parent, uint32_t bones)
+{
+    mc_code code;
+    if (parent == -1 || (parent >= 0 && (uint64_t)parent < i))
+        return;
+    else if (parent >= 0 && (uint64_t)parent == i)
+        code = MC_AEM_BONE_PARENT_SELF;
+    else if (parent >= 0 && (uint32_t)parent < bones)
+        code = MC_AEM_BONE_PARENT_FORWARD;
+    else
+        code = MC_AEM_BONE_PARENT_RANGE;
+    mc_instance *in = mc_emit(c, code, off + 64);
+    mc_path(in, "/bones/%" PRIu64 "/parent", i);
+    mc_msg(in, "bone %" PRIu64 ": parent %" PRId32 " (expected -1 or < %" PRIu64 ", bone count %" PRIu32 ")",
+           i, parent, i, bones);
+}
+
+/* The last row of an affine matrix is exactly (0, 0, 0, 1) up to the
+ * rounding of the exporter's float inverse. */
+#define AEM_AFFINE_TOLERANCE 1e-5
+
+static void check_bone_matrix(mc_ctx *c, uint64_t off, uint64_t i, const float m[16])
+{
+    mc_code code;
+    const char *what;
+    if (!mc_all_finite(m, 16)) {
+        code = MC_AEM_BONE_MATRIX_NOT_FINITE;
+        what = "holds NaN or infinity";
+    } else if (fabs(m[3]) > AEM_AFFINE_TOLERANCE || fabs(m[7]) > AEM_AFFINE_TOLERANCE ||
+               fabs(m[11]) > AEM_AFFINE_TOLERANCE || fabs(m[15] - 1.0) > AEM_AFFINE_TOLERANCE) {
+        code = MC_AEM_BONE_MATRIX_NOT_AFFINE;
+        what = "last row is not (0, 0, 0, 1)";
+    } else if (!mc_mat4_linear_invertible(m)) {
+        code = MC_AEM_BONE_MATRIX_SINGULAR;
+        what = "is singular (its 3x3 part has no inverse)";
+    } else {
+        return;
+    }
+    mc_instance *in = mc_emit(c, code, off);
+    mc_path(in, "/bones/%" PRIu64 "/inverse_bind_matrix", i);
+    if (code == MC_AEM_BONE_MATRIX_NOT_AFFINE)
+        mc_msg(in, "bone %" PRIu64 ": inverse bind matrix %s: (%g, %g, %g, %g)", i, what,
+               (double)m[3], (double)m[7], (double)m[11], (double)m[15]);
+    else
+        mc_msg(in, "bone %" PRIu64 ": inverse bind matrix %s", i, what);
+}
+
+static void check_bones(mc_ctx *c, const aem_file *f)
+{
+    static const uint8_t zero[12];
+    for (uint64_t i = 0; i < f->count[SEC_BONES]; i++) {
+        mc_reader r = record(c, f, SEC_BONES, i);
+        float m[16];
+        mc_read_f32s(&r, m, 16);
+        int32_t parent = mc_read_i32(&r);
+        const uint8_t *pad = mc_read_bytes(&r, 12);
+        if (r.fail) return;
+        uint64_t off = f->offset[SEC_BONES] + i * AEM_BONE_SIZE;
+        check_bone_matrix(c, off, i, m);
+        check_bone_parent(c, off, i, parent, f->count[SEC_BONES]);
+        if (memcmp(pad, zero, sizeof zero) != 0) {
+            mc_instance *in = mc_emit(c, MC_AEM_BONE_PADDING, off + 68);
+            mc_path(in, "/bones/%" PRIu64 "/padding", i);
+            mc_msg(in, "bone %" PRIu64 ": padding bytes are not zero", i);
+        }
+    }
+}
+
+/* ---- animations, sequences, keyframes ---- */
+
+typedef struct aem_animation {
+    float duration;
+    uint32_t sequence_index;
+    bool duration_ok;
+    bool range_ok;
+} aem_animation;
+
+static aem_animation read_animation(mc_reader *r)
+{
+    aem_animation a;
+    mc_reader_skip(r, AEM_NAME_SIZE);
+    a.duration = mc_read_f32(r);
+    a.sequence_index = mc_read_u32(r);
+    a.duration_ok = isfinite(a.duration) && a.duration > 0.0f;
+    a.range_ok = false;
+    return a;
+}
+
+static void check_animation(mc_ctx *c, const aem_file *f, uint64_t i, aem_animation *a)
+{
+    uint64_t off = f->offset[SEC_ANIMATIONS] + i * AEM_ANIMATION_SIZE;
+    mc_reader r = record(c, f, SEC_ANIMATIONS, i);
+    const uint8_t *name = mc_read_bytes(&r, AEM_NAME_SIZE);
+    if (name && check_name(c, off, name, "animations", i, "name") == 0) {
+        mc_instance *in = mc_emit(c, MC_AEM_ANIMATION_NAME_EMPTY, off);
+        mc_path(in, "/animations/%" PRIu64 "/name", i);
+        mc_msg(in, "animation %" PRIu64 ": name is empty", i);
+    }
+    if (!a->duration_ok) {
+        mc_instance *in = mc_emit(c, MC_AEM_ANIMATION_DURATION, off + 128);
+        mc_path(in, "/animations/%" PRIu64 "/duration", i);
+        mc_msg(in, "animation %" PRIu64 ": duration is %g (expected finite and > 0)", i,
+               (double)a->duration);
+    }
+    uint64_t last = (uint64_t)a->sequence_index + f->count[SEC_BONES];
+    a->range_ok = last <= f->count[SEC_SEQUENCES];
+    if (!a->range_ok) {
+        mc_instance *in = mc_emit(c, MC_AEM_ANIMATION_SEQUENCE_RANGE, off + 132);
+        mc_path(in, "/animations/%" PRIu64 "/sequence_index", i);
+        mc_msg(in, "animation %" PRIu64 ": sequences [%" PRIu32 ", %" PRIu64
+               ") for %" PRIu32 " bones exceed the sequence count %" PRIu32,
+               i, a->sequence_index, last, f->count[SEC_BONES], f->count[SEC_SEQUENCES]);
+    }
+}
+
+typedef struct aem_channel {
+    uint32_t first, count;
+} aem_channel;
+
+static void read_sequence(const mc_ctx *c, const aem_file *f, uint64_t s, aem_channel ch[3])
+{
+    mc_reader r = record(c, f, SEC_SEQUENCES, s);
+    for (int k = 0; k < 3; k++) {
+        ch[k].first = mc_read_u32(&r);
+        ch[k].count = mc_read_u32(&r);
+    }
+}
+
+static bool channel_in_range(const aem_file *f, aem_channel ch)
+{
+    return (uint64_t)ch.first + ch.count <= f->count[SEC_KEYFRAMES];
+}
+
+/* aem.md, Sequence Section: ranges lie in the keyframe section;
+ * FIELD-NOTES: every channel holds at least one key. */
+static void check_sequences(mc_ctx *c, const aem_file *f)
+{
+    for (uint64_t s = 0; s < f->count[SEC_SEQUENCES]; s++) {
+        aem_channel ch[3];
+        read_sequence(c, f, s, ch);
+        uint64_t off = f->offset[SEC_SEQUENCES] + s * AEM_SEQUENCE_SIZE;
+        for (int k = 0; k < 3; k++) {
+            if (ch[k].count == 0) {
+                mc_instance *in = mc_emit(c, MC_AEM_SEQUENCE_NO_KEYS, off + 8u * (unsigned)k + 4);
+                mc_path(in, "/sequences/%" PRIu64 "/%s", s, channel_name[k]);
+                mc_msg(in, "sequence %" PRIu64 ": no %s keyframe (expected at least 1)", s,
+                       channel_name[k]);
+            } else if (!channel_in_range(f, ch[k])) {
+                mc_instance *in = mc_emit(c, MC_AEM_SEQUENCE_KEY_RANGE, off + 8u * (unsigned)k);
+                mc_path(in, "/sequences/%" PRIu64 "/%s", s, channel_name[k]);
+                mc_msg(in, "sequence %" PRIu64 ": %s keyframes [%" PRIu32 ", %" PRIu64
+                       ") exceed the keyframe count %" PRIu32,
+                       s, channel_name[k], ch[k].first, (uint64_t)ch[k].first + ch[k].count,
+                       f->count[SEC_KEYFRAMES]);
+            }
+        }
+    }
+}
+
+typedef struct key_scope {
+    uint64_t animation, bone;
+    const aem_animation *a;
+    int channel;
+} key_scope;
+
+static void report_key(mc_ctx *c, mc_code code, uint64_t off, uint64_t k, const char *field,
+                       const key_scope *s, const char *what)
+{
+    mc_instance *in = mc_emit(c, code, off);
+    mc_path(in, "/keyframes/%" PRIu64 "/%s", k, field);
+    mc_msg(in, "keyframe %" PRIu64 " (animation %" PRIu64 ", bone %" PRIu64 ", %s): %s", k,
+           s->animation, s->bone, channel_name[s->channel], what);
+}
+
+/* aem.md, Keyframe Section: finite values; times inside the animation and
+ * strictly increasing (equal times divide by zero in the loader); W = 0
+ * for position and scale; rotations are unit quaternions. */
+static void check_channel_keys(mc_ctx *c, const aem_file *f, aem_channel ch, const key_scope *s)
+{
+    char what[128];
+    float prev = 0.0f;
+    bool have_prev = false;
+    double limit = (double)s->a->duration * (1.0 + 1e-6);
+    for (uint64_t k = ch.first; k < (uint64_t)ch.first + ch.count; k++) {
+        mc_reader r = record(c, f, SEC_KEYFRAMES, k);
+        float key[5];
+        mc_read_f32s(&r, key, 5);
+        if (r.fail) return;
+        uint64_t off = f->offset[SEC_KEYFRAMES] + k * AEM_KEYFRAME_SIZE;
+        if (!mc_all_finite(key, 5)) {
+            report_key(c, MC_AEM_KEY_NOT_FINITE, off, k, "time", s, "holds NaN or infinity");
+            have_prev = false;
+            continue;
+        }
+        float t = key[0];
+        if (t < 0.0f || (s->a->duration_ok && (double)t > limit)) {
+            snprintf(what, sizeof what, "time %g outside [0, %g]", (double)t, (double)s->a->duration);
+            report_key(c, MC_AEM_KEY_TIME_RANGE, off, k, "time", s, what);
+        }
+        if (have_prev && !(t > prev)) {
+            snprintf(what, sizeof what, "time %g follows %g (expected strictly increasing)",
+                     (double)t, (double)prev);
+            report_key(c, MC_AEM_KEY_TIME_ORDER, off, k, "time", s, what);
+        }
+        prev = t;
+        have_prev = true;
+        if (s->channel != 1 && key[4] != 0.0f) {
+            snprintf(what, sizeof what, "W is %g (expected 0)", (double)key[4]);
+            report_key(c, MC_AEM_KEY_W_NONZERO, off + 16, k, "w", s, what);
+        } else if (s->channel == 1 && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+            snprintf(what, sizeof what, "quaternion length %.6f (expected 1 +- %g)",
+                     mc_length(key + 1, 4), c->opt->quaternion_tolerance);
+            report_key(c, MC_AEM_KEY_ROTATION_NOT_UNIT, off + 4, k, "rotation", s, what);
+        }
+    }
+}
+
+/* Keys are judged through the animations that use them: only there is the
+ * channel kind and the duration known. Sequences may be shared and ranges
+ * may overlap, so the visits are paid from the work budget. */
+static void check_animation_keys(mc_ctx *c, const aem_file *f, uint64_t i, const aem_animation *a)
+{
+    uint64_t off = f->offset[SEC_ANIMATIONS] + i * AEM_ANIMATION_SIZE;
+    for (uint64_t b = 0; b < f->count[SEC_BONES]; b++) {
+        aem_channel ch[3];
+        read_sequence(c, f, a->sequence_index + b, ch);
+        for (int k = 0; k < 3; k++) {
+            if (!channel_in_range(f, ch[k])) continue; /* AEM_SEQUENCE_KEY_RANGE */
+            if (!mc_work(c, ch[k].count + 1u, off, "keyframe checks")) return;
+            key_scope s = {i, b, a, k};
+            check_channel_keys(c, f, ch[k], &s);
+        }
+    }
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* FIELD-NOTES: sequence_count = animations x bones, so every sequence
+ * belongs to some animation; report those that none covers. starts holds
+ * the sequence_index of each animation whose range fits. */
+static void check_unused_sequences(mc_ctx *c, const aem_file *f, uint32_t *starts, size_t n)
+{
+    if (n) qsort(starts, n, sizeof *starts, compare_u32);
+    uint64_t bones = f->count[SEC_BONES], covered_to = 0;
+    size_t next = 0;
+    for (uint64_t s = 0; s < f->count[SEC_SEQUENCES]; s++) {
+        while (next < n && starts[next] <= s) {
+            uint64_t end = (uint64_t)starts[next] + bones;
+            if (end > covered_to) covered_to = end;
+            next++;
+        }
+        if (s < covered_to) continue;
+        mc_instance *in = mc_emit(c, MC_AEM_SEQUENCE_UNUSED, f->offset[SEC_SEQUENCES] + s * AEM_SEQUENCE_SIZE);
+        mc_path(in, "/sequences/%" PRIu64, s);
+        mc_msg(in, "sequence %" PRIu64 " is used by no animation", s);
+    }
+}
+
+static void check_animations(mc_ctx *c, const aem_file *f)
+{
+    uint32_t n = f->count[SEC_ANIMATIONS];
+    /* n is bounded by the file size (136 bytes each), checked in check_size */
+    uint32_t *starts = n ? malloc((size_t)n * sizeof *starts) : NULL;
+    if (n && !starts) {
+        c->nomem = true;
+        return;
+    }
+    size_t fitting = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        mc_reader r = record(c, f, SEC_ANIMATIONS, i);
+        aem_animation a = read_animation(&r);
+        if (r.fail) break;
+        check_animation(c, f, i, &a);
+        if (a.range_ok) {
+            starts[fitting++] = a.sequence_index;
+            check_animation_keys(c, f, i, &a);
+        }
+    }
+    check_sequences(c, f);
+    check_unused_sequences(c, f, starts, fitting);
+    free(starts);
+}
+
+static void fill_info(mc_ctx *c, const aem_file *f)
+{
+    mc_info *i = c->info;
+    i->vertices = f->count[SEC_VERTICES];
+    i->indices = f->count[SEC_INDICES];
+    i->textures = f->count[SEC_TEXTURES];
+    i->meshes = f->count[SEC_MESHES];
+    i->materials = f->count[SEC_MATERIALS];
+    i->bones = f->count[SEC_BONES];
+    i->animations = f->count[SEC_ANIMATIONS];
+    i->sequences = f->count[SEC_SEQUENCES];
+    i->keyframes = f->count[SEC_KEYFRAMES];
+}
+
+static void aem_validate(mc_ctx *c)
+{
+    aem_file f;
+    memset(&f, 0, sizeof f);
+    if (!check_header(c, &f)) return;
+    c->layout = "aem1";
+    fill_info(c, &f);
+    check_vertices(c, &f);
+    check_indices(c, &f);
+    check_textures(c, &f);
+    check_meshes(c, &f);
+    check_materials(c, &f);
+    check_bones(c, &f);
+    check_animations(c, &f);
+}
+
+const mc_format_module mc_aem_module = {MC_FORMAT_AEM, "AEM", aem_detect, aem_validate};

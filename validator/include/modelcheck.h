@@ -1,0 +1,162 @@
+/*
+ * modelcheck: strict validation of binary 3D model files.
+ *
+ * Validate a buffer or a path, read the folded issues from the result, free
+ * it. No global state: distinct results may be produced and read from
+ * distinct threads concurrently; an mc_options may be shared read-only.
+ */
+#ifndef MODELCHECK_H
+#define MODELCHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MC_VERSION_STRING "0.1.0"
+
+/* What went wrong running the tool, as opposed to what is wrong in a file. */
+typedef enum mc_status {
+    MC_OK = 0,
+    MC_ERR_NOMEM,       /* an allocation failed */
+    MC_ERR_INVALID_ARG, /* NULL where a value is required, bad option value */
+    MC_ERR_IO           /* the file could not be opened or read: see its IO_ issue */
+} mc_status;
+
+const char *mc_strerror(mc_status status);
+
+typedef enum mc_severity {
+    MC_SEVERITY_ERROR = 0,
+    MC_SEVERITY_WARNING,
+    MC_SEVERITY_INFO,
+    MC_SEVERITY_HINT,
+    MC_SEVERITY_IGNORE /* only as an override: drop the code entirely */
+} mc_severity;
+
+#define MC_SEVERITY_COUNT 4
+
+const char *mc_severity_name(mc_severity severity);
+/* Parses "error", "warning", "info", "hint" or "ignore"; -1 if none. */
+int mc_severity_parse(const char *name);
+
+/* Whether a code can be produced by a file's bytes or only by the tool's
+ * environment (I/O). */
+typedef enum mc_origin { MC_ORIGIN_CONTENT = 0, MC_ORIGIN_TOOL } mc_origin;
+
+typedef enum mc_code {
+#define MC_CODE(name, sev, origin, summary, clause) MC_##name,
+#include "mc_catalog.def"
+#undef MC_CODE
+    MC_CODE_COUNT
+} mc_code;
+
+typedef struct mc_code_info {
+    const char *name;    /* "AEM_WEIGHT_SUM" */
+    mc_severity severity;/* default severity */
+    mc_origin origin;
+    const char *summary;
+    const char *clause;
+} mc_code_info;
+
+const mc_code_info *mc_code_get(mc_code code); /* NULL if out of range */
+/* Looks a code up by its name; -1 if unknown. */
+int mc_code_find(const char *name);
+
+typedef enum mc_format {
+    MC_FORMAT_UNKNOWN = 0,
+    MC_FORMAT_AEM,
+    MC_FORMAT_COUNT
+} mc_format;
+
+const char *mc_format_name(mc_format format); /* "aem"; "unknown" */
+/* Parses a format name ("aem"); -1 if none. */
+int mc_format_parse(const char *name);
+
+/* Tolerances follow the Khronos glTF-Validator defaults: see docs/ISSUES.md. */
+typedef struct mc_options {
+    mc_format format;                /* MC_FORMAT_UNKNOWN: detect by content */
+    uint32_t max_instances;          /* instances kept per code (count is exact) */
+    double weight_sum_tolerance;     /* per non-zero weight */
+    double unit_tolerance;           /* | |v| - 1 | for unit vectors */
+    double quaternion_tolerance;     /* | |q| - 1 | for rotations */
+    uint64_t max_file_bytes;         /* larger files: FILE_TOO_LARGE */
+    uint32_t max_depth;              /* nesting depth (tree formats) */
+    uint64_t max_decompressed_bytes; /* per file, all compressed blocks */
+    uint64_t work_factor;            /* cross-reference budget: visits per file byte */
+    int skip_sha256;                 /* leave mc_result.sha256 unset (faster) */
+    unsigned char severity[MC_CODE_COUNT]; /* mc_severity per code, catalog defaults */
+} mc_options;
+
+void mc_options_init(mc_options *options);
+
+typedef struct mc_instance {
+    uint64_t offset;          /* byte offset in the file */
+    uint64_t payload_offset;  /* offset inside decoded data, if has_payload_offset */
+    int has_payload_offset;
+    char path[96];            /* structural path, e.g. /vertices/17/weights */
+    char message[224];        /* what was found, and what was expected */
+} mc_instance;
+
+typedef struct mc_issue {
+    mc_code code;
+    mc_severity severity;     /* after overrides */
+    uint64_t count;           /* every occurrence, kept or not */
+    uint64_t first_offset;    /* offset of the first occurrence */
+    size_t instance_count;    /* the first ones, at most max_instances */
+    mc_instance *instances;
+} mc_issue;
+
+/* Model statistics; 0 where a format has no such thing. */
+typedef struct mc_info {
+    uint64_t vertices;
+    uint64_t indices;
+    uint64_t triangles;
+    uint64_t meshes;
+    uint64_t materials;
+    uint64_t textures;
+    uint64_t bones;
+    uint64_t animations;
+    uint64_t sequences;
+    uint64_t keyframes;
+    uint32_t max_influences; /* most bones with non-zero weight on one vertex */
+} mc_info;
+
+typedef struct mc_result {
+    mc_format format;
+    const char *layout;       /* layout variant, e.g. "aem1"; "" if none */
+    uint64_t size;            /* bytes */
+    unsigned char sha256[32];
+    int hashed;               /* sha256 is filled */
+    mc_issue *issues;         /* sorted by first offset, then code */
+    size_t issue_count;
+    uint64_t counts[MC_SEVERITY_COUNT]; /* occurrences per severity */
+    int truncated;            /* some issue kept fewer instances than its count */
+    mc_info info;
+} mc_result;
+
+/* Validates size bytes at data. *out is set to a result to free with
+ * mc_result_free, also when the file is invalid; the buffer is not kept. */
+mc_status mc_validate_memory(const void *data, size_t size,
+                             const mc_options *options, mc_result **out);
+
+/* Validates a file through a read-only mapping; "-" reads standard input
+ * into memory. On MC_ERR_IO, *out still holds a result whose IO_ issue says
+ * what failed. */
+mc_status mc_validate_path(const char *path, const mc_options *options,
+                           mc_result **out);
+
+void mc_result_free(mc_result *result);
+
+/* 1 when the result has no issue of severity error. */
+int mc_result_valid(const mc_result *result);
+
+/* The folded issue for a code, or NULL if the code did not fire. */
+const mc_issue *mc_result_find(const mc_result *result, mc_code code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
