@@ -37,6 +37,11 @@ static cJSON *info_json(const mc_info *i)
     add_u64(o, "animations", i->animations);
     add_u64(o, "sequences", i->sequences);
     add_u64(o, "keyframes", i->keyframes);
+    add_u64(o, "nodes", i->nodes);
+    add_u64(o, "uv_layers", i->uv_layers);
+    add_u64(o, "blend_shapes", i->blend_shapes);
+    add_u64(o, "compressed_blocks", i->compressed_blocks);
+    add_u64(o, "decompressed_bytes", i->decompressed_bytes);
     add_u64(o, "max_influences", i->max_influences);
     return o;
 }

@@ -40,10 +40,11 @@ typedef struct cli {
 
 static const char usage_text[] =
     "usage: modelcheck [options] PATH...\n"
-    "Validates 3D model files (AEM). PATH is a file, a directory (searched\n"
+    "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
     "recursively; unrecognised files are skipped) or - for standard input.\n"
     "\n"
-    "  -f, --format FMT          validate as FMT instead of detecting (aem)\n"
+    "  -f, --format FMT          validate as FMT instead of detecting\n"
+    "                            (aem, semodel, aamf, e3d, nlm)\n"
     "  -o, --output KIND         text (default) or json; markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
@@ -153,7 +154,8 @@ static int parse_args(cli *c, int argc, char **argv)
         switch (ch) {
         case 'f': {
             int f = mc_format_parse(optarg);
-            if (f < 0) rc = usage_error("unknown format '%s' (aem)", optarg);
+            if (f < 0 || !mc_format_supported((mc_format)f))
+                rc = usage_error("unknown or unsupported format '%s' (see --help)", optarg);
             else c->opt.format = (mc_format)f;
             break;
         }

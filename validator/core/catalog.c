@@ -40,7 +40,8 @@ int mc_severity_parse(const char *name)
     return -1;
 }
 
-static const char *const format_names[MC_FORMAT_COUNT] = {"unknown", "aem"};
+static const char *const format_names[MC_FORMAT_COUNT] = {"unknown", "aem", "semodel", "aamf",
+                                                          "e3d", "nlm"};
 
 const char *mc_format_name(mc_format format)
 {

@@ -15,12 +15,17 @@
 typedef struct mc_format_module {
     mc_format format;
     const char *display_name; /* "AEM" */
-    /* True when the bytes are this format's (magic or structure). */
+    /* True when the bytes are this format's (magic or structure); NULL while
+     * the module is not implemented (it is then neither tried nor named). */
     bool (*detect)(const uint8_t *data, size_t size);
     /* Validates c->data; records issues and fills c->info and c->layout. */
     void (*validate)(mc_ctx *c);
 } mc_format_module;
 
 extern const mc_format_module mc_aem_module;
+extern const mc_format_module mc_semodel_module;
+extern const mc_format_module mc_aamf_module;
+extern const mc_format_module mc_e3d_module;
+extern const mc_format_module mc_nlm_module;
 
 #endif

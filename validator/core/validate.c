@@ -13,11 +13,15 @@
 #include "mc_reader.h"
 #include "mc_validate.h"
 
-/* Every format module, in detection order: magic-based formats first, so a
- * structural detector (added later for magic-less formats) never claims a
- * file another format recognises by its magic. */
+/* Every format module, in detection order: magic-based formats first, so
+ * the structural detector of legacy AAMF (no magic) never claims a file
+ * another format recognises by its magic. */
 static const mc_format_module *const modules[] = {
     &mc_aem_module,
+    &mc_semodel_module,
+    &mc_e3d_module,
+    &mc_nlm_module,
+    &mc_aamf_module,
 };
 
 #define MODULE_COUNT (sizeof modules / sizeof modules[0])
@@ -42,14 +46,19 @@ void mc_options_init(mc_options *o)
 static const mc_format_module *module_for(mc_format f)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->format == f) return modules[i];
+        if (modules[i]->format == f && modules[i]->detect) return modules[i];
     return NULL;
+}
+
+int mc_format_supported(mc_format format)
+{
+    return format != MC_FORMAT_UNKNOWN && module_for(format) != NULL;
 }
 
 static const mc_format_module *detect(const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect(data, size)) return modules[i];
+        if (modules[i]->detect && modules[i]->detect(data, size)) return modules[i];
     return NULL;
 }
 
@@ -58,8 +67,9 @@ static void report_unrecognized(mc_ctx *c)
     char tried[128] = "", first[3 * 8 + 1] = "";
     size_t used = 0;
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", i ? ", " : "",
-                                 modules[i]->display_name);
+        if (modules[i]->detect)
+            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
+                                     modules[i]->display_name);
     size_t n = c->size < 8 ? c->size : 8;
     for (size_t i = 0, at = 0; i < n; i++)
         at += (size_t)snprintf(first + at, sizeof first - at, "%s%02x", i ? " " : "", c->data[i]);
@@ -188,7 +198,9 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
         mc_options_init(&defaults);
         options = &defaults;
     }
-    if (options->format >= MC_FORMAT_COUNT) return MC_ERR_INVALID_ARG;
+    if (options->format >= MC_FORMAT_COUNT ||
+        (options->format != MC_FORMAT_UNKNOWN && !module_for(options->format)))
+        return MC_ERR_INVALID_ARG;
     mc_result *r = mc_result_new();
     if (!r) return MC_ERR_NOMEM;
     r->size = file_size;

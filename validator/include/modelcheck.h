@@ -67,12 +67,18 @@ int mc_code_find(const char *name);
 typedef enum mc_format {
     MC_FORMAT_UNKNOWN = 0,
     MC_FORMAT_AEM,
+    MC_FORMAT_SEMODEL,
+    MC_FORMAT_AAMF, /* SAMF v2 and legacy AAMF: the layout tells which */
+    MC_FORMAT_E3D,
+    MC_FORMAT_NLM,
     MC_FORMAT_COUNT
 } mc_format;
 
-const char *mc_format_name(mc_format format); /* "aem"; "unknown" */
-/* Parses a format name ("aem"); -1 if none. */
+const char *mc_format_name(mc_format format); /* "aem", "semodel", "aamf", "e3d", "nlm"; "unknown" */
+/* Parses a format name; -1 if none. */
 int mc_format_parse(const char *name);
+/* 1 when this build validates the format. */
+int mc_format_supported(mc_format format);
 
 /* Tolerances follow the Khronos glTF-Validator defaults: see docs/ISSUES.md. */
 typedef struct mc_options {
@@ -120,6 +126,11 @@ typedef struct mc_info {
     uint64_t animations;
     uint64_t sequences;
     uint64_t keyframes;
+    uint64_t nodes;          /* scene / animation nodes */
+    uint64_t uv_layers;      /* most UV sets on one mesh */
+    uint64_t blend_shapes;   /* morph targets, blend shapes */
+    uint64_t compressed_blocks;
+    uint64_t decompressed_bytes;
     uint32_t max_influences; /* most bones with non-zero weight on one vertex */
 } mc_info;
 

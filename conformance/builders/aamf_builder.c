@@ -1,0 +1,1 @@
+#include "aamf_builder.h"

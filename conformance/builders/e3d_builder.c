@@ -1,0 +1,1 @@
+#include "e3d_builder.h"

@@ -1,0 +1,1 @@
+#include "nlm_builder.h"

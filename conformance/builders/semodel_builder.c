@@ -1,0 +1,1 @@
+#include "semodel_builder.h"

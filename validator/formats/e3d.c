@@ -1,0 +1,7 @@
+/*
+ * E3D: not implemented yet. The module is listed in validate.c with a NULL
+ * detect function, so it is neither tried nor named until it is.
+ */
+#include "mc_format.h"
+
+const mc_format_module mc_e3d_module = {MC_FORMAT_E3D, "E3D", NULL, NULL};

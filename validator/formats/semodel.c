@@ -1,0 +1,7 @@
+/*
+ * SEModel: not implemented yet. The module is listed in validate.c with a NULL
+ * detect function, so it is neither tried nor named until it is.
+ */
+#include "mc_format.h"
+
+const mc_format_module mc_semodel_module = {MC_FORMAT_SEMODEL, "SEModel", NULL, NULL};
