@@ -9,3 +9,5 @@ cmake --build --preset default
 cmake --preset asan -DMC_WERROR=ON >/dev/null
 cmake --build --preset asan
 ctest --preset asan
+# Fuzzing smoke: every libFuzzer target for a few seconds from the corpus.
+fuzz/run.sh --smoke

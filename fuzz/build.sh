@@ -1,0 +1,22 @@
+#!/bin/bash -eu
+# OSS-Fuzz / ClusterFuzzLite build script. Honours $CC, $CFLAGS,
+# $LIB_FUZZING_ENGINE, $SRC and $OUT; writes every target with its seed
+# corpus zip, dictionary and options file into $OUT.
+# Local test:  CC=clang CFLAGS="-fsanitize=address,fuzzer-no-link" \
+#   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out SRC=.. fuzz/build.sh
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${WORK:-/tmp}/modelcheck-ossfuzz-build
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$CC" \
+    -DCMAKE_C_FLAGS="$CFLAGS" -DMC_TESTS=OFF -DMC_FUZZ=ON -DMC_FUZZ_OWN_FLAGS=OFF \
+    -DMC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+mkdir -p "$OUT"
+for t in auto aem semodel aamf e3d nlm; do
+    cp "$build/fuzz/mc_fuzz_$t" "$OUT/"
+    cp "$here/fuzz/dict/$t.dict" "$OUT/mc_fuzz_$t.dict"
+    cp "$here/fuzz/options/mc_fuzz_$t.options" "$OUT/"
+    seeds=$here/corpus
+    [ "$t" = auto ] || [ ! -d "$here/corpus/$t" ] || seeds=$here/corpus/$t
+    rm -f "$OUT/mc_fuzz_${t}_seed_corpus.zip"
+    (cd "$seeds" && find . -type f ! -name '*.json' ! -name '*.md' | sort | zip -q -X -@ "$OUT/mc_fuzz_${t}_seed_corpus.zip")
+done

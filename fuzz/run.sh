@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target for a while, merges and minimises the corpora,
+# and keeps crashers under fuzz/regressions/<target>/ (replayed by ctest).
+#
+#   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, all targets
+#   fuzz/run.sh --smoke                             CI: 15 s per target, fails on any finding
+set -euo pipefail
+cd "$(dirname "$0")/.."
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; set -- 15 "$@"; fi
+seconds=${1:-600}; shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(auto aem semodel aamf e3d nlm)
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz >/dev/null
+bin=build/fuzz/fuzz
+work=build/fuzz/corpora
+found=0
+for t in "${targets[@]}"; do
+    seeds=corpus
+    [ "$t" = auto ] || seeds=corpus/$t
+    [ -d "$seeds" ] || seeds=corpus
+    mkdir -p "$work/$t" "fuzz/regressions/$t" build/fuzz/artifacts/$t
+    log=build/fuzz/$t.log
+    set +e
+    "$bin/mc_fuzz_$t" -max_total_time="$seconds" -dict="fuzz/dict/$t.dict" -max_len=65536 \
+        -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
+        -artifact_prefix="build/fuzz/artifacts/$t/" "$work/$t" "$seeds" >"$log" 2>&1
+    rc=$?
+    set -e
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+    echo "fuzz $t: ${seconds}s, $execs executions, $cov, exit $rc"
+    for a in build/fuzz/artifacts/$t/*; do
+        [ -e "$a" ] || continue
+        cp "$a" "fuzz/regressions/$t/"
+        echo "  finding kept: fuzz/regressions/$t/$(basename "$a")"
+        found=1
+    done
+    if [ $rc -ne 0 ] && [ $found -eq 0 ]; then tail -20 "$log"; found=1; fi
+    if [ $smoke -eq 0 ]; then # minimise the working corpus
+        mkdir -p "$work/$t.min"
+        "$bin/mc_fuzz_$t" -merge=1 "$work/$t.min" "$work/$t" >/dev/null 2>&1 || true
+        rm -rf "$work/$t" && mv "$work/$t.min" "$work/$t"
+    fi
+done
+if [ $found -ne 0 ]; then echo "fuzz: findings above; fix them and keep the inputs"; exit 1; fi
+echo "fuzz: no findings"
