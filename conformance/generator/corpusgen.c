@@ -1,13 +1,16 @@
 /*
- * mc_corpusgen OUTDIR: writes the conformance corpus deterministically, one
- * writer per format (generator/<format>_cases.c).
+ * mc_corpusgen OUTDIR: writes the conformance corpus and its manifest
+ * deterministically (same bytes on every run), one writer per format
+ * (generator/<format>_cases.c).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "corpus_cases.h"
+#include "modelcheck.h"
 
 int mcg_mkdir(const char *root, const char *sub)
 {
@@ -18,6 +21,23 @@ int mcg_mkdir(const char *root, const char *sub)
     return -1;
 }
 
+static int write_manifest(const char *root, cJSON *cases)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "generator", "mc_corpusgen " MC_VERSION_STRING);
+    cJSON_AddItemToObject(doc, "cases", cases);
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    if (!text) return -1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.json", root);
+    FILE *f = fopen(path, "wb");
+    int rc = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
+    if (f && fclose(f) != 0) rc = -1;
+    free(text);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -26,9 +46,12 @@ int main(int argc, char **argv)
     }
     const char *root = argv[1];
     if (mcg_mkdir(root, "") != 0) return 1;
-    int (*const writers[])(const char *) = {mcg_write_aem, mcg_write_semodel, mcg_write_aamf,
-                                            mcg_write_e3d, mcg_write_nlm};
-    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
-        if (writers[i](root) != 0) return 1;
+    mcg_manifest mf = {cJSON_CreateArray(), 0};
+    if (mcg_write_any(root, &mf) || mcg_write_aem(root, &mf) || mcg_write_semodel(root) ||
+        mcg_write_aamf(root) || mcg_write_e3d(root) || mcg_write_nlm(root)) {
+        cJSON_Delete(mf.cases);
+        return 1;
+    }
+    if (mf.failed || write_manifest(root, mf.cases) != 0) return 1;
     return 0;
 }

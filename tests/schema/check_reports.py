@@ -37,6 +37,14 @@ def main():
             run([mc, "--output", "json", "-"], stdin=b"AEM\x01"),
         ]
     checked = failed = 0
+    # the corpus manifest has a schema of its own
+    with open(os.path.join(os.path.dirname(schema_path), "manifest.schema.json")) as f:
+        mschema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(mschema)
+    with open(os.path.join(corpus, "manifest.json")) as f:
+        for e in jsonschema.Draft202012Validator(mschema).iter_errors(json.load(f)):
+            print(f"FAIL manifest {'/'.join(map(str, e.path))}: {e.message}")
+            failed += 1
     for doc in docs:
         errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
         for e in errors:
