@@ -34,9 +34,9 @@ int mcg_write_case(const char *root, const mcg_case *c, const mcb_buf *bytes, mc
 
 int mcg_write_any(const char *root, mcg_manifest *mf);
 int mcg_write_aem(const char *root, mcg_manifest *mf);
-int mcg_write_semodel(const char *root);
-int mcg_write_aamf(const char *root);
-int mcg_write_e3d(const char *root);
-int mcg_write_nlm(const char *root);
+int mcg_write_semodel(const char *root, mcg_manifest *mf);
+int mcg_write_aamf(const char *root, mcg_manifest *mf);
+int mcg_write_e3d(const char *root, mcg_manifest *mf);
+int mcg_write_nlm(const char *root, mcg_manifest *mf);
 
 #endif

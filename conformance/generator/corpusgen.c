@@ -47,8 +47,8 @@ int main(int argc, char **argv)
     const char *root = argv[1];
     if (mcg_mkdir(root, "") != 0) return 1;
     mcg_manifest mf = {cJSON_CreateArray(), 0};
-    if (mcg_write_any(root, &mf) || mcg_write_aem(root, &mf) || mcg_write_semodel(root) ||
-        mcg_write_aamf(root) || mcg_write_e3d(root) || mcg_write_nlm(root)) {
+    if (mcg_write_any(root, &mf) || mcg_write_aem(root, &mf) || mcg_write_semodel(root, &mf) ||
+        mcg_write_aamf(root, &mf) || mcg_write_e3d(root, &mf) || mcg_write_nlm(root, &mf)) {
         cJSON_Delete(mf.cases);
         return 1;
     }

@@ -61,6 +61,8 @@ def write_doc(cases, catalog, results, uncovered):
     for c in cases:
         per_format.setdefault(c["format"], []).append(c)
     content_codes = [c for c in catalog if c["origin"] == "content"]
+    for c in content_codes:  # formats with codes but no manifest case yet
+        per_format.setdefault(format_of(c["code"]), [])
     lines += ["## Summary", "", "| format | cases | valid | invalid | codes | covered | coverage |",
               "|---|---|---|---|---|---|---|"]
     for fmt, cs in per_format.items():
