@@ -24,7 +24,7 @@ Test(core, unrecognised_names_the_formats_tried)
     mc_result *r = validate_buf(text, sizeof text - 1, NULL);
     expect_only(r, MC_FILE_UNRECOGNIZED, 1, 0);
     cr_expect_str_eq(r->issues[0].instances[0].message,
-                     "content matches no supported format (tried: AEM); first bytes: 68 65 6c 6c 6f 2c 20 77");
+                     "content matches no supported format (tried: AEM, AAMF/SAMF); first bytes: 68 65 6c 6c 6f 2c 20 77");
     mc_result_free(r);
 }
 
