@@ -322,6 +322,7 @@ Test(aamf, samf_cut_inside_faces_is_one_error)
     mcb_free(&b);
     expect_only(r, MC_AAMF_TRUNCATED, 1, size);
     cr_expect_str_eq(r->issues[0].instances[0].path, "/faces");
+    cr_expect_str_eq(r->layout, "samf2");
 }
 
 Test(aamf, samf_four_billion_vertices_in_100_bytes)

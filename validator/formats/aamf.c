@@ -185,6 +185,7 @@ static bool samf_header(mc_ctx *c, aamf_file *f)
         mc_msg(in, "version is %u (expected 2)", version);
         return false;
     }
+    c->layout = "samf2"; /* named even when the tables are cut short */
     if (c->size < SAMF_HEADER_SIZE) {
         report_truncated(c, "header", SAMF_HEADER_SIZE, "the SAMF header's fields");
         return false;
@@ -233,6 +234,7 @@ static bool legacy_header(mc_ctx *c, aamf_file *f)
         return false;
     }
     f->legacy = true;
+    c->layout = "legacy";
     f->anim_count_off = 2;
     f->bone_table = LEGACY_HEADER_SIZE;
     f->blocks = LEGACY_HEADER_SIZE + (uint64_t)f->bones * BONE_ROW_SIZE;
@@ -912,7 +914,6 @@ static void aamf_validate(mc_ctx *c)
     memset(&f, 0, sizeof f);
     if (samf_magic(c->data, c->size)) {
         if (!samf_header(c, &f)) return;
-        c->layout = "samf2";
         fill_info(c, &f);
         check_samf_counts(c, &f);
         check_bone_table(c, &f);
@@ -925,7 +926,6 @@ static void aamf_validate(mc_ctx *c)
         return;
     }
     if (!legacy_header(c, &f)) return;
-    c->layout = "legacy";
     fill_info(c, &f);
     check_bone_table(c, &f);
     if (!check_bone_blocks(c, &f)) return;
