@@ -1,7 +1,935 @@
 /*
- * AAMF/SAMF: not implemented yet. The module is listed in validate.c with a NULL
- * detect function, so it is neither tried nor named until it is.
+ * AAMF / SAMF (../shared/specs/aamf.md, FIELD-NOTES "AAMF / SAMF"): animated
+ * PlayStation 1 models in two variants.
+ *
+ * SAMF v2 starts with the magic 'SAMF' ('AAMF' is accepted) and a packed
+ * 16-byte header; fixed-size tables follow (bone table, bind poses,
+ * positions, normals, skin weights, faces), then a chain of animation
+ * blocks. Legacy AAMF has no magic: u16 bone_count, u16 anim_count, the bone
+ * table, one block per bone holding an embedded AMF mesh, then the same
+ * animation blocks. Every block starts with a u32 block_size that counts
+ * its own 4 bytes.
+ *
+ * Legacy detection (no magic to go by): the file is claimed only when
+ * bone_count >= 1 (a legacy file without bones has no mesh at all), every
+ * bone table row i holds bone_idx == i, and the block sizes of the
+ * bone_count + anim_count blocks (each >= 4) chain exactly to the end of the
+ * file. Any other format's file breaks this within the first rows or the
+ * first block (see the detection tests), and aamf is tried last.
  */
-#include "mc_format.h"
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-const mc_format_module mc_aamf_module = {MC_FORMAT_AAMF, "AAMF/SAMF", NULL, NULL};
+#include "mc_format.h"
+#include "mc_reader.h"
+
+enum {
+    SAMF_HEADER_SIZE = 16,
+    LEGACY_HEADER_SIZE = 4,
+    BONE_ROW_SIZE = 4,
+    MATRIX_SIZE = 32,
+    SVECTOR_SIZE = 8,
+    SKIN_SIZE = 8,
+    FACE_SIZE = 6,
+    BLOCK_SIZE_FIELD = 4,
+    ANIM_HEAD_SIZE = 20, /* block_size, name[8], keyframe_count, keyframe_pointer */
+    NAME_SIZE = 8,
+    AMF_HEAD_SIZE = 24,       /* used_textures, x, z, minX, minZ, maxX, maxZ */
+    AMF_CHUNK_HEAD_SIZE = 48, /* 8 u16 counts, 8 u32 pointer slots */
+    AMF_KINDS = 8,
+    AMF_MAX_CHUNKS = 65535
+};
+
+/* 4.12 fixed point: 1.0 is 4096. */
+#define FX_ONE 4096
+
+/*
+ * Orthonormality of a 4.12 rotation (catalog: AAMF_MATRIX_NOT_ORTHONORMAL).
+ * The writer builds the rotation from a quaternion and converts each element
+ * by rounding or truncation (Python int()), so every element is off by less
+ * than one unit e = 1/4096. For unit rows a, b with errors ea, eb:
+ *   |(a+ea).(b+eb) - a.b| <= |a|_1 |eb|_max + |b|_1 |ea|_max + 3 e^2
+ *                         <= 2 sqrt(3) e + 3 e^2,
+ * which in units of 1/4096^2 is 2 sqrt(3) 4096 + 3 = 14188.96 + 3 -> 14192.
+ */
+#define AAMF_ORTHO_TOLERANCE INT64_C(14192)
+
+/*
+ * Unit length of a 4.12 normal (SAMF_NORMAL_NOT_UNIT): the same per-element
+ * error moves the length by at most |e|_2 < sqrt(3) units of 1/4096, so
+ * | |n| - 4096 | <= sqrt(3) (about 4.23e-4 relative).
+ */
+#define AAMF_NORMAL_TOLERANCE 1.7320508075688772
+
+/* FIELD-NOTES, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3,
+ * FT3, GT3, in the order of the per-chunk counts. */
+static const uint32_t amf_record_size[AMF_KINDS] = {64, 100, 84, 136, 52, 76, 68, 92};
+static const char *const amf_kind_name[AMF_KINDS] = {"F4", "G4", "FT4", "GT4",
+                                                     "F3", "G3", "FT3", "GT3"};
+
+typedef struct aamf_file {
+    bool legacy;
+    uint16_t bones, anims, faces;
+    uint32_t vertices;
+    uint64_t bone_table;
+    uint64_t bind, positions, normals, skin, face_table; /* SAMF only */
+    uint64_t blocks; /* first bone block (legacy) or animation block (SAMF) */
+    uint64_t anim_count_off;
+} aamf_file;
+
+static int16_t read_i16(mc_reader *r)
+{
+    uint16_t u = mc_read_u16(r);
+    int16_t v;
+    memcpy(&v, &u, sizeof v); /* two's complement reinterpretation, no UB */
+    return v;
+}
+
+/* A reader over [off, off + n) of the file; the caller checked that it fits. */
+static mc_reader window(const mc_ctx *c, uint64_t off, uint64_t n)
+{
+    mc_reader r = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&r, off);
+    if (n > c->size) r.fail = true;
+    return mc_read_sub(&r, (size_t)n);
+}
+
+/* ---- detection ---- */
+
+static bool samf_magic(const uint8_t *data, size_t size)
+{
+    return size >= 4 && (memcmp(data, "SAMF", 4) == 0 || memcmp(data, "AAMF", 4) == 0);
+}
+
+/* Advances over one block; false when its size cannot chain. */
+static bool skip_block(mc_reader *r)
+{
+    uint64_t start = r->pos;
+    uint32_t size = mc_read_u32(r);
+    if (r->fail || size < BLOCK_SIZE_FIELD) return false;
+    return mc_reader_seek(r, start + size);
+}
+
+/* The legacy heuristic described at the top of the file. */
+static bool legacy_structure_holds(const uint8_t *data, size_t size)
+{
+    mc_reader r = mc_reader_make(data, size);
+    uint16_t bones = mc_read_u16(&r), anims = mc_read_u16(&r);
+    if (r.fail || bones == 0) return false;
+    for (uint32_t i = 0; i < bones; i++) {
+        uint16_t idx = mc_read_u16(&r);
+        mc_read_u16(&r);
+        if (r.fail || idx != i) return false;
+    }
+    for (uint32_t b = 0; b < (uint32_t)bones + anims; b++)
+        if (!skip_block(&r)) return false;
+    return mc_reader_left(&r) == 0;
+}
+
+static bool aamf_detect(const uint8_t *data, size_t size)
+{
+    return samf_magic(data, size) || legacy_structure_holds(data, size);
+}
+
+/* ---- names ---- */
+
+static bool printable(uint8_t ch)
+{
+    return ch >= 0x20 && ch <= 0x7e;
+}
+
+/* aamf.md: char name[8]; FIELD-NOTES: not necessarily NUL-terminated (a
+ * real file pads with '-'). Bytes up to the first NUL must be printable.
+ * Returns the key the name compares by (bytes after the NUL zeroed). */
+static uint64_t name_key(const uint8_t *b, int *bad)
+{
+    uint64_t key = 0;
+    *bad = -1;
+    for (int k = 0; k < NAME_SIZE && b[k]; k++) {
+        if (*bad < 0 && !printable(b[k])) *bad = k;
+        key |= (uint64_t)b[k] << (8 * k);
+    }
+    return key;
+}
+
+/* ---- header ---- */
+
+static void report_truncated(mc_ctx *c, const char *section, uint64_t need, const char *what)
+{
+    mc_instance *in = mc_emit(c, MC_AAMF_TRUNCATED, c->size);
+    mc_path(in, "/%s", section);
+    mc_msg(in, "file ends inside the %s: %s need %" PRIu64 " bytes, file has %zu", section, what,
+           need, c->size);
+}
+
+/* aamf.md, SAMF header (FIELD-NOTES: exactly 16 bytes, packed, read field by
+ * field), then the fixed-size tables whose sizes the counts imply. False when
+ * the layout cannot be trusted. */
+static bool samf_header(mc_ctx *c, aamf_file *f)
+{
+    mc_reader r = mc_reader_make(c->data, c->size);
+    const uint8_t *magic = mc_read_bytes(&r, 4);
+    if (magic && memcmp(magic, "AAMF", 4) == 0) {
+        mc_instance *in = mc_emit(c, MC_SAMF_MAGIC_AAMF, 0);
+        mc_path(in, "/header/magic");
+        mc_msg(in, "magic is 'AAMF' (readers accept it; the writer writes 'SAMF')");
+    }
+    uint16_t version = mc_read_u16(&r);
+    if (!r.fail && version != 2) {
+        mc_instance *in = mc_emit(c, MC_SAMF_UNSUPPORTED_VERSION, 4);
+        mc_path(in, "/header/version");
+        mc_msg(in, "version is %u (expected 2)", version);
+        return false;
+    }
+    c->layout = "samf2"; /* named even when the tables are cut short */
+    if (c->size < SAMF_HEADER_SIZE) {
+        report_truncated(c, "header", SAMF_HEADER_SIZE, "the SAMF header's fields");
+        return false;
+    }
+    f->bones = mc_read_u16(&r);
+    f->anims = mc_read_u16(&r);
+    f->vertices = mc_read_u32(&r); /* offset 10: unaligned, as FIELD-NOTES says */
+    f->faces = mc_read_u16(&r);
+    f->anim_count_off = 8;
+    f->bone_table = SAMF_HEADER_SIZE;
+    uint64_t end = SAMF_HEADER_SIZE;
+    mc_add_mul_u64(&end, f->bones, BONE_ROW_SIZE);
+    f->bind = end;
+    mc_add_mul_u64(&end, f->bones, MATRIX_SIZE);
+    f->positions = end;
+    mc_add_mul_u64(&end, f->vertices, SVECTOR_SIZE);
+    f->normals = end;
+    mc_add_mul_u64(&end, f->vertices, SVECTOR_SIZE);
+    f->skin = end;
+    mc_add_mul_u64(&end, f->vertices, SKIN_SIZE);
+    f->face_table = end;
+    mc_add_mul_u64(&end, f->faces, FACE_SIZE);
+    f->blocks = end; /* all terms are < 2^40: no overflow */
+    if (end <= c->size) return true;
+    static const char *const names[] = {"bones", "bind_poses", "positions", "normals",
+                                        "skin_weights", "faces"};
+    const uint64_t starts[] = {f->bone_table, f->bind, f->positions, f->normals, f->skin,
+                               f->face_table};
+    int s = 5;
+    while (s > 0 && starts[s] > c->size) s--;
+    mc_instance *in = mc_emit(c, MC_AAMF_TRUNCATED, c->size);
+    mc_path(in, "/%s", names[s]);
+    mc_msg(in, "file ends inside the %s table (from 0x%" PRIx64 "): header counts (%u bones, %" PRIu32
+           " vertices, %u faces) imply %" PRIu64 " bytes before the animations, file has %zu",
+           names[s], starts[s], f->bones, f->vertices, f->faces, end, c->size);
+    return false;
+}
+
+static bool legacy_header(mc_ctx *c, aamf_file *f)
+{
+    mc_reader r = mc_reader_make(c->data, c->size);
+    f->bones = mc_read_u16(&r);
+    f->anims = mc_read_u16(&r);
+    if (r.fail) {
+        report_truncated(c, "header", LEGACY_HEADER_SIZE, "bone_count and anim_count");
+        return false;
+    }
+    f->legacy = true;
+    c->layout = "legacy";
+    f->anim_count_off = 2;
+    f->bone_table = LEGACY_HEADER_SIZE;
+    f->blocks = LEGACY_HEADER_SIZE + (uint64_t)f->bones * BONE_ROW_SIZE;
+    if (f->blocks > c->size) {
+        mc_instance *in = mc_emit(c, MC_AAMF_TRUNCATED, c->size);
+        mc_path(in, "/bones");
+        mc_msg(in, "file ends inside the bone table: %u bones need %" PRIu64 " bytes, file has %zu",
+               f->bones, f->blocks, c->size);
+        return false;
+    }
+    return true;
+}
+
+/* ---- bone table ---- */
+
+/* aamf.md, Bone Parent Table; FIELD-NOTES: bone_idx == row, a root is its
+ * own parent, parents come first (the legacy runtime asserts both). */
+static void check_bone_table(mc_ctx *c, const aamf_file *f)
+{
+    mc_reader r = window(c, f->bone_table, (uint64_t)f->bones * BONE_ROW_SIZE);
+    uint32_t roots = 0, first_root = 0, second_root = 0;
+    for (uint32_t i = 0; i < f->bones; i++) {
+        uint16_t idx = mc_read_u16(&r), parent = mc_read_u16(&r);
+        if (r.fail) return;
+        uint64_t off = f->bone_table + (uint64_t)i * BONE_ROW_SIZE;
+        if (idx != i) {
+            mc_instance *in = mc_emit(c, MC_AAMF_BONE_INDEX_MISMATCH, off);
+            mc_path(in, "/bones/%" PRIu32 "/bone_idx", i);
+            mc_msg(in, "row %" PRIu32 ": bone_idx is %u (expected %" PRIu32 ")", i, idx, i);
+        }
+        mc_code code;
+        if (parent == i) {
+            if (roots == 0) first_root = i;
+            if (roots == 1) second_root = i;
+            roots++;
+            continue;
+        } else if (parent >= f->bones) {
+            code = MC_AAMF_BONE_PARENT_RANGE;
+        } else if (parent > i) {
+            code = MC_AAMF_BONE_PARENT_FORWARD;
+        } else {
+            continue;
+        }
+        mc_instance *in = mc_emit(c, code, off + 2);
+        mc_path(in, "/bones/%" PRIu32 "/parent_idx", i);
+        mc_msg(in, "bone %" PRIu32 ": parent_idx %u (expected %" PRIu32 " for a root, or < %" PRIu32
+               "; bone count %u)%s", i, parent, i, i, f->bones,
+               parent == 0xFFFF ? ": roots use their own index, not 0xFFFF" : "");
+    }
+    if (roots > 1) {
+        mc_instance *in = mc_emit(c, MC_AAMF_MULTIPLE_ROOTS,
+                                  f->bone_table + (uint64_t)second_root * BONE_ROW_SIZE + 2);
+        mc_path(in, "/bones/%" PRIu32 "/parent_idx", second_root);
+        mc_msg(in, "%" PRIu32 " root bones (their own parent); the first two are %" PRIu32 " and %" PRIu32,
+               roots, first_root, second_root);
+    }
+}
+
+/* ---- matrices ---- */
+
+typedef struct fx_matrix {
+    int16_t m[9];
+    int16_t pad;
+    int32_t t[3];
+} fx_matrix;
+
+static fx_matrix read_matrix(mc_reader *r)
+{
+    fx_matrix x;
+    for (int k = 0; k < 9; k++) x.m[k] = read_i16(r);
+    x.pad = read_i16(r);
+    for (int k = 0; k < 3; k++) x.t[k] = mc_read_i32(r);
+    return x;
+}
+
+/* Where a matrix sits: a bind pose (anim < 0) or an animation key. */
+typedef struct matrix_ref {
+    int64_t anim;
+    uint32_t keyframe, bone;
+} matrix_ref;
+
+static void matrix_describe(mc_instance *in, const matrix_ref *w, const char *field,
+                            const char *fmt, ...) MC_PRINTF(4, 5);
+
+static void matrix_describe(mc_instance *in, const matrix_ref *w, const char *field,
+                            const char *fmt, ...)
+{
+    if (!in) return;
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (w->anim < 0) {
+        mc_path(in, "/bind_poses/%" PRIu32 "/%s", w->bone, field);
+        mc_msg(in, "bind pose of bone %" PRIu32 ": %s", w->bone, what);
+    } else {
+        mc_path(in, "/animations/%" PRId64 "/keyframes/%" PRIu32 "/%" PRIu32 "/%s", w->anim,
+                w->keyframe, w->bone, field);
+        mc_msg(in, "animation %" PRId64 ", keyframe %" PRIu32 ", bone %" PRIu32 ": %s", w->anim,
+               w->keyframe, w->bone, what);
+    }
+}
+
+static int64_t row_dot(const fx_matrix *x, int i, int j)
+{
+    int64_t s = 0;
+    for (int k = 0; k < 3; k++) s += (int64_t)x->m[3 * i + k] * x->m[3 * j + k];
+    return s;
+}
+
+/* Largest deviation of M M^T from the identity, in units of 1/4096^2. */
+static int64_t ortho_deviation(const fx_matrix *x)
+{
+    int64_t worst = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++) {
+            int64_t d = row_dot(x, i, j) - (i == j ? (int64_t)FX_ONE * FX_ONE : 0);
+            if (d < 0) d = -d;
+            if (d > worst) worst = d;
+        }
+    return worst;
+}
+
+static int64_t determinant(const fx_matrix *x)
+{
+    const int16_t *m = x->m;
+    return (int64_t)m[0] * ((int64_t)m[4] * m[8] - (int64_t)m[5] * m[7]) -
+           (int64_t)m[1] * ((int64_t)m[3] * m[8] - (int64_t)m[5] * m[6]) +
+           (int64_t)m[2] * ((int64_t)m[3] * m[7] - (int64_t)m[4] * m[6]);
+}
+
+/* aamf.md, MATRIX: a 4.12 rotation (FIELD-NOTES: from a quaternion, scale
+ * dropped), a zero pad, an int32 4.12 translation. */
+static void check_matrix(mc_ctx *c, uint64_t off, const fx_matrix *x, const matrix_ref *w)
+{
+    int64_t dev = ortho_deviation(x);
+    if (dev > AAMF_ORTHO_TOLERANCE) {
+        mc_instance *in = mc_emit(c, MC_AAMF_MATRIX_NOT_ORTHONORMAL, off);
+        matrix_describe(in, w, "m", "rotation rows deviate from orthonormal by %.6f (expected <= %.6f, "
+                        "4.12 rounding); first row %d %d %d", (double)dev / (FX_ONE * (double)FX_ONE),
+                        (double)AAMF_ORTHO_TOLERANCE / (FX_ONE * (double)FX_ONE), x->m[0], x->m[1],
+                        x->m[2]);
+    } else if (determinant(x) < 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_MATRIX_REFLECTION, off);
+        matrix_describe(in, w, "m", "rotation part has determinant %.6f (expected +1: a mirror, not a rotation)",
+                        (double)determinant(x) / ((double)FX_ONE * FX_ONE * FX_ONE));
+    }
+    if (x->pad != 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_MATRIX_PAD, off + 18);
+        matrix_describe(in, w, "pad", "pad is %d (expected 0)", x->pad);
+    }
+    for (int k = 0; k < 3; k++) {
+        if (x->t[k] != INT32_MIN && x->t[k] != INT32_MAX) continue;
+        mc_instance *in = mc_emit(c, MC_AAMF_MATRIX_TRANSLATION_SATURATED, off + 20 + 4u * (unsigned)k);
+        matrix_describe(in, w, "t", "translation %c is %" PRId32 ", the int32 limit (clamped: beyond +-524288 units)",
+                        "xyz"[k], x->t[k]);
+        break;
+    }
+}
+
+/* ---- SAMF unified mesh ---- */
+
+static void check_bind_poses(mc_ctx *c, const aamf_file *f)
+{
+    mc_reader r = window(c, f->bind, (uint64_t)f->bones * MATRIX_SIZE);
+    for (uint32_t b = 0; b < f->bones; b++) {
+        fx_matrix x = read_matrix(&r);
+        if (r.fail) return;
+        matrix_ref w = {-1, 0, b};
+        check_matrix(c, f->bind + (uint64_t)b * MATRIX_SIZE, &x, &w);
+    }
+}
+
+static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, int16_t pad)
+{
+    mc_instance *in = mc_emit(c, MC_SAMF_SVECTOR_PAD, off + 6);
+    mc_path(in, "/%s/%" PRIu32 "/pad", table, v);
+    mc_msg(in, "vertex %" PRIu32 ": %s pad is %d (expected 0)", v, table, pad);
+}
+
+/* aamf.md, Vertices: SVECTOR positions; FIELD-NOTES: the writer saturates
+ * at +-8.0, so a component at the int16 limit lost part of the shape. */
+static void check_positions(mc_ctx *c, const aamf_file *f)
+{
+    mc_reader r = window(c, f->positions, (uint64_t)f->vertices * SVECTOR_SIZE);
+    for (uint32_t v = 0; v < f->vertices; v++) {
+        int16_t p[4];
+        for (int k = 0; k < 4; k++) p[k] = read_i16(&r);
+        if (r.fail) return;
+        uint64_t off = f->positions + (uint64_t)v * SVECTOR_SIZE;
+        for (int k = 0; k < 3; k++) {
+            if (p[k] != INT16_MIN && p[k] != INT16_MAX) continue;
+            mc_instance *in = mc_emit(c, MC_SAMF_POSITION_SATURATED, off + 2u * (unsigned)k);
+            mc_path(in, "/positions/%" PRIu32, v);
+            mc_msg(in, "vertex %" PRIu32 ": position %c is %d, the int16 limit (clamped beyond +-8.0)",
+                   v, "xyz"[k], p[k]);
+            break;
+        }
+        if (p[3] != 0) report_pad(c, off, v, "positions", p[3]);
+    }
+}
+
+/* aamf.md, Normals: 4.12 SVECTOR, unit length within the rounding bound
+ * AAMF_NORMAL_TOLERANCE. */
+static void check_normals(mc_ctx *c, const aamf_file *f)
+{
+    mc_reader r = window(c, f->normals, (uint64_t)f->vertices * SVECTOR_SIZE);
+    for (uint32_t v = 0; v < f->vertices; v++) {
+        int16_t n[4];
+        for (int k = 0; k < 4; k++) n[k] = read_i16(&r);
+        if (r.fail) return;
+        uint64_t off = f->normals + (uint64_t)v * SVECTOR_SIZE;
+        double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+        if (fabs(len - FX_ONE) > AAMF_NORMAL_TOLERANCE) {
+            mc_instance *in = mc_emit(c, MC_SAMF_NORMAL_NOT_UNIT, off);
+            mc_path(in, "/normals/%" PRIu32, v);
+            mc_msg(in, "vertex %" PRIu32 ": normal (%d, %d, %d) has length %.6f (expected 1 +- %.6f in 4.12)",
+                   v, n[0], n[1], n[2], len / FX_ONE, AAMF_NORMAL_TOLERANCE / FX_ONE);
+        }
+        if (n[3] != 0) report_pad(c, off, v, "normals", n[3]);
+    }
+}
+
+/* aamf.md, Skin Weights, slot by slot: used slots (weight > 0) name a bone
+ * once; unused slots hold index 0 (FIELD-NOTES: the writer leaves the
+ * stale joint index: its own warning). Returns the influence count. */
+static unsigned check_skin_slots(mc_ctx *c, const aamf_file *f, uint64_t off, uint32_t v,
+                                 const uint8_t *idx, const uint8_t *w)
+{
+    unsigned used = 0;
+    for (unsigned j = 0; j < 4; j++) {
+        if (w[j] == 0) {
+            if (idx[j] == 0) continue;
+            mc_instance *in = mc_emit(c, MC_SAMF_SKIN_UNUSED_SLOT_INDEX, off + j);
+            mc_path(in, "/skin_weights/%" PRIu32 "/bone_indices/%u", v, j);
+            mc_msg(in, "vertex %" PRIu32 ": slot %u has weight 0 but bone index %u (expected 0)", v, j,
+                   idx[j]);
+            continue;
+        }
+        used++;
+        if (idx[j] >= f->bones) {
+            mc_instance *in = mc_emit(c, MC_SAMF_SKIN_BONE_RANGE, off + j);
+            mc_path(in, "/skin_weights/%" PRIu32 "/bone_indices/%u", v, j);
+            mc_msg(in, "vertex %" PRIu32 ": slot %u has weight %u on bone %u (expected < bone count %u)",
+                   v, j, w[j], idx[j], f->bones);
+        }
+        for (unsigned k = 0; k < j; k++) {
+            if (w[k] == 0 || idx[k] != idx[j]) continue;
+            mc_instance *in = mc_emit(c, MC_SAMF_SKIN_DUPLICATE_BONE, off + j);
+            mc_path(in, "/skin_weights/%" PRIu32 "/bone_indices/%u", v, j);
+            mc_msg(in, "vertex %" PRIu32 ": bone %u has weight in slots %u and %u", v, idx[j], k, j);
+            break;
+        }
+    }
+    return used;
+}
+
+/* aamf.md, Skin Weights: "normalized to sum to 255". FIELD-NOTES: the
+ * writer truncates each int(w*255), so n non-zero weights lose less than
+ * n - 1 in all: 256 - n .. 254 is that truncation, under its own code. */
+static void check_weight_sum(mc_ctx *c, uint64_t off, uint32_t v, const uint8_t *w, unsigned used)
+{
+    unsigned sum = (unsigned)w[0] + w[1] + w[2] + w[3];
+    if (sum == 255) return;
+    bool truncated = used >= 2 && sum < 255 && sum >= 256 - used;
+    mc_instance *in = mc_emit(c, truncated ? MC_SAMF_WEIGHT_SUM_TRUNCATED : MC_SAMF_WEIGHT_SUM, off + 4);
+    mc_path(in, "/skin_weights/%" PRIu32 "/weights", v);
+    mc_msg(in, "vertex %" PRIu32 ": weights %u + %u + %u + %u sum to %u (expected 255)%s", v, w[0],
+           w[1], w[2], w[3], sum, truncated ? ": the writer's int(w*255) truncation" : "");
+}
+
+static void check_skin(mc_ctx *c, const aamf_file *f)
+{
+    mc_reader r = window(c, f->skin, (uint64_t)f->vertices * SKIN_SIZE);
+    uint32_t max_influences = 0;
+    for (uint32_t v = 0; v < f->vertices; v++) {
+        const uint8_t *s = mc_read_bytes(&r, SKIN_SIZE);
+        if (!s) return;
+        uint64_t off = f->skin + (uint64_t)v * SKIN_SIZE;
+        unsigned used = check_skin_slots(c, f, off, v, s, s + 4);
+        if (used > max_influences) max_influences = used;
+        check_weight_sum(c, off, v, s + 4, used);
+    }
+    c->info->max_influences = max_influences;
+}
+
+/* aamf.md, Faces: u16 indices into the vertices; FIELD-NOTES: u16 cannot
+ * address more than 65536 vertices. */
+static void check_faces(mc_ctx *c, const aamf_file *f)
+{
+    mc_reader r = window(c, f->face_table, (uint64_t)f->faces * FACE_SIZE);
+    for (uint32_t i = 0; i < f->faces; i++) {
+        uint16_t t[3];
+        for (int k = 0; k < 3; k++) t[k] = mc_read_u16(&r);
+        if (r.fail) return;
+        uint64_t off = f->face_table + (uint64_t)i * FACE_SIZE;
+        for (unsigned k = 0; k < 3; k++) {
+            if (t[k] < f->vertices) continue;
+            mc_instance *in = mc_emit(c, MC_SAMF_FACE_INDEX_RANGE, off + 2 * k);
+            mc_path(in, "/faces/%" PRIu32 "/%u", i, k);
+            mc_msg(in, "face %" PRIu32 ": vertex index %u (expected < vertex count %" PRIu32 ")", i,
+                   t[k], f->vertices);
+        }
+        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
+            mc_instance *in = mc_emit(c, MC_SAMF_FACE_DEGENERATE, off);
+            mc_path(in, "/faces/%" PRIu32, i);
+            mc_msg(in, "face %" PRIu32 ": (%u, %u, %u) uses a vertex twice", i, t[0], t[1], t[2]);
+        }
+    }
+}
+
+static void check_samf_counts(mc_ctx *c, const aamf_file *f)
+{
+    if (f->vertices > 65536) {
+        mc_instance *in = mc_emit(c, MC_SAMF_VERTEX_COUNT_U16, 10);
+        mc_path(in, "/header/vertex_count");
+        mc_msg(in, "vertex_count %" PRIu32 ": u16 face indices reach only the first 65536", f->vertices);
+    }
+    if (f->bones > 256) {
+        mc_instance *in = mc_emit(c, MC_SAMF_BONE_COUNT_U8, 6);
+        mc_path(in, "/header/bone_count");
+        mc_msg(in, "bone_count %u: u8 skin bone indices reach only the first 256", f->bones);
+    }
+}
+
+/* ---- blocks ---- */
+
+/* The head of a block at *pos: its size is checked against the file. False
+ * (one error, the chain stops) when the block cannot be trusted. */
+static bool block_head(mc_ctx *c, uint64_t pos, const char *kind, uint32_t i, uint32_t *size)
+{
+    if (pos % 4 != 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_BLOCK_UNALIGNED, pos);
+        mc_path(in, "/%s/%" PRIu32, kind, i);
+        mc_msg(in, "block starts at 0x%" PRIx64 " (%" PRIu64 " mod 4): the R3000 cannot read its u32 block_size in place",
+               pos, pos % 4);
+    }
+    mc_reader r = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&r, pos);
+    *size = mc_read_u32(&r);
+    if (r.fail) {
+        mc_instance *in = mc_emit(c, MC_AAMF_BLOCK_TRUNCATED, pos);
+        mc_path(in, "/%s/%" PRIu32 "/block_size", kind, i);
+        mc_msg(in, "file ends before the block_size of %s block %" PRIu32 " (%zu bytes left)", kind,
+               i, (size_t)(c->size - pos));
+        return false;
+    }
+    if (*size < BLOCK_SIZE_FIELD) {
+        mc_instance *in = mc_emit(c, MC_AAMF_BLOCK_SIZE_TOO_SMALL, pos);
+        mc_path(in, "/%s/%" PRIu32 "/block_size", kind, i);
+        mc_msg(in, "block_size is %" PRIu32 " (expected >= 4: it counts its own field)", *size);
+        return false;
+    }
+    if (*size > c->size - pos) {
+        mc_instance *in = mc_emit(c, MC_AAMF_BLOCK_TRUNCATED, pos);
+        mc_path(in, "/%s/%" PRIu32 "/block_size", kind, i);
+        mc_msg(in, "block_size %" PRIu32 " runs %" PRIu64 " bytes past the end of the file (%" PRIu64
+               " bytes left)", *size, (uint64_t)*size - (c->size - pos), (uint64_t)(c->size - pos));
+        return false;
+    }
+    return true;
+}
+
+/* ---- legacy bone blocks: embedded AMF ---- */
+
+typedef struct amf_scope {
+    uint32_t bone;
+    uint64_t block; /* offset of the block_size field */
+    uint32_t size;  /* block_size */
+} amf_scope;
+
+static void report_amf_layout(mc_ctx *c, const amf_scope *s, uint64_t off, const char *fmt, ...)
+    MC_PRINTF(4, 5);
+
+static void report_amf_layout(mc_ctx *c, const amf_scope *s, uint64_t off, const char *fmt, ...)
+{
+    mc_instance *in = mc_emit(c, MC_AAMF_AMF_LAYOUT, off);
+    if (!in) return;
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    mc_path(in, "/bone_blocks/%" PRIu32 "/amf", s->bone);
+    mc_msg(in, "bone block %" PRIu32 " (%" PRIu32 " bytes at 0x%" PRIx64 "): %s", s->bone, s->size,
+           s->block, what);
+}
+
+static void check_amf_texture_names(mc_ctx *c, const amf_scope *s, mc_reader *r, uint64_t base,
+                                    uint32_t textures)
+{
+    for (uint32_t t = 0; t < textures; t++) {
+        uint64_t off = base + r->pos;
+        const uint8_t *b = mc_read_bytes(r, NAME_SIZE);
+        if (!b) return;
+        int bad;
+        name_key(b, &bad);
+        if (bad < 0) continue;
+        mc_instance *in = mc_emit(c, MC_AAMF_NAME_NOT_PRINTABLE, off + (uint64_t)bad);
+        mc_path(in, "/bone_blocks/%" PRIu32 "/amf/textures/%" PRIu32, s->bone, t);
+        mc_msg(in, "texture name %" PRIu32 ": byte %d is 0x%02x (expected printable ASCII 0x20..0x7e before the NUL)",
+               t, bad, b[bad]);
+    }
+}
+
+/* The chunks: per chunk 8 primitive counts, 8 pointer slots, then the
+ * records; they must end exactly at the block end. Returns false with one
+ * AAMF_AMF_LAYOUT when they do not. */
+static bool check_amf_chunks(mc_ctx *c, const amf_scope *s, mc_reader *r, uint64_t base,
+                             uint64_t chunks, uint64_t *triangles)
+{
+    uint64_t tris = 0;
+    for (uint64_t k = 0; k < chunks; k++) {
+        uint64_t off = base + r->pos;
+        uint16_t count[AMF_KINDS];
+        for (int i = 0; i < AMF_KINDS; i++) count[i] = mc_read_u16(r);
+        mc_reader_skip(r, 32);
+        if (r->fail) {
+            report_amf_layout(c, s, off, "chunk %" PRIu64 " of %" PRIu64 ": its 48-byte header passes the block end",
+                              k, chunks);
+            return false;
+        }
+        uint64_t bytes = 0;
+        for (int i = 0; i < AMF_KINDS; i++) {
+            mc_add_mul_u64(&bytes, count[i], amf_record_size[i]); /* < 2^24 */
+            tris += (uint64_t)count[i] * (i < 4 ? 2 : 1);
+        }
+        if (bytes > mc_reader_left(r)) {
+            int big = 0;
+            for (int i = 1; i < AMF_KINDS; i++)
+                if (count[i] > count[big]) big = i;
+            report_amf_layout(c, s, off, "chunk %" PRIu64 ": primitive records need %" PRIu64
+                              " bytes (most: %u %s), %zu left in the block", k, bytes, count[big],
+                              amf_kind_name[big], mc_reader_left(r));
+            return false;
+        }
+        mc_reader_skip(r, (size_t)bytes);
+    }
+    if (mc_reader_left(r) != 0) {
+        report_amf_layout(c, s, base + r->pos, "%zu bytes follow the last of %" PRIu64
+                          " chunks (expected the chunks to end at the block end)", mc_reader_left(r), chunks);
+        return false;
+    }
+    *triangles += tris;
+    return true;
+}
+
+/* FIELD-NOTES, embedded AMF as the game's reader parses it. One issue per
+ * block when the layout does not hold (an older AMF layout would otherwise
+ * give a cascade). */
+static void check_amf(mc_ctx *c, const amf_scope *s, uint64_t *textures_total, uint64_t *triangles)
+{
+    uint64_t base = s->block + BLOCK_SIZE_FIELD;
+    mc_reader r = window(c, base, s->size - BLOCK_SIZE_FIELD);
+    uint32_t used = mc_read_u32(&r);
+    uint16_t x = mc_read_u16(&r), z = mc_read_u16(&r);
+    mc_reader_skip(&r, 16); /* minX, minZ, maxX, maxZ */
+    if (r.fail) {
+        report_amf_layout(c, s, base, "the AMF header needs %d bytes, the block holds %" PRIu32,
+                          AMF_HEAD_SIZE, s->size - BLOCK_SIZE_FIELD);
+        return;
+    }
+    if (used & UINT32_C(0x80000000)) {
+        mc_instance *in = mc_emit(c, MC_AAMF_AMF_TEXTURE_FLAG, base);
+        mc_path(in, "/bone_blocks/%" PRIu32 "/amf/used_textures", s->bone);
+        mc_msg(in, "used_textures is 0x%08" PRIx32 ": bit 31 is the run-time \"relocated\" flag (expected clear in a file)",
+               used);
+    }
+    uint32_t textures = used & UINT32_C(0x7fffffff);
+    uint64_t chunks = (uint64_t)x * z;
+    if (chunks > AMF_MAX_CHUNKS) {
+        mc_instance *in = mc_emit(c, MC_AAMF_AMF_GRID_TOO_LARGE, base + 4);
+        mc_path(in, "/bone_blocks/%" PRIu32 "/amf/grid", s->bone);
+        mc_msg(in, "chunk grid %u x %u = %" PRIu64 " chunks (expected <= 65535: the reader's u16 loop never ends)",
+               x, z, chunks);
+        return;
+    }
+    if ((uint64_t)textures * NAME_SIZE > mc_reader_left(&r)) {
+        report_amf_layout(c, s, base, "%" PRIu32 " texture names need %" PRIu64 " bytes, %zu left in the block",
+                          textures, (uint64_t)textures * NAME_SIZE, mc_reader_left(&r));
+        return;
+    }
+    *textures_total += textures;
+    check_amf_texture_names(c, s, &r, base, textures);
+    if (chunks * 4 > mc_reader_left(&r)) {
+        report_amf_layout(c, s, base + r.pos, "the chunk table of %u x %u entries needs %" PRIu64
+                          " bytes, %zu left in the block", x, z, chunks * 4, mc_reader_left(&r));
+        return;
+    }
+    mc_reader_skip(&r, (size_t)chunks * 4); /* ignored by the reader */
+    check_amf_chunks(c, s, &r, base, chunks, triangles);
+}
+
+/* aamf.md, Bone Data Blocks. False when the chain breaks. */
+static bool check_bone_blocks(mc_ctx *c, aamf_file *f)
+{
+    uint64_t pos = f->blocks, textures = 0, triangles = 0;
+    for (uint32_t b = 0; b < f->bones; b++) {
+        uint32_t size;
+        if (!block_head(c, pos, "bone_blocks", b, &size)) return false;
+        amf_scope s = {b, pos, size};
+        check_amf(c, &s, &textures, &triangles);
+        pos += size;
+    }
+    f->blocks = pos;
+    c->info->textures = textures;
+    c->info->triangles = triangles;
+    return true;
+}
+
+/* ---- animation blocks ---- */
+
+typedef struct anim_name {
+    uint64_t key;
+    uint64_t off;
+    uint32_t index;
+} anim_name;
+
+static int compare_names(const void *a, const void *b)
+{
+    const anim_name *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Activation is by name: a later animation of the same name is unreachable. */
+static void check_duplicate_names(mc_ctx *c, anim_name *names, size_t n)
+{
+    if (n < 2) return;
+    qsort(names, n, sizeof *names, compare_names);
+    for (size_t i = 1; i < n; i++) {
+        if (names[i].key != names[i - 1].key) continue;
+        size_t first = i - 1;
+        while (first > 0 && names[first - 1].key == names[i].key) first--;
+        char text[NAME_SIZE + 1];
+        for (int k = 0; k < NAME_SIZE; k++) text[k] = (char)(names[i].key >> (8 * k));
+        text[NAME_SIZE] = '\0';
+        mc_instance *in = mc_emit(c, MC_AAMF_ANIM_NAME_DUPLICATE, names[i].off);
+        mc_path(in, "/animations/%" PRIu32 "/name", names[i].index);
+        mc_msg(in, "animation %" PRIu32 " is named \"%s\" like animation %" PRIu32, names[i].index, text,
+               names[first].index);
+    }
+}
+
+static void check_anim_name(mc_ctx *c, uint64_t off, uint32_t a, const uint8_t *b, anim_name *slot)
+{
+    int bad;
+    slot->key = name_key(b, &bad);
+    slot->off = off;
+    slot->index = a;
+    if (b[0] == 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_ANIM_NAME_EMPTY, off);
+        mc_path(in, "/animations/%" PRIu32 "/name", a);
+        mc_msg(in, "animation %" PRIu32 ": name is empty", a);
+    } else if (bad >= 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_NAME_NOT_PRINTABLE, off + (uint64_t)bad);
+        mc_path(in, "/animations/%" PRIu32 "/name", a);
+        mc_msg(in, "animation %" PRIu32 ": byte %d of the name is 0x%02x (expected printable ASCII 0x20..0x7e before the NUL)",
+               a, bad, b[bad]);
+    }
+}
+
+static void check_keyframes(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_t a, uint32_t keys)
+{
+    uint64_t n = (uint64_t)keys * f->bones;
+    mc_reader r = window(c, pos + ANIM_HEAD_SIZE, n * MATRIX_SIZE);
+    for (uint64_t k = 0; k < n; k++) {
+        fx_matrix x = read_matrix(&r);
+        if (r.fail) return;
+        /* keyframe-major: the bones of keyframe 0, then of keyframe 1 */
+        matrix_ref w = {a, (uint32_t)(k / f->bones), (uint32_t)(k % f->bones)};
+        check_matrix(c, pos + ANIM_HEAD_SIZE + k * MATRIX_SIZE, &x, &w);
+    }
+}
+
+/* One animation block at pos whose size fits the file (aamf.md, Animation
+ * Data Blocks; FIELD-NOTES: exact size, keyframe_count >= 1, pointer 0). */
+static void check_anim_block(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_t a,
+                             uint32_t size, anim_name *slot, uint64_t *keyframes)
+{
+    if (size < ANIM_HEAD_SIZE) {
+        mc_instance *in = mc_emit(c, MC_AAMF_ANIM_BLOCK_SIZE, pos);
+        mc_path(in, "/animations/%" PRIu32 "/block_size", a);
+        mc_msg(in, "animation %" PRIu32 ": block_size %" PRIu32 " cannot hold the 20-byte animation head", a, size);
+        return;
+    }
+    mc_reader r = window(c, pos + BLOCK_SIZE_FIELD, ANIM_HEAD_SIZE - BLOCK_SIZE_FIELD);
+    const uint8_t *name = mc_read_bytes(&r, NAME_SIZE);
+    uint32_t keys = mc_read_u32(&r), pointer = mc_read_u32(&r);
+    if (r.fail) return;
+    check_anim_name(c, pos + 4, a, name, slot);
+    *keyframes += keys;
+    if (keys == 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_ANIM_NO_KEYFRAMES, pos + 12);
+        mc_path(in, "/animations/%" PRIu32 "/keyframe_count", a);
+        mc_msg(in, "animation %" PRIu32 ": keyframe_count is 0 (the C runtime divides by it)", a);
+    }
+    if (pointer != 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_ANIM_KEYFRAME_POINTER, pos + 16);
+        mc_path(in, "/animations/%" PRIu32 "/keyframe_pointer", a);
+        mc_msg(in, "animation %" PRIu32 ": keyframe_pointer is 0x%08" PRIx32 " (expected 0: run-time only)",
+               a, pointer);
+    }
+    uint64_t expect = ANIM_HEAD_SIZE;
+    mc_add_mul_u64(&expect, (uint64_t)keys * f->bones, MATRIX_SIZE); /* < 2^54 */
+    if (size != expect) {
+        mc_instance *in = mc_emit(c, MC_AAMF_ANIM_BLOCK_SIZE, pos);
+        mc_path(in, "/animations/%" PRIu32 "/block_size", a);
+        mc_msg(in, "animation %" PRIu32 ": block_size %" PRIu32 " (expected 20 + 32 x %u bones x %" PRIu32
+               " keyframes = %" PRIu64 ")", a, size, f->bones, keys, expect);
+        return;
+    }
+    check_keyframes(c, f, pos, a, keys);
+}
+
+static void check_animations(mc_ctx *c, const aamf_file *f)
+{
+    if (f->anims == 0) {
+        mc_instance *in = mc_emit(c, MC_AAMF_NO_ANIMATIONS, f->anim_count_off);
+        mc_path(in, "/header/anim_count");
+        mc_msg(in, "anim_count is 0 (the C runtime reads anims[0] anyway)");
+    }
+    /* names are kept only for blocks that hold one: at most one per 20 bytes */
+    size_t cap = (c->size - (size_t)f->blocks) / ANIM_HEAD_SIZE;
+    if (cap > f->anims) cap = f->anims;
+    anim_name *names = cap ? malloc(cap * sizeof *names) : NULL;
+    if (cap && !names) {
+        c->nomem = true;
+        return;
+    }
+    size_t named = 0;
+    uint64_t pos = f->blocks, keyframes = 0;
+    bool whole = true;
+    for (uint32_t a = 0; a < f->anims; a++) {
+        uint32_t size;
+        if (!block_head(c, pos, "animations", a, &size)) {
+            whole = false;
+            break;
+        }
+        anim_name slot = {0, 0, 0};
+        check_anim_block(c, f, pos, a, size, &slot, &keyframes);
+        if (slot.key != 0 && named < cap) names[named++] = slot;
+        pos += size;
+    }
+    c->info->keyframes = keyframes;
+    check_duplicate_names(c, names, named);
+    free(names);
+    if (whole && pos < c->size) {
+        mc_instance *in = mc_emit(c, MC_AAMF_TRAILING_BYTES, pos);
+        mc_path(in, "/");
+        mc_msg(in, "%" PRIu64 " bytes follow the last animation block (file has %zu bytes, blocks end at %" PRIu64 ")",
+               (uint64_t)c->size - pos, c->size, pos);
+    }
+}
+
+/* ---- driver ---- */
+
+static void fill_info(mc_ctx *c, const aamf_file *f)
+{
+    mc_info *i = c->info;
+    i->bones = f->bones;
+    i->animations = f->anims;
+    if (f->legacy) {
+        i->meshes = f->bones; /* one AMF mesh per bone */
+        return;
+    }
+    i->meshes = 1;
+    i->vertices = f->vertices;
+    i->indices = (uint64_t)f->faces * 3;
+    i->triangles = f->faces;
+}
+
+static void aamf_validate(mc_ctx *c)
+{
+    aamf_file f;
+    memset(&f, 0, sizeof f);
+    if (samf_magic(c->data, c->size)) {
+        if (!samf_header(c, &f)) return;
+        fill_info(c, &f);
+        check_samf_counts(c, &f);
+        check_bone_table(c, &f);
+        check_bind_poses(c, &f);
+        check_positions(c, &f);
+        check_normals(c, &f);
+        check_skin(c, &f);
+        check_faces(c, &f);
+        check_animations(c, &f);
+        return;
+    }
+    if (!legacy_header(c, &f)) return;
+    fill_info(c, &f);
+    check_bone_table(c, &f);
+    if (!check_bone_blocks(c, &f)) return;
+    check_animations(c, &f);
+}
+
+const mc_format_module mc_aamf_module = {MC_FORMAT_AAMF, "AAMF/SAMF", aamf_detect, aamf_validate};
