@@ -67,7 +67,9 @@ static int replay_path(const char *path, int depth, unsigned long *count)
     int rc = 0;
     for (int i = 0; i < n; i++) {
         const char *name = list[i]->d_name;
-        if (name[0] != '.' && rc == 0) {
+        size_t len = strlen(name);
+        int notes = len > 3 && strcmp(name + len - 3, ".md") == 0; /* folder READMEs */
+        if (name[0] != '.' && !notes && rc == 0) {
             char sub[4096];
             snprintf(sub, sizeof sub, "%s/%s", path, name);
             rc = replay_path(sub, depth + 1, count);
