@@ -3,7 +3,9 @@
  * v2 or legacy) and changes one thing, so the file breaks exactly the rule
  * it is named after. Files whose only findings are warnings or infos are
  * valid and live in valid/, named after what they show; "writer_" names the
- * real converter's habits (FIELD-NOTES "AAMF / SAMF").
+ * real converter's habits (FIELD-NOTES "AAMF / SAMF"). The expectation of
+ * each case is written here by hand, from the spec, FIELD-NOTES and the
+ * catalog, never computed by running the validator.
  *
  * Not in the corpus: SAMF_VERTEX_COUNT_U16 (needs 65537 vertices, 1.5 MB;
  * the unit tests build it in memory).
@@ -18,8 +20,7 @@
 typedef void (*aamf_mutation)(aamfb_model *m);
 
 typedef struct aamf_case {
-    const char *dir;  /* valid or invalid */
-    const char *name; /* file name: says what it is */
+    mcg_case meta;
     enum aamfb_sample_kind base;
     int legacy;
     aamf_mutation mutate;
@@ -212,63 +213,79 @@ static void grid_65536(aamfb_model *m)
     m->bones[1].amf.z = 256;
 }
 
-static const aamf_case aamf_cases[] = {
-    {"valid", "samf_1_bone.aamf", AAMFB_ONE_BONE, 0, NULL, 0, 0},
-    {"valid", "samf_32_bones_3_animations.aamf", AAMFB_32_BONES, 0, NULL, 0, 0},
-    {"valid", "samf_odd_face_count_unaligned_blocks.aamf", AAMFB_ODD_FACES, 0, NULL, 0, 0},
-    {"valid", "legacy_1_bone.aamf", AAMFB_ONE_BONE, 1, NULL, 0, 0},
-    {"valid", "legacy_32_bones_3_animations.aamf", AAMFB_32_BONES, 1, NULL, 0, 0},
-    {"valid", "legacy_odd_primitive_count.aamf", AAMFB_ODD_FACES, 1, NULL, 0, 0},
-    {"valid", "samf_magic_aamf.aamf", AAMFB_ONE_BONE, 0, magic_aamf, 0, 0},
-    {"valid", "samf_three_roots.aamf", AAMFB_32_BONES, 0, three_roots, 0, 0},
-    {"valid", "samf_writer_stale_unused_indices.aamf", AAMFB_32_BONES, 0, writer_stale_indices, 0, 0},
-    {"valid", "samf_matrix_pad_nonzero.aamf", AAMFB_ONE_BONE, 0, matrix_pad, 0, 0},
-    {"valid", "samf_translation_int32_max.aamf", AAMFB_ONE_BONE, 0, translation_saturated, 0, 0},
-    {"valid", "legacy_keyframe_pointer_set.aamf", AAMFB_32_BONES, 1, keyframe_pointer, 0, 0},
-    {"valid", "samf_animation_name_empty.aamf", AAMFB_ONE_BONE, 0, name_empty, 0, 0},
-    {"valid", "samf_duplicate_animation_names.aamf", AAMFB_32_BONES, 0, names_duplicate, 0, 0},
-    {"valid", "samf_normal_pad_nonzero.aamf", AAMFB_32_BONES, 0, svector_pad, 0, 0},
-    {"valid", "samf_position_saturated.aamf", AAMFB_32_BONES, 0, position_saturated, 0, 0},
-    {"valid", "samf_degenerate_face.aamf", AAMFB_32_BONES, 0, degenerate_face, 0, 0},
-    {"valid", "samf_257_bones.aamf", AAMFB_ONE_BONE, 0, bones_257, 0, 0},
-    {"invalid", "samf_writer_weight_sum_254.aamf", AAMFB_32_BONES, 0, writer_weight_sum_254, 0, 0},
-    {"invalid", "samf_weight_sum_200.aamf", AAMFB_32_BONES, 0, weight_sum_200, 0, 0},
-    {"invalid", "samf_writer_bone_index_past_count.aamf", AAMFB_32_BONES, 0, writer_bone_index_past_count, 0, 0},
-    {"invalid", "samf_duplicate_skin_bone.aamf", AAMFB_32_BONES, 0, duplicate_skin_bone, 0, 0},
-    {"invalid", "samf_normal_length_0_97.aamf", AAMFB_32_BONES, 0, normal_short, 0, 0},
-    {"invalid", "samf_face_index_out_of_range.aamf", AAMFB_ONE_BONE, 0, face_index_range, 0, 0},
-    {"invalid", "samf_version_3.aamf", AAMFB_ONE_BONE, 0, version_3, 0, 0},
-    {"invalid", "samf_truncated_in_faces.aamf", AAMFB_ONE_BONE, 0, NULL, 22 + 32 * 2 + 6, 0},
-    {"invalid", "samf_trailing_bytes.aamf", AAMFB_ONE_BONE, 0, NULL, 0, 4},
-    {"invalid", "samf_last_animation_cut.aamf", AAMFB_32_BONES, 0, NULL, 7, 0},
-    {"invalid", "samf_block_size_2.aamf", AAMFB_32_BONES, 0, block_size_2, 0, 0},
-    {"invalid", "samf_bone_index_mismatch.aamf", AAMFB_32_BONES, 0, bone_index_mismatch, 0, 0},
-    {"invalid", "samf_root_parent_ffff.aamf", AAMFB_32_BONES, 0, parent_ffff, 0, 0},
-    {"invalid", "legacy_parent_after_child.aamf", AAMFB_32_BONES, 1, parent_forward, 0, 0},
-    {"invalid", "samf_bind_pose_scaled_1_2.aamf", AAMFB_32_BONES, 0, bind_scaled, 0, 0},
-    {"invalid", "samf_bind_pose_mirrored.aamf", AAMFB_32_BONES, 0, bind_mirrored, 0, 0},
-    {"invalid", "legacy_keyframe_scaled_0_5.aamf", AAMFB_32_BONES, 1, keyframe_scaled, 0, 0},
-    {"invalid", "samf_no_animations.aamf", AAMFB_ONE_BONE, 0, no_animations, 0, 0},
-    {"invalid", "legacy_no_animations.aamf", AAMFB_ONE_BONE, 1, no_animations, 0, 0},
-    {"invalid", "samf_keyframe_count_vs_block_size.aamf", AAMFB_32_BONES, 0, anim_block_size, 0, 0},
-    {"invalid", "samf_zero_keyframes.aamf", AAMFB_ONE_BONE, 0, zero_keyframes, 0, 0},
-    {"invalid", "samf_animation_name_tab.aamf", AAMFB_ONE_BONE, 0, name_control_byte, 0, 0},
-    {"invalid", "legacy_texture_name_not_ascii.aamf", AAMFB_32_BONES, 1, texture_name_bytes, 0, 0},
-    {"invalid", "legacy_amf_bytes_after_last_chunk.aamf", AAMFB_32_BONES, 1, amf_bytes_after_chunks, 0, 0},
-    {"invalid", "legacy_texture_relocated_flag.aamf", AAMFB_ONE_BONE, 1, texture_flag, 0, 0},
-    {"invalid", "legacy_chunk_grid_65536.aamf", AAMFB_32_BONES, 1, grid_65536, 0, 0},
-};
-
-static int write_file(const char *root, const char *dir, const char *name, const mcb_buf *b)
+/* The legacy detector claims a file only when every bone_idx is its row
+ * number: a mismatch must be validated with --format aamf. */
+static void legacy_row_7_index_8(aamfb_model *m)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/aamf/%s/%s", root, dir, name);
-    int rc = b->oom ? -1 : mcb_write_file(b, path);
-    if (rc != 0) fprintf(stderr, "mc_corpusgen: cannot write %s\n", path);
-    return rc;
+    m->bones[7].index = 8;
 }
 
-static int write_aamf_case(const char *root, const aamf_case *c)
+#define ONE AAMFB_ONE_BONE
+#define MANY AAMFB_32_BONES
+#define ODD AAMFB_ODD_FACES
+#define SAMF(dir, file, rule, desc, expect) {"aamf/" dir "/" file, "aamf", "samf2", rule, desc, expect, NULL}
+#define LEGACY(dir, file, rule, desc, expect) {"aamf/" dir "/" file, "aamf", "legacy", rule, desc, expect, NULL}
+#define LEGACY_FORCED(dir, file, rule, desc, expect) \
+    {"aamf/" dir "/" file, "aamf", "legacy", rule, desc, expect, "--format aamf"}
+
+/* ONE: 1 bone, 4 vertices, 2 faces, 1 animation "idle" of 2 keyframes.
+ * MANY: 32 bones (binary tree), 64 vertices (v % 3 == 0: one weight 255;
+ * 1: 128 + 127; 2: 100 + 85 + 70), 98 faces, animations idle / walk---- /
+ * run of 1 / 4 / 3 keyframes; legacy: bone b has 1 + b % 3 textures and
+ * 2 chunks when b % 4 == 0, else 1. ODD: ONE with 3 faces (3 F3 records). */
+static const aamf_case aamf_cases[] = {
+    /* valid: no errors; warnings and infos only where named */
+    {SAMF("valid", "samf_1_bone.aamf", NULL, "SAMF v2: 1 bone, 4 vertices, 2 faces, 1 animation of 2 keyframes", ""), ONE, 0, NULL, 0, 0},
+    {SAMF("valid", "samf_32_bones_3_animations.aamf", NULL, "SAMF v2: 32 bones, 64 vertices of 1 to 3 influences, 98 faces, 3 animations", ""), MANY, 0, NULL, 0, 0},
+    {SAMF("valid", "samf_odd_face_count_unaligned_blocks.aamf", "AAMF_BLOCK_UNALIGNED", "3 faces: the only animation block starts at 166, 2 mod 4", "AAMF_BLOCK_UNALIGNED"), ODD, 0, NULL, 0, 0},
+    {LEGACY("valid", "legacy_1_bone.aamf", NULL, "legacy: 1 bone whose AMF holds 2 F3 primitives, 1 animation", ""), ONE, 1, NULL, 0, 0},
+    {LEGACY("valid", "legacy_32_bones_3_animations.aamf", NULL, "legacy: 32 bones, 1 to 3 textures and 1 or 2 chunks of every primitive kind, 3 animations", ""), MANY, 1, NULL, 0, 0},
+    {LEGACY("valid", "legacy_odd_primitive_count.aamf", NULL, "legacy: 3 F3 records (every record size is a multiple of 4: blocks stay aligned)", ""), ODD, 1, NULL, 0, 0},
+    {SAMF("valid", "samf_magic_aamf.aamf", "SAMF_MAGIC_AAMF", "magic 'AAMF', which readers accept", "SAMF_MAGIC_AAMF"), ONE, 0, magic_aamf, 0, 0},
+    {SAMF("valid", "samf_three_roots.aamf", "AAMF_MULTIPLE_ROOTS", "bones 4 and 9 are their own parents besides bone 0: one finding for the file", "AAMF_MULTIPLE_ROOTS"), MANY, 0, three_roots, 0, 0},
+    {SAMF("valid", "samf_writer_stale_unused_indices.aamf", "SAMF_SKIN_UNUSED_SLOT_INDEX", "the writer's stale joint index in slot 1 (weight 0) of the 22 one-weight vertices 0, 3, ..., 63", "SAMF_SKIN_UNUSED_SLOT_INDEX*22"), MANY, 0, writer_stale_indices, 0, 0},
+    {SAMF("valid", "samf_matrix_pad_nonzero.aamf", "AAMF_MATRIX_PAD", "keyframe 1's MATRIX pad is 0x7fff", "AAMF_MATRIX_PAD"), ONE, 0, matrix_pad, 0, 0},
+    {SAMF("valid", "samf_translation_int32_max.aamf", "AAMF_MATRIX_TRANSLATION_SATURATED", "bone 0's bind pose translation x is INT32_MAX (clamped)", "AAMF_MATRIX_TRANSLATION_SATURATED"), ONE, 0, translation_saturated, 0, 0},
+    {LEGACY("valid", "legacy_keyframe_pointer_set.aamf", "AAMF_ANIM_KEYFRAME_POINTER", "animation 1's run-time keyframe_pointer 0x80012340 left in the file", "AAMF_ANIM_KEYFRAME_POINTER"), MANY, 1, keyframe_pointer, 0, 0},
+    {SAMF("valid", "samf_animation_name_empty.aamf", "AAMF_ANIM_NAME_EMPTY", "the only animation's name is 8 NULs", "AAMF_ANIM_NAME_EMPTY"), ONE, 0, name_empty, 0, 0},
+    {SAMF("valid", "samf_duplicate_animation_names.aamf", "AAMF_ANIM_NAME_DUPLICATE", "animations 0 and 2 are both 'idle'", "AAMF_ANIM_NAME_DUPLICATE"), MANY, 0, names_duplicate, 0, 0},
+    {SAMF("valid", "samf_normal_pad_nonzero.aamf", "SAMF_SVECTOR_PAD", "normal 5's SVECTOR pad is 1", "SAMF_SVECTOR_PAD"), MANY, 0, svector_pad, 0, 0},
+    {SAMF("valid", "samf_position_saturated.aamf", "SAMF_POSITION_SATURATED", "vertex 1's x is 32767 (clamped at +8.0)", "SAMF_POSITION_SATURATED"), MANY, 0, position_saturated, 0, 0},
+    {SAMF("valid", "samf_degenerate_face.aamf", "SAMF_FACE_DEGENERATE", "face 10 uses its first vertex twice", "SAMF_FACE_DEGENERATE"), MANY, 0, degenerate_face, 0, 0},
+    {SAMF("valid", "samf_257_bones.aamf", "SAMF_BONE_COUNT_U8", "257 bones: u8 skin indices cannot reach bone 256", "SAMF_BONE_COUNT_U8"), ONE, 0, bones_257, 0, 0},
+
+    /* invalid: each breaks one rule */
+    {SAMF("invalid", "samf_writer_weight_sum_254.aamf", "SAMF_WEIGHT_SUM_TRUNCATED", "the writer's int(w*255): the 21 two-weight vertices 1, 4, ..., 61 weigh 127 + 127 = 254", "SAMF_WEIGHT_SUM_TRUNCATED*21"), MANY, 0, writer_weight_sum_254, 0, 0},
+    {SAMF("invalid", "samf_weight_sum_200.aamf", "SAMF_WEIGHT_SUM", "vertex 3's single weight is 200", "SAMF_WEIGHT_SUM"), MANY, 0, weight_sum_200, 0, 0},
+    {SAMF("invalid", "samf_writer_bone_index_past_count.aamf", "SAMF_SKIN_BONE_RANGE", "the writer's glTF joint indices: vertices 0, 9, ..., 63 name bones 32 to 39 of 32 in slot 0", "SAMF_SKIN_BONE_RANGE*8"), MANY, 0, writer_bone_index_past_count, 0, 0},
+    {SAMF("invalid", "samf_duplicate_skin_bone.aamf", "SAMF_SKIN_DUPLICATE_BONE", "vertex 2 names bone 2 in slots 0 and 2, both weighted", "SAMF_SKIN_DUPLICATE_BONE"), MANY, 0, duplicate_skin_bone, 0, 0},
+    {SAMF("invalid", "samf_normal_length_0_97.aamf", "SAMF_NORMAL_NOT_UNIT", "normal 2 is (803, 0, 3900): length 0.97", "SAMF_NORMAL_NOT_UNIT"), MANY, 0, normal_short, 0, 0},
+    {SAMF("invalid", "samf_face_index_out_of_range.aamf", "SAMF_FACE_INDEX_RANGE", "face 1 names vertex 4 of 4", "SAMF_FACE_INDEX_RANGE"), ONE, 0, face_index_range, 0, 0},
+    {SAMF("invalid", "samf_version_3.aamf", "SAMF_UNSUPPORTED_VERSION", "version 3: layout unknown, no further checks", "SAMF_UNSUPPORTED_VERSION"), ONE, 0, version_3, 0, 0},
+    {SAMF("invalid", "samf_truncated_in_faces.aamf", "AAMF_TRUNCATED", "the animation block and 8 of the 12 face bytes cut off", "AAMF_TRUNCATED"), ONE, 0, NULL, 22 + 32 * 2 + 6, 0},
+    {SAMF("invalid", "samf_trailing_bytes.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block", "AAMF_TRAILING_BYTES"), ONE, 0, NULL, 0, 4},
+    {SAMF("invalid", "samf_last_animation_cut.aamf", "AAMF_BLOCK_TRUNCATED", "the last animation block lacks its last 7 bytes", "AAMF_BLOCK_TRUNCATED"), MANY, 0, NULL, 7, 0},
+    {SAMF("invalid", "samf_block_size_2.aamf", "AAMF_BLOCK_SIZE_TOO_SMALL", "animation 1's block_size is 2: the chain stops there", "AAMF_BLOCK_SIZE_TOO_SMALL"), MANY, 0, block_size_2, 0, 0},
+    {SAMF("invalid", "samf_bone_index_mismatch.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 5 of the bone table says bone 6", "AAMF_BONE_INDEX_MISMATCH"), MANY, 0, bone_index_mismatch, 0, 0},
+    {SAMF("invalid", "samf_root_parent_ffff.aamf", "AAMF_BONE_PARENT_RANGE", "bone 3's parent is 0xFFFF (roots use their own index)", "AAMF_BONE_PARENT_RANGE"), MANY, 0, parent_ffff, 0, 0},
+    {LEGACY("invalid", "legacy_parent_after_child.aamf", "AAMF_BONE_PARENT_FORWARD", "bone 3's parent is bone 7 (the runtime asserts parent <= i)", "AAMF_BONE_PARENT_FORWARD"), MANY, 1, parent_forward, 0, 0},
+    {SAMF("invalid", "samf_bind_pose_scaled_1_2.aamf", "AAMF_MATRIX_NOT_ORTHONORMAL", "bone 2's bind rotation scaled by 1.2", "AAMF_MATRIX_NOT_ORTHONORMAL"), MANY, 0, bind_scaled, 0, 0},
+    {SAMF("invalid", "samf_bind_pose_mirrored.aamf", "AAMF_MATRIX_REFLECTION", "bone 6's bind rotation with its third row negated: orthonormal, determinant -1", "AAMF_MATRIX_REFLECTION"), MANY, 0, bind_mirrored, 0, 0},
+    {LEGACY("invalid", "legacy_keyframe_scaled_0_5.aamf", "AAMF_MATRIX_NOT_ORTHONORMAL", "animation 1, keyframe 2, bone 5: rotation scaled by 0.5", "AAMF_MATRIX_NOT_ORTHONORMAL"), MANY, 1, keyframe_scaled, 0, 0},
+    {SAMF("invalid", "samf_no_animations.aamf", "AAMF_NO_ANIMATIONS", "anim_count 0", "AAMF_NO_ANIMATIONS"), ONE, 0, no_animations, 0, 0},
+    {LEGACY("invalid", "legacy_no_animations.aamf", "AAMF_NO_ANIMATIONS", "anim_count 0", "AAMF_NO_ANIMATIONS"), ONE, 1, no_animations, 0, 0},
+    {SAMF("invalid", "samf_keyframe_count_vs_block_size.aamf", "AAMF_ANIM_BLOCK_SIZE", "animation 1 says 5 keyframes, its block holds 4", "AAMF_ANIM_BLOCK_SIZE"), MANY, 0, anim_block_size, 0, 0},
+    {SAMF("invalid", "samf_zero_keyframes.aamf", "AAMF_ANIM_NO_KEYFRAMES", "an animation of 0 keyframes (block_size 20, consistent)", "AAMF_ANIM_NO_KEYFRAMES"), ONE, 0, zero_keyframes, 0, 0},
+    {SAMF("invalid", "samf_animation_name_tab.aamf", "AAMF_NAME_NOT_PRINTABLE", "animation name 'id\\tle': a tab before the NUL", "AAMF_NAME_NOT_PRINTABLE"), ONE, 0, name_control_byte, 0, 0},
+    {LEGACY("invalid", "legacy_texture_name_not_ascii.aamf", "AAMF_NAME_NOT_PRINTABLE", "bone 2's texture name 1 holds byte 0xE9", "AAMF_NAME_NOT_PRINTABLE"), MANY, 1, texture_name_bytes, 0, 0},
+    {LEGACY("invalid", "legacy_amf_bytes_after_last_chunk.aamf", "AAMF_AMF_LAYOUT", "bone 4's block holds 8 bytes after its last chunk", "AAMF_AMF_LAYOUT"), MANY, 1, amf_bytes_after_chunks, 0, 0},
+    {LEGACY("invalid", "legacy_texture_relocated_flag.aamf", "AAMF_AMF_TEXTURE_FLAG", "used_textures has the run-time bit 31 set", "AAMF_AMF_TEXTURE_FLAG"), ONE, 1, texture_flag, 0, 0},
+    {LEGACY("invalid", "legacy_chunk_grid_65536.aamf", "AAMF_AMF_GRID_TOO_LARGE", "bone 1's chunk grid is 256 x 256: the reader's u16 loop never ends, the chunks are not parsed", "AAMF_AMF_GRID_TOO_LARGE"), MANY, 1, grid_65536, 0, 0},
+    {LEGACY_FORCED("invalid", "legacy_bone_index_mismatch_forced.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 7 says bone 8: not claimed by the detector, validated with --format aamf", "AAMF_BONE_INDEX_MISMATCH"), MANY, 1, legacy_row_7_index_8, 0, 0},
+    {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4},
+};
+
+static int write_aamf_case(const char *root, const aamf_case *c, mcg_manifest *mf)
 {
     aamfb_model *m = aamfb_sample(c->base, c->legacy);
     if (!m) return -1;
@@ -278,7 +295,8 @@ static int write_aamf_case(const char *root, const aamf_case *c)
     aamfb_free(m);
     if (c->truncate_by > 0 && (size_t)c->truncate_by <= b.size) b.size -= (size_t)c->truncate_by;
     if (c->append > 0) mcb_zeros(&b, (size_t)c->append);
-    int rc = write_file(root, c->dir, c->name, &b);
+    if (b.oom) fprintf(stderr, "mc_corpusgen: out of memory for %s\n", c->meta.file);
+    int rc = b.oom ? -1 : mcg_write_case(root, &c->meta, &b, mf);
     mcb_free(&b);
     return rc;
 }
@@ -286,8 +304,11 @@ static int write_aamf_case(const char *root, const aamf_case *c)
 /* A legacy file whose two bone blocks hold 16 bytes of an older AMF layout
  * (no room for the current 24-byte AMF header): one AAMF_AMF_LAYOUT per
  * block, nothing else. */
-static int write_older_amf(const char *root)
+static int write_older_amf(const char *root, mcg_manifest *mf)
 {
+    static const mcg_case meta = LEGACY("invalid", "legacy_older_amf_layout.aamf", "AAMF_AMF_LAYOUT",
+                                        "2 bone blocks of 16 bytes in an older AMF layout (no room for the 24-byte header)",
+                                        "AAMF_AMF_LAYOUT*2");
     mcb_buf b = {0};
     mcb_u16(&b, 2);
     mcb_u16(&b, 1);
@@ -309,18 +330,17 @@ static int write_older_amf(const char *root)
         for (int i = 0; i < 9; i++) mcb_u16(&b, (uint16_t)id.m[i]);
         mcb_zeros(&b, 14);
     }
-    int rc = write_file(root, "invalid", "legacy_older_amf_layout.aamf", &b);
+    if (b.oom) fprintf(stderr, "mc_corpusgen: out of memory for %s\n", meta.file);
+    int rc = b.oom ? -1 : mcg_write_case(root, &meta, &b, mf);
     mcb_free(&b);
     return rc;
 }
 
-/* The cases are not in the manifest yet (tests/corpus/uncovered.txt). */
 int mcg_write_aamf(const char *root, mcg_manifest *mf)
 {
-    (void)mf;
     if (mcg_mkdir(root, "aamf") || mcg_mkdir(root, "aamf/valid") || mcg_mkdir(root, "aamf/invalid"))
         return -1;
     for (size_t i = 0; i < sizeof aamf_cases / sizeof aamf_cases[0]; i++)
-        if (write_aamf_case(root, &aamf_cases[i]) != 0) return -1;
-    return write_older_amf(root);
+        if (write_aamf_case(root, &aamf_cases[i], mf) != 0) return -1;
+    return write_older_amf(root, mf);
 }
