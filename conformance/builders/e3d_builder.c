@@ -305,11 +305,14 @@ static void write_mesh(e3db *w, unsigned flags, e3db_cube_map *m)
     for (int t = 0; t < 12; t++)
         for (int k = 0; k < 3; k++) mcb_u16(&w->b, e3db_cube_faces[t][k]);
     e3db_end(w);
-    m->faces_materials = e3db_begin(w, 0x1040);
-    mcb_u32(&w->b, 0);
-    mcb_u32(&w->b, 12);
-    mcb_u32(&w->b, (flags & E3DB_MATERIAL) ? 1 : 0);
-    e3db_end(w);
+    for (int i = 0; i < ((flags & E3DB_REPEAT_FACES_MATERIALS) ? 2 : 1); i++) {
+        size_t at = e3db_begin(w, 0x1040);
+        if (i == 0) m->faces_materials = at;
+        mcb_u32(&w->b, 0);
+        mcb_u32(&w->b, 12);
+        mcb_u32(&w->b, (flags & E3DB_MATERIAL) ? 1 : 0);
+        e3db_end(w);
+    }
     if (flags & E3DB_SKIN) write_skin(w, m);
     if (flags & E3DB_LZMA_MESH) e3db_lzma_wrap(w, children, &e3db_lzma_reference);
     e3db_end(w);
@@ -369,6 +372,10 @@ void e3db_cube(e3db *w, unsigned flags, e3db_cube_map *map)
     e3db_version(w);
     size_t body = w->b.size;
     if (flags & E3DB_TEXTURE) write_textures(w, m);
+    if (flags & E3DB_EMPTY_TEXTURES) {
+        e3db_begin(w, 0x9000);
+        e3db_end(w);
+    }
     if (flags & E3DB_MATERIAL) write_materials(w, flags, m);
     write_mesh(w, flags, m);
     write_nodes(w, flags, m);

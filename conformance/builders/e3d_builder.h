@@ -71,7 +71,10 @@ enum e3db_cube_flags {
     E3DB_ANIMATION = 1 << 6, /* one animation, one track on node 1 */
     E3DB_LZMA_TOP = 1 << 7,  /* everything after the version block in one LZMA block */
     E3DB_LZMA_MESH = 1 << 8, /* the mesh's children in an LZMA block */
-    E3DB_TRACK_CODE_LAYOUT = 1 << 9 /* loop flag before the frames */
+    E3DB_TRACK_CODE_LAYOUT = 1 << 9, /* loop flag before the frames */
+    /* habits of the official samples (FIELD-NOTES) */
+    E3DB_REPEAT_FACES_MATERIALS = 1 << 10, /* the facesMaterials block twice */
+    E3DB_EMPTY_TEXTURES = 1 << 11          /* an empty textures block */
 };
 
 /* Offsets of interesting blocks in the last e3db_cube() output (uncompressed

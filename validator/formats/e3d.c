@@ -46,7 +46,7 @@ enum {
 /* Every type of e3d.adoc's table plus the reference code's morph blocks;
  * parents from FIELD-NOTES "Nesting". */
 const e3d_type e3d_types[] = {
-    {T_VERSION, "version", IN(C_TOP), K_VERSION, C_COUNT, 0, 0, 6},
+    {T_VERSION, "version", IN(C_TOP), K_VERSION, C_COUNT, 1, 0, 6},
     {T_LZMA, "lzma", IN_ANY, K_LZMA, C_COUNT, 0, 0, 0},
     {T_TEXTURES, "textures", IN(C_TOP), K_CONTAINER, C_TEXTURES, 0, 1, 0},
     BOX(0x9001, "texture", IN(C_TEXTURES), C_TEXTURE, 0),
@@ -227,6 +227,8 @@ static void append_segment(mc_instance *in, const e3d_blk *b)
 {
     if (!b->t)
         e3d_append(in, "/0x%04x[%" PRIu32 "]", b->type, b->index);
+    else if (b->type == T_LZMA)
+        e3d_append(in, "/lzma@0x%zx", b->pos);
     else if (b->t->once || b->t->section)
         e3d_append(in, "/%s", b->t->name);
     else

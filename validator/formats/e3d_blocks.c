@@ -516,6 +516,7 @@ static void check_index(e3d *v, const e3d_blk *b, size_t pos, uint64_t t, unsign
 static void check_faces(e3d *v, const e3d_blk *b)
 {
     unsigned w = b->type == 0x1030 ? 2 : 4;
+    v->mesh.faces_seen = true;
     mc_reader r = mc_reader_make(b->p, b->n);
     uint32_t count = mc_read_u32(&r);
     if (r.fail || (uint64_t)count * 3 * w + 4 != b->n) {
@@ -561,7 +562,7 @@ static void check_faces_materials(e3d *v, const e3d_blk *b)
         count_size(v, b, "not a whole number of 12-byte (start, count, material) entries");
         return;
     }
-    bool faces = mesh_order(v, b, v->mesh.have_faces, "triFaces");
+    bool faces = mesh_order(v, b, v->mesh.faces_seen, "triFaces") && v->mesh.have_faces;
     e3d_mesh *m = &v->mesh;
     mc_reader r = mc_reader_make(b->p, b->n);
     for (size_t i = 0; i < b->n / 12; i++) {
@@ -711,7 +712,7 @@ static bool dup_indices_ok(const e3d_blk *b, size_t first, size_t width, uint32_
  * (length - 6) / 4 int32 indices and no count. */
 static void check_dup_vertices(e3d *v, const e3d_blk *b)
 {
-    if (!mesh_order(v, b, v->mesh.have_count, "attributes")) return;
+    if (!mesh_order(v, b, v->mesh.attrs_seen, "attributes") || !v->mesh.have_count) return;
     uint32_t vc = v->mesh.vertex_count;
     bool spec = b->n >= 4 && (uint64_t)mc_le32(b->p) * 2 + 4 == b->n;
     bool code = b->n % 4 == 0;
@@ -749,7 +750,7 @@ static bool parts_ok(const e3d_blk *b, size_t width, uint64_t faces)
  * writes (u64 id, u32 start, u32 count). */
 static void check_parts(e3d *v, const e3d_blk *b)
 {
-    bool faces = mesh_order(v, b, v->mesh.have_faces, "triFaces");
+    bool faces = mesh_order(v, b, v->mesh.faces_seen, "triFaces") && v->mesh.have_faces;
     bool spec = b->n % 12 == 0, code = b->n % 16 == 0;
     if (b->n == 0) code = false;
     if (spec && code && faces) {
@@ -1145,6 +1146,7 @@ bool e3d_enter(e3d *v, const e3d_blk *b, size_t *skip)
         break;
     }
     case C_ATTRS: {
+        v->mesh.attrs_seen = true;
         if (b->n < 4) {
             payload_size(v, b, 4);
             return false;
@@ -1161,7 +1163,7 @@ bool e3d_enter(e3d *v, const e3d_blk *b, size_t *skip)
         break;
     }
     case C_SKIN:
-        if (!mesh_order(v, b, v->mesh.have_count, "attributes")) return false;
+        if (!mesh_order(v, b, v->mesh.attrs_seen, "attributes")) return false;
         memset(&v->skin, 0, sizeof v->skin);
         break;
     case C_MORPHS: {

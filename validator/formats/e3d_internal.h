@@ -106,6 +106,7 @@ typedef struct e3d_set {
 
 typedef struct e3d_mesh {
     bool have_count, have_faces, have_bbox, have_ext, have_pending_index;
+    bool attrs_seen, faces_seen; /* the blocks exist, valid or not (order checks) */
     uint32_t vertex_count;
     uint64_t faces;
     float lo[3], hi[3];
