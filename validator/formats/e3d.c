@@ -585,7 +585,9 @@ static void open_lzma(e3d *v, const e3d_blk *b)
     case LZ_OK: case LZ_END_MARK: case LZ_NOMEM: code = MC_CODE_COUNT; break;
     }
     if (code != MC_CODE_COUNT) {
-        mc_instance *in = e3d_emit_blk(v, code, b, code == MC_E3D_LZMA_SIZE_SHORT || code == MC_E3D_LZMA_SIZE_LONG ? b->ppos : stream);
+        /* size mismatches point at the declared size, stream faults at the stream */
+        bool size = code == MC_E3D_LZMA_SIZE_SHORT || code == MC_E3D_LZMA_SIZE_LONG;
+        mc_instance *in = e3d_emit_blk(v, code, b, size ? b->ppos : stream);
         if (code == MC_E3D_LZMA_SIZE_SHORT)
             mc_msg(in, "the stream ends after %zu decoded bytes; the block declares %" PRIu32, out.size, declared);
         else if (code == MC_E3D_LZMA_SIZE_LONG)
