@@ -1,4 +1,1303 @@
-/* e3d checks: each test breaks one rule and asserts exact code, count, offset. */
+/*
+ * E3D checks: valid models built by e3d_builder stay clean; each other test
+ * breaks one rule and asserts the exact code, count and first offset (and,
+ * inside LZMA data, the payload offset and path).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include <criterion/criterion.h>
 
+#include "e3d_builder.h"
 #include "support.h"
+
+static e3db w;
+static e3db_cube_map m;
+static mc_result *r;
+
+static void setup(void)
+{
+    memset(&w, 0, sizeof w);
+    memset(&m, 0, sizeof m);
+    r = NULL;
+}
+
+static void teardown(void)
+{
+    mc_result_free(r);
+    e3db_free(&w);
+}
+
+TestSuite(e3d, .init = setup, .fini = teardown);
+
+static mc_result *run(void)
+{
+    cr_assert(!w.b.oom);
+    return validate_buf(w.b.data, w.b.size, NULL);
+}
+
+static const mc_instance *first(mc_code code)
+{
+    const mc_issue *is = mc_result_find(r, code);
+    cr_assert_not_null(is, "%s did not fire", mc_code_get(code)->name);
+    cr_assert_gt(is->instance_count, 0);
+    return &is->instances[0];
+}
+
+static void expect_path(mc_code code, const char *path)
+{
+    cr_expect_str_eq(first(code)->path, path);
+}
+
+/* ---- valid files ---- */
+
+Test(e3d, cube_uncompressed_is_clean)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_UVS | E3DB_BBOX | E3DB_MATERIAL | E3DB_TEXTURE, &m);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->format, MC_FORMAT_E3D);
+    cr_expect_str_eq(r->layout, "e3d1");
+    cr_expect_eq(r->info.vertices, 24);
+    cr_expect_eq(r->info.triangles, 12);
+    cr_expect_eq(r->info.meshes, 1);
+    cr_expect_eq(r->info.materials, 1);
+    cr_expect_eq(r->info.textures, 1);
+    cr_expect_eq(r->info.nodes, 1);
+    cr_expect_eq(r->info.uv_layers, 1);
+    cr_expect_eq(r->info.compressed_blocks, 0);
+}
+
+Test(e3d, cube_one_lzma_block_at_top_is_clean)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_UVS | E3DB_MATERIAL | E3DB_LZMA_TOP, NULL);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.compressed_blocks, 1);
+    cr_expect_eq(r->info.triangles, 12);
+    cr_expect_gt(r->info.decompressed_bytes, 400);
+}
+
+Test(e3d, cube_lzma_nested_two_deep_is_clean)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_LZMA_MESH | E3DB_LZMA_TOP, NULL);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.compressed_blocks, 2);
+    cr_expect_eq(r->info.vertices, 24);
+}
+
+Test(e3d, skinned_cube_is_clean)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_SKIN, &m);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.bones, 2);
+    cr_expect_eq(r->info.max_influences, 2);
+    cr_expect_eq(r->info.nodes, 2);
+}
+
+Test(e3d, textured_cube_is_clean)
+{
+    e3db_cube(&w, E3DB_UVS | E3DB_MATERIAL | E3DB_TEXTURE | E3DB_LZMA_TOP, NULL);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.textures, 1);
+}
+
+Test(e3d, animated_cube_is_clean)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_ANIMATION, &m);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.animations, 1);
+    cr_expect_eq(r->info.keyframes, 2);
+}
+
+Test(e3d, everything_nested_lzma_is_clean)
+{
+    e3db_cube(&w, 0x3FF & ~E3DB_TRACK_CODE_LAYOUT, NULL);
+    r = run();
+    expect_codes(r, -1);
+}
+
+/* ---- helpers ---- */
+
+static void put8(size_t off, uint8_t v)
+{
+    cr_assert_lt(off, w.b.size);
+    w.b.data[off] = v;
+}
+
+static void put16(size_t off, uint16_t v)
+{
+    put8(off, (uint8_t)v);
+    put8(off + 1, (uint8_t)(v >> 8));
+}
+
+static void put32(size_t off, uint32_t v)
+{
+    cr_assert_leq(off + 4, w.b.size);
+    mcb_put_u32(&w.b, off, v);
+}
+
+static void putf(size_t off, float f)
+{
+    cr_assert_leq(off + 4, w.b.size);
+    mcb_put_f32(&w.b, off, f);
+}
+
+static mc_result *run_opt(const mc_options *o)
+{
+    cr_assert(!w.b.oom);
+    return validate_buf(w.b.data, w.b.size, o);
+}
+
+static mc_result *run_forced(void)
+{
+    mc_options o;
+    mc_options_init(&o);
+    o.format = MC_FORMAT_E3D;
+    return run_opt(&o);
+}
+
+static void wrap_top(void)
+{
+    cr_assert_neq(e3db_lzma_wrap(&w, 12, &e3db_lzma_reference), E3DB_FAIL);
+}
+
+/* Puts the children of the cube's mesh (flags 0: bytes [24, 446)) in an
+ * LZMA block, then everything after the version block in another. */
+static void wrap_mesh_then_top(void)
+{
+    cr_assert_eq(m.mesh, 18);
+    size_t tail_at = m.nodes, tail_n = w.b.size - tail_at;
+    uint8_t tail[64];
+    cr_assert_leq(tail_n, sizeof tail);
+    memcpy(tail, w.b.data + tail_at, tail_n);
+    w.b.size = tail_at;
+    cr_assert_neq(e3db_lzma_wrap(&w, 24, &e3db_lzma_reference), E3DB_FAIL);
+    put32(14, (uint32_t)(w.b.size - 12));
+    put32(20, (uint32_t)(w.b.size - 18));
+    mcb_bytes(&w.b, tail, tail_n);
+    wrap_top();
+}
+
+/* version 0, meshes 12, mesh 18, meshID 24, attributes 34 (3 vertices at
+ * 50), triFaces16 86 (one triangle); the mesh stays open from 102. */
+static void tri_begin(void)
+{
+    static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_u32(&w, 0x1020, 1);
+    e3db_begin(&w, 0x2000);
+    mcb_u32(&w.b, 3);
+    e3db_floats(&w, 0x2010, v, 9);
+    e3db_end(&w);
+    e3db_begin(&w, 0x1030);
+    mcb_u32(&w.b, 1);
+    mcb_u16(&w.b, 0);
+    mcb_u16(&w.b, 1);
+    mcb_u16(&w.b, 2);
+    e3db_end(&w);
+    cr_assert_eq(w.b.size, 102);
+}
+
+static void tri_end(void)
+{
+    while (w.depth) e3db_end(&w);
+}
+
+/* version 0, meshes 12, mesh 18, meshID 24, attributes 34: count at 40,
+ * first child at 44; left open. */
+static void attrs_begin(uint32_t count)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_u32(&w, 0x1020, 1);
+    e3db_begin(&w, 0x2000);
+    mcb_u32(&w.b, count);
+}
+
+static void close_all(void)
+{
+    while (w.depth) e3db_end(&w);
+}
+
+/* cube flags 0: the interleaved data of vertex i */
+static size_t vtx(size_t i, size_t field)
+{
+    return m.vertex_data + i * m.stride + field;
+}
+
+/* ---- detection ---- */
+
+Test(e3d, detected_without_forcing_and_aem_not_claimed)
+{
+    e3db_cube(&w, 0, &m);
+    r = run();
+    cr_expect_eq(r->format, MC_FORMAT_E3D);
+    mc_result_free(r);
+    aemb_model *a = aemb_sample(AEMB_STATIC);
+    r = validate_aem(a, NULL, 0);
+    aemb_free(a);
+    cr_expect_eq(r->format, MC_FORMAT_AEM);
+}
+
+Test(e3d, wrong_signature_is_not_detected)
+{
+    e3db_cube(&w, 0, &m);
+    put8(9, 'X');
+    r = run();
+    expect_only(r, MC_FILE_UNRECOGNIZED, 1, 0);
+}
+
+/* ---- the spec's cube files (e3d.adoc, "A simple cube example") ---- */
+
+/* Vertex data of the byte table: BF000000 = -0.5, 3F000000 = 0.5. */
+static void table_vertex(size_t i, uint32_t *x, uint32_t *y, uint32_t *z)
+{
+    static const uint32_t corners[8][3] = {
+        {0xBF000000, 0xBF000000, 0xBF000000}, {0x3F000000, 0xBF000000, 0xBF000000},
+        {0x3F000000, 0x3F000000, 0xBF000000}, {0xBF000000, 0x3F000000, 0xBF000000},
+        {0xBF000000, 0xBF000000, 0x3F000000}, {0x3F000000, 0xBF000000, 0x3F000000},
+        {0x3F000000, 0x3F000000, 0x3F000000}, {0xBF000000, 0x3F000000, 0x3F000000}};
+    *x = corners[i % 8][0];
+    *y = corners[i % 8][1];
+    *z = corners[i % 8][2];
+}
+
+/* cube1.e3d (468 bytes) and cube2.e3d (568 bytes, normals added), block by
+ * block from the table, with the lengths the table gives. FIELD-NOTES: the
+ * table's own slips (vertex data [58..402], facesMaterials count "0",
+ * the one-level arrows) are in the text only, the lengths are right. */
+static void spec_cube(bool normals)
+{
+    static const uint8_t faces[36] = {0x11, 0x15, 0x14, 0x11, 0x14, 0x10, 0x00, 0x03, 0x02,
+                                      0x00, 0x02, 0x01, 0x16, 0x12, 0x13, 0x16, 0x13, 0x17,
+                                      0x05, 0x06, 0x07, 0x05, 0x07, 0x04, 0x09, 0x0A, 0x0E,
+                                      0x09, 0x0E, 0x0D, 0x0C, 0x0F, 0x0B, 0x0C, 0x0B, 0x08};
+    uint32_t extra = normals ? 100 : 0;
+    mcb_buf *b = &w.b;
+    mcb_u16(b, 0x0001), mcb_u32(b, 0x0C), mcb_bytes(b, "E3DF", 4), mcb_u16(b, 0x0100);
+    mcb_u16(b, 0x1000), mcb_u32(b, 0x1B2 + extra);
+    mcb_u16(b, 0x1010), mcb_u32(b, 0x1AC + extra);
+    mcb_u16(b, 0x1020), mcb_u32(b, 0x0A), mcb_u32(b, 1);
+    mcb_u16(b, 0x2000), mcb_u32(b, 0x138 + extra), mcb_u32(b, 24);
+    mcb_u16(b, 0x2800), mcb_u32(b, 0x12E + extra);
+    mcb_u16(b, 0x2010), mcb_u16(b, 0);
+    if (normals) mcb_u16(b, 0x2020), mcb_u16(b, 12);
+    mcb_u16(b, 0), mcb_u16(b, normals ? 16 : 12);
+    for (size_t i = 0; i < 24; i++) {
+        uint32_t x, y, z;
+        table_vertex(i, &x, &y, &z);
+        mcb_u32(b, x), mcb_u32(b, y), mcb_u32(b, z);
+        if (normals) mcb_u32(b, e3db_pack_normal(e3db_cube_normals[i]));
+    }
+    mcb_u16(b, 0x1030), mcb_u32(b, 0x52), mcb_u32(b, 12);
+    for (size_t i = 0; i < 36; i++) mcb_u16(b, faces[i]);
+    mcb_u16(b, 0x1040), mcb_u32(b, 0x12), mcb_u32(b, 0), mcb_u32(b, 12), mcb_u32(b, 0);
+    mcb_u16(b, 0x3000), mcb_u32(b, 0x16);
+    mcb_u16(b, 0x3010), mcb_u32(b, 0x10);
+    mcb_u16(b, 0x1020), mcb_u32(b, 0x0A), mcb_u32(b, 1);
+}
+
+Test(e3d, spec_cube1_validates_clean)
+{
+    spec_cube(false);
+    cr_assert_eq(w.b.size, 468);
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.vertices, 24);
+    cr_expect_eq(r->info.triangles, 12);
+}
+
+Test(e3d, spec_cube2_validates_clean)
+{
+    spec_cube(true);
+    cr_assert_eq(w.b.size, 568);
+    r = run();
+    expect_codes(r, -1);
+}
+
+Test(e3d, spec_cube3_lzma_444_validates_clean)
+{
+    spec_cube(true);
+    wrap_top();
+    cr_expect_eq(w.b.data[22], 0xDC, "props byte (4*5+4)*9+4");
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.compressed_blocks, 1);
+    cr_expect_eq(r->info.decompressed_bytes, 556);
+}
+
+Test(e3d, other_lzma_parameter_sets_are_clean)
+{
+    static const e3db_lzma sets[] = {{3, 0, 2, 1u << 16, false}, {0, 0, 0, 1u << 12, false},
+                                     {8, 4, 4, 1u << 20, false}, {4, 0, 2, 1u << 26, false}};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        e3db_free(&w);
+        e3db_cube(&w, E3DB_NORMALS | E3DB_UVS, &m);
+        cr_assert_neq(e3db_lzma_wrap(&w, 12, &sets[i]), E3DB_FAIL);
+        mc_result_free(r);
+        r = run();
+        expect_codes(r, -1);
+    }
+}
+
+Test(e3d, official_sample_habits_are_warnings_only)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_REPEAT_FACES_MATERIALS | E3DB_EMPTY_TEXTURES, &m);
+    put32(vtx(4, 12), 0);
+    r = run();
+    expect_codes(r, MC_E3D_FACES_MATERIALS_OVERLAP, MC_E3D_NORMAL_ZERO, -1);
+    expect_issue(r, MC_E3D_NORMAL_ZERO, 1, vtx(4, 12));
+    expect_issue(r, MC_E3D_FACES_MATERIALS_OVERLAP, 1, m.faces_materials + 18 + 6);
+    cr_expect(mc_result_valid(r));
+}
+
+/* ---- version block ---- */
+
+Test(e3d, version_missing)
+{
+    e3db_begin(&w, 0x1000);
+    e3db_end(&w);
+    r = run_forced();
+    expect_only(r, MC_E3D_VERSION_MISSING, 1, 0);
+}
+
+Test(e3d, version_missing_in_a_tiny_file)
+{
+    mcb_bytes(&w.b, "E3D", 3);
+    r = run_forced();
+    expect_only(r, MC_E3D_VERSION_MISSING, 1, 0);
+}
+
+Test(e3d, lzma_in_place_of_the_version_block)
+{
+    e3db_cube(&w, 0, &m);
+    cr_assert_neq(e3db_lzma_wrap(&w, 0, &e3db_lzma_reference), E3DB_FAIL);
+    r = run_forced();
+    expect_only(r, MC_E3D_LZMA_AS_VERSION, 1, 0);
+}
+
+Test(e3d, version_block_size)
+{
+    static const uint8_t v[8] = {'E', '3', 'D', 'F', 0, 1, 0, 0};
+    e3db_leaf(&w, 0x0001, v, sizeof v);
+    r = run_forced();
+    expect_only(r, MC_E3D_VERSION_SIZE, 1, 0);
+}
+
+Test(e3d, bad_magic_when_forced)
+{
+    e3db_cube(&w, 0, &m);
+    put8(9, 'X');
+    r = run_forced();
+    expect_only(r, MC_E3D_BAD_MAGIC, 1, 6);
+    expect_path(MC_E3D_BAD_MAGIC, "/version");
+}
+
+Test(e3d, version_2_0_is_reported)
+{
+    e3db_cube(&w, 0, &m);
+    put16(10, 0x0200);
+    r = run();
+    expect_only(r, MC_E3D_VERSION_UNKNOWN, 1, 10);
+}
+
+Test(e3d, second_version_block)
+{
+    e3db_cube(&w, 0, &m);
+    e3db_version(&w);
+    r = run();
+    expect_only(r, MC_E3D_VERSION_MISPLACED, 1, 468);
+}
+
+/* ---- framing ---- */
+
+Test(e3d, block_length_below_six)
+{
+    e3db_version(&w);
+    e3db_raw_header(&w, 0x1000, 5);
+    mcb_zeros(&w.b, 10);
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_LENGTH_SMALL, 1, 14);
+    expect_path(MC_E3D_BLOCK_LENGTH_SMALL, "/meshes");
+}
+
+Test(e3d, block_length_zero_inside_a_mesh)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.faces + 2, 0);
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_LENGTH_SMALL, 1, m.faces + 2);
+    expect_path(MC_E3D_BLOCK_LENGTH_SMALL, "/meshes/mesh[0]/triFaces16");
+}
+
+Test(e3d, child_overruns_its_parent)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.faces_materials + 2, 19);
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_OVERRUN, 1, m.faces_materials);
+    expect_path(MC_E3D_BLOCK_OVERRUN, "/meshes/mesh[0]/facesMaterials");
+}
+
+Test(e3d, gap_at_the_end_of_a_parent)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_u32(&w, 0x1020, 1);
+    mcb_zeros(&w.b, 3);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_GAP, 1, 34);
+    expect_path(MC_E3D_BLOCK_GAP, "/meshes/mesh[0]");
+}
+
+Test(e3d, file_truncated)
+{
+    e3db_cube(&w, 0, &m);
+    w.b.size--;
+    r = run();
+    expect_only(r, MC_E3D_FILE_TRUNCATED, 1, m.nodes);
+}
+
+Test(e3d, file_trailing_bytes)
+{
+    e3db_cube(&w, 0, &m);
+    mcb_zeros(&w.b, 3);
+    r = run();
+    expect_only(r, MC_E3D_FILE_TRAILING_BYTES, 1, 468);
+}
+
+Test(e3d, unknown_block_type)
+{
+    e3db_cube(&w, 0, &m);
+    e3db_u32(&w, 0x7777, 0);
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_UNKNOWN, 1, 468);
+    cr_expect(mc_result_valid(r));
+    cr_expect(strstr(first(MC_E3D_BLOCK_UNKNOWN)->message, "0x7777") != NULL);
+}
+
+Test(e3d, custom_attribute_is_accepted)
+{
+    attrs_begin(0);
+    e3db_leaf(&w, 0x4001, NULL, 0);
+    close_all();
+    r = run();
+    expect_codes(r, -1);
+}
+
+Test(e3d, misplaced_block)
+{
+    e3db_cube(&w, 0, &m);
+    e3db_u32(&w, 0x1020, 1);
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_MISPLACED, 1, 468);
+    expect_path(MC_E3D_BLOCK_MISPLACED, "/meshID");
+}
+
+Test(e3d, duplicate_single_block)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_u32(&w, 0x1020, 1);
+    e3db_u32(&w, 0x1020, 2);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_DUPLICATE, 1, 34);
+}
+
+Test(e3d, morphs_from_the_reference_code)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1070);
+    mcb_u32(&w.b, 1);
+    e3db_begin(&w, 0x1071);
+    e3db_u32(&w, 0x1072, 1);
+    e3db_string(&w, 0x1073, "smile");
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_MORPH_BLOCK, 1, 102);
+    cr_expect_eq(r->info.blend_shapes, 1);
+}
+
+Test(e3d, reserved_camera_node)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3011);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_BLOCK_RESERVED, 1, 18);
+}
+
+Test(e3d, sections_out_of_order)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_end(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_end(&w);
+    r = run();
+    expect_only(r, MC_E3D_SECTION_ORDER, 1, 18);
+}
+
+Test(e3d, faces_materials_before_faces)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    size_t at = e3db_begin(&w, 0x1040);
+    mcb_zeros(&w.b, 12);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_MESH_BLOCK_ORDER, 1, at);
+}
+
+Test(e3d, skin_before_attributes)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_begin(&w, 0x1050);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_MESH_BLOCK_ORDER, 1, 24);
+}
+
+/* ---- LZMA ---- */
+
+Test(e3d, issue_inside_lzma_names_block_and_payload)
+{
+    e3db_cube(&w, 0, &m);
+    putf(vtx(5, 0), NAN);
+    wrap_top();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 12);
+    const mc_instance *in = first(MC_E3D_NOT_FINITE);
+    cr_expect(in->has_payload_offset);
+    cr_expect_eq(in->payload_offset, vtx(5, 0) - 12);
+    cr_expect_str_eq(in->path, "/lzma@0xc/meshes/mesh[0]/attributes/interleaved/5");
+}
+
+Test(e3d, issue_inside_nested_lzma)
+{
+    e3db_cube(&w, 0, &m);
+    putf(vtx(5, 0), NAN);
+    wrap_mesh_then_top();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 12);
+    const mc_instance *in = first(MC_E3D_NOT_FINITE);
+    cr_expect_eq(in->payload_offset, vtx(5, 0) - 24);
+    cr_expect_str_eq(in->path, "/lzma@0xc/meshes/mesh[0]/lzma@0xc/attributes/interleaved/5");
+}
+
+Test(e3d, lzma_block_too_short)
+{
+    static const uint8_t p[8] = {0};
+    e3db_version(&w);
+    e3db_leaf(&w, 0x0010, p, sizeof p);
+    r = run();
+    expect_only(r, MC_E3D_LZMA_TOO_SHORT, 1, 12);
+}
+
+Test(e3d, lzma_bad_properties)
+{
+    e3db_cube(&w, 0, &m);
+    wrap_top();
+    put8(22, 225);
+    r = run();
+    expect_only(r, MC_E3D_LZMA_BAD_PROPERTIES, 1, 22);
+}
+
+Test(e3d, lzma_decodes_short_of_the_declared_size)
+{
+    e3db_cube(&w, 0, &m);
+    wrap_top();
+    put32(18, 456 + 50);
+    r = run();
+    expect_only(r, MC_E3D_LZMA_SIZE_SHORT, 1, 18);
+}
+
+Test(e3d, lzma_decodes_past_the_declared_size)
+{
+    e3db_cube(&w, 0, &m);
+    wrap_top();
+    put32(18, 456 - 50);
+    r = run();
+    expect_only(r, MC_E3D_LZMA_SIZE_LONG, 1, 18);
+}
+
+Test(e3d, lzma_corrupt_stream)
+{
+    e3db_cube(&w, 0, &m);
+    wrap_top();
+    put8(27, 1); /* the range coder's first byte is always 0 */
+    r = run();
+    expect_only(r, MC_E3D_LZMA_CORRUPT, 1, 27);
+}
+
+Test(e3d, lzma_truncated_stream)
+{
+    e3db_cube(&w, 0, &m);
+    wrap_top();
+    w.b.size -= 10;
+    put32(14, (uint32_t)(w.b.size - 12));
+    r = run();
+    expect_only(r, MC_E3D_LZMA_TRUNCATED, 1, 27);
+}
+
+Test(e3d, lzma_end_marker_is_info)
+{
+    e3db_lzma p = e3db_lzma_reference;
+    p.end_mark = true;
+    e3db_cube(&w, 0, &m);
+    cr_assert_neq(e3db_lzma_wrap(&w, 12, &p), E3DB_FAIL);
+    r = run();
+    expect_only(r, MC_E3D_LZMA_END_MARKER, 1, 27);
+    cr_expect(mc_result_valid(r));
+}
+
+Test(e3d, lzma_size_limit_option)
+{
+    e3db_cube(&w, 0, &m);
+    wrap_top();
+    mc_options o;
+    mc_options_init(&o);
+    o.max_decompressed_bytes = 100;
+    r = run_opt(&o);
+    expect_only(r, MC_E3D_LZMA_SIZE_LIMIT, 1, 18);
+}
+
+/* ---- resource limits ---- */
+
+static double seconds_since(clock_t t0)
+{
+    return (double)(clock() - t0) / CLOCKS_PER_SEC;
+}
+
+Test(e3d, file_of_200_bytes_declaring_4_gib)
+{
+    e3db_version(&w);
+    e3db_raw_header(&w, 0x0010, 188);
+    mcb_u32(&w.b, UINT32_MAX);
+    static const uint8_t props[5] = {0x5D, 0, 0, 1, 0};
+    mcb_bytes(&w.b, props, 5);
+    for (int i = 0; i < 173; i++) mcb_u8(&w.b, (uint8_t)(i * 37));
+    cr_assert_eq(w.b.size, 200);
+    clock_t t0 = clock();
+    r = run();
+    expect_only(r, MC_E3D_LZMA_SIZE_LIMIT, 1, 18);
+    cr_expect_lt(seconds_since(t0), 2.0);
+}
+
+Test(e3d, declared_4_gib_without_limit_decodes_only_what_is_there)
+{
+    static const uint8_t zeros[100] = {0};
+    e3db_version(&w);
+    size_t at = e3db_begin(&w, 0x0010);
+    mcb_u32(&w.b, UINT32_MAX);
+    cr_assert_eq(e3db_lzma_encode(zeros, sizeof zeros, &e3db_lzma_reference, &w.b), 0);
+    e3db_end(&w);
+    mc_options o;
+    mc_options_init(&o);
+    o.max_decompressed_bytes = UINT64_MAX;
+    clock_t t0 = clock();
+    r = run_opt(&o);
+    expect_only(r, MC_E3D_LZMA_SIZE_SHORT, 1, at + 6);
+    cr_expect_lt(seconds_since(t0), 2.0);
+}
+
+Test(e3d, nesting_1000_deep)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    for (int i = 0; i < 1000; i++) e3db_begin(&w, 0x3010);
+    close_all();
+    clock_t t0 = clock();
+    r = run();
+    expect_only(r, MC_E3D_DEPTH_LIMIT, 1, 12 + 6 + 6 * 63);
+    cr_expect_lt(seconds_since(t0), 2.0);
+}
+
+Test(e3d, lzma_nested_100_deep)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_end(&w);
+    for (int i = 0; i < 100; i++) wrap_top();
+    clock_t t0 = clock();
+    r = run();
+    expect_only(r, MC_E3D_LZMA_DEPTH_LIMIT, 1, 12);
+    const mc_instance *in = first(MC_E3D_LZMA_DEPTH_LIMIT);
+    cr_expect_eq(in->payload_offset, 0);
+    cr_expect_str_eq(in->path, "/lzma@0xc/lzma@0x0/lzma@0x0/lzma@0x0/lzma@0x0/lzma@0x0/lzma@0x0/lzma@0x0/lzma@0x0");
+    cr_expect_lt(seconds_since(t0), 2.0);
+}
+
+/* ---- layouts ---- */
+
+Test(e3d, fixed_payload_size)
+{
+    static const uint8_t id[5] = {1, 0, 0, 0, 0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_leaf(&w, 0x1020, id, sizeof id);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_PAYLOAD_SIZE, 1, 24);
+}
+
+Test(e3d, triangle_count_does_not_match_payload)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.faces + 6, 13);
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, m.faces);
+}
+
+Test(e3d, string_length_past_its_block)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x8000);
+    e3db_begin(&w, 0x8010);
+    e3db_u32(&w, 0x8011, 1);
+    e3db_begin(&w, 0x8012);
+    mcb_u16(&w.b, 9);
+    mcb_bytes(&w.b, "paint", 5);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_STRING_SIZE, 1, 40);
+}
+
+/* ---- attributes ---- */
+
+Test(e3d, vertex_count_above_65536)
+{
+    attrs_begin(65537);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_VERTEX_COUNT_LIMIT, 1, 40);
+}
+
+Test(e3d, interleaved_list_unterminated)
+{
+    attrs_begin(0);
+    e3db_begin(&w, 0x2800);
+    mcb_u16(&w.b, 0x2010);
+    mcb_u16(&w.b, 0);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_INTERLEAVED_UNTERMINATED, 1, 50);
+}
+
+Test(e3d, interleaved_type_not_an_attribute)
+{
+    e3db_cube(&w, 0, &m);
+    put16(m.interleaved + 6, 0x1020);
+    r = run();
+    expect_only(r, MC_E3D_INTERLEAVED_TYPE, 1, m.interleaved + 6);
+}
+
+Test(e3d, interleaved_attribute_past_the_stride)
+{
+    e3db_cube(&w, 0, &m);
+    put16(m.interleaved + 8, 4);
+    r = run();
+    expect_only(r, MC_E3D_INTERLEAVED_RANGE, 1, m.interleaved + 6);
+}
+
+Test(e3d, interleaved_attributes_overlap)
+{
+    e3db_cube(&w, E3DB_NORMALS, &m);
+    put16(m.interleaved + 12, 8);
+    r = run();
+    expect_only(r, MC_E3D_INTERLEAVED_OVERLAP, 1, m.interleaved + 10);
+}
+
+Test(e3d, interleaved_size_not_count_times_stride)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.attributes + 6, 25);
+    r = run();
+    expect_only(r, MC_E3D_INTERLEAVED_SIZE, 1, m.interleaved + 6 + 6);
+}
+
+Test(e3d, attribute_given_twice)
+{
+    static const float v[3] = {0, 0, 0};
+    attrs_begin(1);
+    e3db_begin(&w, 0x2800);
+    mcb_u16(&w.b, 0x2010), mcb_u16(&w.b, 0), mcb_u16(&w.b, 0), mcb_u16(&w.b, 12);
+    mcb_f32s(&w.b, v, 3);
+    e3db_end(&w);
+    size_t at = e3db_floats(&w, 0x2010, v, 3);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_ATTRIBUTE_DUPLICATE, 1, at);
+}
+
+Test(e3d, standalone_array_wrong_size)
+{
+    static const float v[6] = {0};
+    attrs_begin(3);
+    size_t at = e3db_floats(&w, 0x2010, v, 6);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, at);
+}
+
+Test(e3d, position_not_finite)
+{
+    e3db_cube(&w, 0, &m);
+    putf(vtx(5, 4), INFINITY);
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, vtx(5, 0));
+    expect_path(MC_E3D_NOT_FINITE, "/meshes/mesh[0]/attributes/interleaved/5");
+}
+
+Test(e3d, normal_not_unit)
+{
+    e3db_cube(&w, E3DB_NORMALS, &m);
+    put32(vtx(3, 12), 256);
+    r = run();
+    expect_only(r, MC_E3D_NORMAL_NOT_UNIT, 1, vtx(3, 12));
+}
+
+Test(e3d, normal_spec_mapping_is_accepted)
+{
+    e3db_cube(&w, E3DB_NORMALS, &m);
+    put32(vtx(0, 12), (uint32_t)(1024 - 511) << 20); /* z = -511: the spec's -1 */
+    r = run();
+    expect_codes(r, -1);
+}
+
+Test(e3d, normal_zero_is_a_warning)
+{
+    e3db_cube(&w, E3DB_NORMALS, &m);
+    put32(vtx(7, 12), 0);
+    put32(vtx(9, 12), 0);
+    r = run();
+    expect_only(r, MC_E3D_NORMAL_ZERO, 2, vtx(7, 12));
+    cr_expect(mc_result_valid(r));
+}
+
+Test(e3d, uv_not_finite)
+{
+    e3db_cube(&w, E3DB_UVS, &m);
+    putf(vtx(2, 16), NAN);
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, vtx(2, 12));
+}
+
+/* ---- bone weights ---- */
+
+Test(e3d, bone_weights_odd_width)
+{
+    attrs_begin(1);
+    e3db_begin(&w, 0x2800);
+    mcb_u16(&w.b, 0x2010), mcb_u16(&w.b, 0), mcb_u16(&w.b, 0x2090), mcb_u16(&w.b, 12);
+    mcb_u16(&w.b, 0), mcb_u16(&w.b, 15);
+    mcb_zeros(&w.b, 15);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_BONE_WEIGHTS_SIZE, 1, 54);
+}
+
+Test(e3d, more_than_10_bones_per_vertex)
+{
+    attrs_begin(1);
+    e3db_begin(&w, 0x2800);
+    mcb_u16(&w.b, 0x2010), mcb_u16(&w.b, 0), mcb_u16(&w.b, 0x2090), mcb_u16(&w.b, 12);
+    mcb_u16(&w.b, 0), mcb_u16(&w.b, 34);
+    mcb_zeros(&w.b, 34);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_INFLUENCES_LIMIT, 1, 54);
+}
+
+Test(e3d, bone_id_past_the_skin)
+{
+    e3db_cube(&w, E3DB_SKIN, &m);
+    put8(vtx(7, m.weights_at), 3);
+    r = run();
+    expect_only(r, MC_E3D_BONE_ID_RANGE, 1, vtx(7, m.weights_at));
+    expect_path(MC_E3D_BONE_ID_RANGE, "/meshes/mesh[0]/attributes/interleaved/7");
+}
+
+Test(e3d, weights_do_not_sum_to_255)
+{
+    e3db_cube(&w, E3DB_SKIN, &m);
+    put8(vtx(2, m.weights_at + 2), 200);
+    r = run();
+    expect_only(r, MC_E3D_WEIGHT_SUM, 1, vtx(2, m.weights_at + 2));
+}
+
+Test(e3d, weight_without_bone)
+{
+    e3db_cube(&w, E3DB_SKIN, &m);
+    put8(vtx(0, m.weights_at + 1), 0);
+    put8(vtx(0, m.weights_at + 2), 200);
+    put8(vtx(0, m.weights_at + 3), 55);
+    r = run();
+    expect_only(r, MC_E3D_WEIGHT_WITHOUT_BONE, 1, vtx(0, m.weights_at + 3));
+}
+
+/* ---- faces ---- */
+
+Test(e3d, index_out_of_range)
+{
+    e3db_cube(&w, 0, &m);
+    put16(m.faces + 10, 24);
+    r = run();
+    expect_only(r, MC_E3D_INDEX_RANGE, 1, m.faces + 10);
+    expect_path(MC_E3D_INDEX_RANGE, "/meshes/mesh[0]/triFaces16/0/0");
+}
+
+Test(e3d, index_out_of_range_before_attributes)
+{
+    static const float v[9] = {0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    size_t at = e3db_begin(&w, 0x1031);
+    mcb_u32(&w.b, 1), mcb_u32(&w.b, 0), mcb_u32(&w.b, 5), mcb_u32(&w.b, 1);
+    e3db_end(&w);
+    e3db_begin(&w, 0x2000);
+    mcb_u32(&w.b, 3);
+    e3db_floats(&w, 0x2010, v, 9);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_INDEX_RANGE, 1, at + 14);
+}
+
+Test(e3d, degenerate_triangle)
+{
+    e3db_cube(&w, 0, &m);
+    put16(m.faces + 10 + 6 + 2, 17);
+    r = run();
+    expect_only(r, MC_E3D_TRIANGLE_DEGENERATE, 1, m.faces + 10 + 6);
+    cr_expect(mc_result_valid(r));
+}
+
+Test(e3d, faces_materials_past_the_faces)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.faces_materials + 10, 13);
+    r = run();
+    expect_only(r, MC_E3D_FACES_MATERIALS_RANGE, 1, m.faces_materials + 6);
+}
+
+/* ---- bounding box ---- */
+
+Test(e3d, bbox_inverted)
+{
+    e3db_cube(&w, E3DB_BBOX, &m);
+    putf(m.bbox + 6 + 4, 1.0f);
+    r = run();
+    expect_only(r, MC_E3D_BBOX_INVERTED, 1, m.bbox + 10);
+}
+
+Test(e3d, bbox_excludes_a_vertex)
+{
+    e3db_cube(&w, E3DB_BBOX, &m);
+    putf(m.bbox + 6 + 12, 0.25f);
+    r = run();
+    expect_only(r, MC_E3D_BBOX_EXCLUDES_VERTEX, 1, m.bbox + 6);
+}
+
+/* ---- IDs and references ---- */
+
+Test(e3d, texture_id_defined_twice)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_begin(&w, 0x9001);
+    e3db_u32(&w, 0x9002, 1);
+    e3db_end(&w);
+    e3db_begin(&w, 0x9001);
+    e3db_u32(&w, 0x9002, 1);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_DUPLICATE_ID, 1, 46);
+}
+
+Test(e3d, mesh_reference_unresolved)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.node_mesh_id + 6, 2);
+    r = run();
+    expect_only(r, MC_E3D_MESH_REF_UNRESOLVED, 1, m.node_mesh_id + 6);
+    expect_path(MC_E3D_MESH_REF_UNRESOLVED, "/nodes/meshNode[0]/meshID");
+}
+
+Test(e3d, material_reference_unresolved)
+{
+    e3db_cube(&w, 0, &m);
+    put32(m.faces_materials + 14, 5);
+    r = run();
+    expect_only(r, MC_E3D_MATERIAL_REF_UNRESOLVED, 1, m.faces_materials + 14);
+}
+
+Test(e3d, texture_reference_unresolved)
+{
+    e3db_cube(&w, E3DB_MATERIAL | E3DB_TEXTURE, &m);
+    put32(m.map + 12, 9);
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_REF_UNRESOLVED, 1, m.map + 12);
+}
+
+Test(e3d, track_node_unresolved)
+{
+    e3db_cube(&w, E3DB_ANIMATION, &m);
+    size_t node_id = m.track + 6 + 13 + 30 + 38;
+    cr_assert_eq(w.b.data[node_id], 0x20);
+    put32(node_id + 6, 9);
+    r = run();
+    expect_only(r, MC_E3D_NODE_REF_UNRESOLVED, 1, node_id + 6);
+}
+
+Test(e3d, skin_bone_names_an_unknown_node)
+{
+    e3db_cube(&w, E3DB_SKIN, &m);
+    size_t bone1 = m.skin_bones + 6 + 1 + 2 + 4 + 64;
+    put8(bone1 + 3, 'a'); /* "tip" -> "tap" */
+    r = run();
+    expect_only(r, MC_E3D_NODE_REF_UNRESOLVED, 1, bone1);
+    expect_path(MC_E3D_NODE_REF_UNRESOLVED, "/meshes/mesh[0]/skin[0]/skinBones/1");
+}
+
+Test(e3d, map_without_texture)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x8000);
+    e3db_begin(&w, 0x8010);
+    e3db_begin(&w, 0x8200);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_MAP_NO_TEXTURE, 1, 24);
+    expect_path(MC_E3D_MAP_NO_TEXTURE, "/materials/material[0]/phongDiffuseMap");
+}
+
+/* ---- spec versus reference code layouts ---- */
+
+Test(e3d, duplicate_vertices_reference_layout)
+{
+    static const int32_t dup[3] = {0, 1, 2};
+    tri_begin();
+    e3db_leaf(&w, 0x1022, dup, sizeof dup);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_DUPVERTS_REFERENCE_LAYOUT, 1, 102);
+}
+
+Test(e3d, duplicate_vertices_out_of_range)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1022);
+    mcb_u32(&w.b, 3), mcb_u16(&w.b, 0), mcb_u16(&w.b, 1), mcb_u16(&w.b, 7);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_DUPVERTS_RANGE, 1, 102 + 6 + 4 + 4);
+}
+
+Test(e3d, parts_reference_layout)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1060);
+    mcb_u32(&w.b, 7), mcb_u32(&w.b, 0), mcb_u32(&w.b, 0), mcb_u32(&w.b, 1);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_PARTS_REFERENCE_LAYOUT, 1, 102);
+}
+
+Test(e3d, parts_out_of_range)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1060);
+    mcb_u32(&w.b, 1), mcb_u32(&w.b, 0), mcb_u32(&w.b, 2);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_PARTS_RANGE, 1, 102 + 6 + 4);
+}
+
+Test(e3d, parts_layout_ambiguous)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1060);
+    mcb_zeros(&w.b, 48);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_LAYOUT_AMBIGUOUS, 1, 102);
+}
+
+Test(e3d, track_reference_layout)
+{
+    e3db_cube(&w, E3DB_ANIMATION | E3DB_TRACK_CODE_LAYOUT, &m);
+    r = run();
+    expect_only(r, MC_E3D_TRACK_REFERENCE_LAYOUT, 1, m.track + 10);
+}
+
+/* ---- skins and textures ---- */
+
+Test(e3d, skin_weight_set_out_of_range)
+{
+    e3db_cube(&w, E3DB_SKIN, &m);
+    size_t set = m.skin_bones + 146;
+    cr_assert_eq(w.b.data[set], 0x54);
+    put8(set + 6, 9);
+    r = run();
+    expect_only(r, MC_E3D_SKIN_WEIGHT_SET_RANGE, 1, set + 6);
+}
+
+Test(e3d, png_texture_without_signature)
+{
+    e3db_cube(&w, E3DB_TEXTURE, &m);
+    size_t png = m.texture + 6 + 10 + 16;
+    cr_assert_eq(w.b.data[png + 1], 0x91);
+    put8(png + 6, 0);
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_SIGNATURE, 1, png + 6);
+}
+
+Test(e3d, texture_name_too_long)
+{
+    static char name[5001];
+    memset(name, 'a', 5000);
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_begin(&w, 0x9001);
+    e3db_string(&w, 0x9003, name);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_NAME_LENGTH, 1, 30);
+}
+
+Test(e3d, texture_name_climbs_out)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_begin(&w, 0x9001);
+    e3db_string(&w, 0x9003, "maps/../../secret.png");
+    e3db_end(&w);
+    e3db_begin(&w, 0x9001);
+    e3db_string(&w, 0x9003, "https://example.com/x.png");
+    e3db_end(&w);
+    e3db_begin(&w, 0x9001);
+    e3db_string(&w, 0x9003, "textures/..hidden.png");
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_NAME_PATH, 2, 32);
+}
+
+/* ---- nodes and animations ---- */
+
+Test(e3d, orientation_not_unit)
+{
+    static const double q[4] = {2, 0, 0, 0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_doubles(&w, 0x3031, q, 4);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NODE_ORIENTATION_NOT_UNIT, 1, 30);
+}
+
+Test(e3d, animation_frames_out_of_order)
+{
+    e3db_cube(&w, E3DB_ANIMATION, &m);
+    put32(m.frames + 6 + 8, 11);
+    r = run();
+    expect_only(r, MC_E3D_ANIMATION_FRAMES_ORDER, 1, m.frames + 6);
+}
+
+Test(e3d, key_frames_not_increasing)
+{
+    e3db_cube(&w, E3DB_ANIMATION, &m);
+    put32(m.track + 6 + 8, 0);
+    r = run();
+    expect_only(r, MC_E3D_KEY_FRAMES_ORDER, 1, m.track + 6 + 8);
+}
+
+Test(e3d, rotation_key_not_unit)
+{
+    e3db_cube(&w, E3DB_ANIMATION, &m);
+    putf(m.rotation + 6 + 16, 0.5f);
+    r = run();
+    expect_only(r, MC_E3D_KEY_ROTATION_NOT_UNIT, 1, m.rotation + 6 + 16);
+}
+
+Test(e3d, loop_flag_not_bool)
+{
+    e3db_cube(&w, E3DB_ANIMATION, &m);
+    put8(m.track + 6 + 12, 2);
+    r = run();
+    expect_only(r, MC_E3D_TRACK_LOOP_FLAG, 1, m.track + 6 + 12);
+}
+
+Test(e3d, track_without_target)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0xA000);
+    e3db_begin(&w, 0xA010);
+    e3db_begin(&w, 0xA100);
+    mcb_u32(&w.b, 0);
+    mcb_u8(&w.b, 0);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_TRACK_NO_TARGET, 1, 24);
+}
+
+Test(e3d, rotation_order_out_of_range)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    e3db_begin(&w, 0xA000);
+    e3db_begin(&w, 0xA010);
+    e3db_begin(&w, 0xA100);
+    mcb_u32(&w.b, 0);
+    mcb_u8(&w.b, 0);
+    uint8_t order = 7;
+    e3db_leaf(&w, 0xA120, &order, 1);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_ROTATION_ORDER_RANGE, 1, 63);
+}
+
+Test(e3d, key_track_wrong_size)
+{
+    static const float pos[3] = {0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    e3db_begin(&w, 0xA000);
+    e3db_begin(&w, 0xA010);
+    e3db_begin(&w, 0xA100);
+    mcb_u32(&w.b, 0);
+    mcb_u8(&w.b, 0);
+    e3db_floats(&w, 0xA210, pos, 3);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, 57);
+}
