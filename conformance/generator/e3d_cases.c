@@ -1,10 +1,11 @@
 /*
  * E3D conformance cases: most start from the spec's cube (e3db_cube) and
  * change one thing, so each file breaks exactly the rule it is named after;
- * the rest are small trees written block by block. Files that do not start
- * with a valid version block header are not detected as E3D by content, so
- * the version-block codes (E3D_VERSION_MISSING, E3D_LZMA_AS_VERSION,
- * E3D_VERSION_SIZE, E3D_BAD_MAGIC) are covered by the unit tests only.
+ * the rest are small trees written block by block. The expectation is
+ * written here by hand, from the spec (e3d.adoc) and FIELD-NOTES "E3D",
+ * never computed by running the validator. Files that do not start with a
+ * valid version block header are not detected as E3D by content: the
+ * version-block cases are validated with --format e3d.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +17,7 @@
 typedef void (*e3d_case_fn)(e3db *w);
 
 typedef struct e3d_case {
-    const char *dir;
-    const char *name;
+    mcg_case meta;
     e3d_case_fn write;
 } e3d_case;
 
@@ -640,106 +640,165 @@ static void rotation_order(e3db *w)
     close_all(w);
 }
 
+
+/* ---- valid: official-sample habits one at a time ---- */
+
+static void normal_zero(e3db *w)
+{
+    e3db_cube(w, E3DB_NORMALS, &m);
+    put32(w, vtx(4, 12), 0);
+}
+
+static void fm_overlap(e3db *w) { e3db_cube(w, E3DB_REPEAT_FACES_MATERIALS, &m); }
+
+/* ---- invalid: the version block (not detected by content) ---- */
+
+/* the spec's cube without its first 12 bytes */
+static void no_version(e3db *w)
+{
+    e3db_cube(w, 0, &m);
+    memmove(w->b.data, w->b.data + 12, w->b.size - 12);
+    w->b.size -= 12;
+}
+
+static void lzma_first(e3db *w)
+{
+    e3db_cube(w, 0, &m);
+    e3db_lzma_wrap(w, 0, &e3db_lzma_reference);
+}
+
+/* a 14-byte version block (2 extra zero bytes) before the cube's blocks */
+static void version_14(e3db *w)
+{
+    static const uint8_t v[8] = {'E', '3', 'D', 'F', 0x00, 0x01, 0, 0};
+    e3db tail;
+    memset(&tail, 0, sizeof tail);
+    e3db_cube(&tail, 0, &m);
+    e3db_leaf(w, 0x0001, v, sizeof v);
+    if (tail.b.oom) w->b.oom = true;
+    else mcb_bytes(&w->b, tail.b.data + 12, tail.b.size - 12);
+    e3db_free(&tail);
+}
+
+static void magic_e3dx(e3db *w)
+{
+    e3db_cube(w, 0, &m);
+    put8(w, 9, 'X');
+}
+
+#define CASE(dir, file, rule, desc, expect) {"e3d/" dir "/" file, "e3d", "e3d1", rule, desc, expect, NULL}
+#define FORCED(file, rule, desc, expect) {"e3d/invalid/" file, "e3d", "e3d1", rule, desc, expect, "--format e3d"}
+
 static const e3d_case e3d_cases[] = {
-    {"valid", "cube1_spec.e3d", cube1},
-    {"valid", "cube2_spec_normals.e3d", cube2},
-    {"valid", "cube3_spec_lzma_444.e3d", cube3},
-    {"valid", "lzma_nested_two_deep.e3d", nested},
-    {"valid", "skinned_lzma.e3d", skinned},
-    {"valid", "textured_png.e3d", textured},
-    {"valid", "animated.e3d", animated},
-    {"valid", "official_sample_habits.e3d", official_habits},
-    {"valid", "track_loop_flag_first_reference_layout.e3d", track_code_layout},
-    {"valid", "duplicate_vertices_reference_layout.e3d", dupverts_code},
-    {"valid", "parts_reference_layout.e3d", parts_code},
-    {"valid", "lzma_end_marker.e3d", end_marker},
-    {"valid", "unknown_block_type.e3d", unknown_block},
-    {"valid", "morphs_reference_code.e3d", morphs},
-    {"valid", "camera_node_reserved.e3d", camera_node},
-    {"valid", "degenerate_triangle.e3d", degenerate},
-    {"valid", "texture_name_path_traversal.e3d", texture_path},
-    {"valid", "version_1_1.e3d", version_1_1},
-    {"invalid", "second_version_block.e3d", second_version},
-    {"invalid", "block_length_zero.e3d", length_zero},
-    {"invalid", "child_overruns_parent.e3d", overrun},
-    {"invalid", "gap_in_parent.e3d", gap},
-    {"invalid", "truncated.e3d", truncated},
-    {"invalid", "trailing_bytes.e3d", trailing},
-    {"invalid", "mesh_id_at_top_level.e3d", misplaced},
-    {"invalid", "two_mesh_ids.e3d", duplicate_block},
-    {"invalid", "mesh_nodes_1000_deep.e3d", deep},
-    {"invalid", "textures_after_meshes.e3d", section_order},
-    {"invalid", "faces_materials_before_faces.e3d", mesh_order},
-    {"invalid", "lzma_block_8_bytes.e3d", lzma_short_block},
-    {"invalid", "lzma_properties_225.e3d", lzma_props},
-    {"invalid", "lzma_declares_50_more.e3d", lzma_size_short},
-    {"invalid", "lzma_declares_50_less.e3d", lzma_size_long},
-    {"invalid", "lzma_corrupt.e3d", lzma_corrupt},
-    {"invalid", "lzma_truncated.e3d", lzma_truncated},
-    {"invalid", "lzma_nested_100_deep.e3d", lzma_100_deep},
-    {"invalid", "lzma_200_bytes_declaring_4_gib.e3d", lzma_4_gib},
-    {"invalid", "nan_position_in_lzma.e3d", nan_in_lzma},
-    {"invalid", "mesh_id_5_bytes.e3d", payload_size},
-    {"invalid", "triangle_count_13_for_12.e3d", count_size},
-    {"invalid", "string_length_past_block.e3d", string_size},
-    {"invalid", "vertex_count_65537.e3d", vertex_limit},
-    {"invalid", "interleaved_unterminated.e3d", unterminated},
-    {"invalid", "interleaved_type_mesh_id.e3d", itype},
-    {"invalid", "interleaved_past_stride.e3d", irange},
-    {"invalid", "interleaved_overlap.e3d", ioverlap},
-    {"invalid", "interleaved_count_25_for_24.e3d", isize},
-    {"invalid", "vertices_twice.e3d", attr_twice},
-    {"invalid", "normal_length_0_5.e3d", normal_short},
-    {"invalid", "bone_weights_odd_width.e3d", weights_odd},
-    {"invalid", "eleven_bones_per_vertex.e3d", eleven_bones},
-    {"invalid", "bone_id_3_of_2.e3d", bone_id},
-    {"invalid", "weights_sum_200.e3d", weight_sum},
-    {"invalid", "weight_without_bone.e3d", weight_no_bone},
-    {"invalid", "index_out_of_range.e3d", index_range},
-    {"invalid", "faces_materials_past_faces.e3d", fm_range},
-    {"invalid", "bbox_inverted.e3d", bbox_inverted},
-    {"invalid", "bbox_excludes_vertex.e3d", bbox_small},
-    {"invalid", "texture_id_twice.e3d", duplicate_id},
-    {"invalid", "mesh_node_unknown_mesh.e3d", mesh_ref},
-    {"invalid", "faces_materials_unknown_material.e3d", material_ref},
-    {"invalid", "map_unknown_texture.e3d", texture_ref},
-    {"invalid", "skin_bone_unknown_node.e3d", node_ref},
-    {"invalid", "map_without_texture.e3d", map_empty},
-    {"invalid", "parts_ambiguous_layout.e3d", parts_ambiguous},
-    {"invalid", "duplicate_vertex_out_of_range.e3d", dupverts_range},
-    {"invalid", "part_past_faces.e3d", parts_range},
-    {"invalid", "skin_weight_set_9.e3d", weight_set},
-    {"invalid", "png_without_signature.e3d", png_signature},
-    {"invalid", "texture_name_5000_bytes.e3d", long_name},
-    {"invalid", "orientation_length_2.e3d", orientation},
-    {"invalid", "animation_default_after_end.e3d", frames_order},
-    {"invalid", "key_frames_equal.e3d", key_order},
-    {"invalid", "rotation_key_not_unit.e3d", key_rotation},
-    {"invalid", "loop_flag_2.e3d", loop_flag},
-    {"invalid", "track_without_node.e3d", no_target},
-    {"invalid", "rotation_order_7.e3d", rotation_order},
+    /* valid: no errors; warnings and infos only where named */
+    {CASE("valid", "cube1_spec.e3d", NULL, "the spec's cube1: 24 vertices, 12 triangles, one mesh node", ""), cube1},
+    {CASE("valid", "cube2_spec_normals.e3d", NULL, "cube2: normals packed as the reference does (-1 as -512)", ""), cube2},
+    {CASE("valid", "cube3_spec_lzma_444.e3d", NULL, "cube3: everything after the version block in one LZMA block, lc=lp=pb=4", ""), cube3},
+    {CASE("valid", "lzma_nested_two_deep.e3d", NULL, "the mesh's children in an LZMA block inside the top LZMA block", ""), nested},
+    {CASE("valid", "skinned_lzma.e3d", NULL, "boneWeights, a skin of 2 bones naming 2 nodes, compressed", ""), skinned},
+    {CASE("valid", "textured_png.e3d", NULL, "texCoords, meshBBox, a material whose diffuse map uses an embedded PNG texture", ""), textured},
+    {CASE("valid", "animated.e3d", NULL, "one animation, one track of 2 keys (position, rotation) on node 1", ""), animated},
+    {CASE("valid", "official_sample_habits.e3d", NULL, "the official samples' habits: repeated facesMaterials, a zero normal, an empty textures block, compressed",
+          "E3D_NORMAL_ZERO E3D_FACES_MATERIALS_OVERLAP"), official_habits},
+    {CASE("valid", "track_loop_flag_first_reference_layout.e3d", "E3D_TRACK_REFERENCE_LAYOUT", "the track's loop flag before its frames, as the reference code writes it",
+          "E3D_TRACK_REFERENCE_LAYOUT"), track_code_layout},
+    {CASE("valid", "duplicate_vertices_reference_layout.e3d", "E3D_DUPVERTS_REFERENCE_LAYOUT", "meshDuplicateVertices as 3 int32 indices with no count (reference code)",
+          "E3D_DUPVERTS_REFERENCE_LAYOUT"), dupverts_code},
+    {CASE("valid", "parts_reference_layout.e3d", "E3D_PARTS_REFERENCE_LAYOUT", "one 16-byte part (u64 ID) as the reference code writes it",
+          "E3D_PARTS_REFERENCE_LAYOUT"), parts_code},
+    {CASE("valid", "lzma_end_marker.e3d", "E3D_LZMA_END_MARKER", "the top LZMA stream ends with an end marker", "E3D_LZMA_END_MARKER"), end_marker},
+    {CASE("valid", "unknown_block_type.e3d", "E3D_BLOCK_UNKNOWN", "a top-level block of type 0x7777 after the cube", "E3D_BLOCK_UNKNOWN"), unknown_block},
+    {CASE("valid", "morphs_reference_code.e3d", "E3D_MORPH_BLOCK", "a morphs block (0x1070) with one morph, from the reference code", "E3D_MORPH_BLOCK"), morphs},
+    {CASE("valid", "camera_node_reserved.e3d", "E3D_BLOCK_RESERVED", "a second nodes section holding an empty cameraNode", "E3D_BLOCK_RESERVED"), camera_node},
+    {CASE("valid", "degenerate_triangle.e3d", "E3D_TRIANGLE_DEGENERATE", "triangle 1 is (17, 17, 16)", "E3D_TRIANGLE_DEGENERATE"), degenerate},
+    {CASE("valid", "texture_name_path_traversal.e3d", "E3D_TEXTURE_NAME_PATH", "a texture named ../../etc/passwd", "E3D_TEXTURE_NAME_PATH"), texture_path},
+    {CASE("valid", "version_1_1.e3d", "E3D_VERSION_UNKNOWN", "version 1.1 (u16 0x0101)", "E3D_VERSION_UNKNOWN"), version_1_1},
+    {CASE("valid", "normal_zero_length.e3d", "E3D_NORMAL_ZERO", "cube2 with vertex 4's normal (0, 0, 0)", "E3D_NORMAL_ZERO"), normal_zero},
+    {CASE("valid", "faces_materials_repeated.e3d", "E3D_FACES_MATERIALS_OVERLAP", "the facesMaterials block twice: triangles [0, 12) listed twice", "E3D_FACES_MATERIALS_OVERLAP"), fm_overlap},
+
+    /* invalid: each breaks one rule */
+    {FORCED("version_block_missing.e3d", "E3D_VERSION_MISSING", "the spec's cube without its version block, validated with --format e3d", "E3D_VERSION_MISSING"), no_version},
+    {FORCED("lzma_in_place_of_version.e3d", "E3D_LZMA_AS_VERSION", "the whole cube, version block included, in one LZMA block; --format e3d", "E3D_LZMA_AS_VERSION"), lzma_first},
+    {FORCED("version_block_14_bytes.e3d", "E3D_VERSION_SIZE", "a 14-byte version block before the cube's blocks; --format e3d", "E3D_VERSION_SIZE"), version_14},
+    {FORCED("magic_e3dx.e3d", "E3D_BAD_MAGIC", "signature E3DX, validated with --format e3d", "E3D_BAD_MAGIC"), magic_e3dx},
+    {CASE("invalid", "second_version_block.e3d", "E3D_VERSION_MISPLACED", "a second version block after the cube", "E3D_VERSION_MISPLACED"), second_version},
+    {CASE("invalid", "block_length_zero.e3d", "E3D_BLOCK_LENGTH_SMALL", "triFaces16's length is 0: the rest of the mesh cannot be walked", "E3D_BLOCK_LENGTH_SMALL"), length_zero},
+    {CASE("invalid", "child_overruns_parent.e3d", "E3D_BLOCK_OVERRUN", "facesMaterials is 1 byte longer than what is left of its mesh", "E3D_BLOCK_OVERRUN"), overrun},
+    {CASE("invalid", "gap_in_parent.e3d", "E3D_BLOCK_GAP", "3 zero bytes after a mesh's meshID", "E3D_BLOCK_GAP"), gap},
+    {CASE("invalid", "truncated.e3d", "E3D_FILE_TRUNCATED", "the cube without its last 7 bytes: the nodes block passes the end", "E3D_FILE_TRUNCATED"), truncated},
+    {CASE("invalid", "trailing_bytes.e3d", "E3D_FILE_TRAILING_BYTES", "3 zero bytes after the last block", "E3D_FILE_TRAILING_BYTES"), trailing},
+    {CASE("invalid", "mesh_id_at_top_level.e3d", "E3D_BLOCK_MISPLACED", "a meshID block at the top level", "E3D_BLOCK_MISPLACED"), misplaced},
+    {CASE("invalid", "two_mesh_ids.e3d", "E3D_BLOCK_DUPLICATE", "a mesh with meshID 1 and then meshID 2", "E3D_BLOCK_DUPLICATE"), duplicate_block},
+    {CASE("invalid", "mesh_nodes_1000_deep.e3d", "E3D_DEPTH_LIMIT", "1000 nested meshNode blocks (max_depth 64)", "E3D_DEPTH_LIMIT"), deep},
+    {CASE("invalid", "textures_after_meshes.e3d", "E3D_SECTION_ORDER", "an empty textures section after an empty meshes section", "E3D_SECTION_ORDER"), section_order},
+    {CASE("invalid", "faces_materials_before_faces.e3d", "E3D_MESH_BLOCK_ORDER", "a mesh whose only child is facesMaterials, no triFaces before it", "E3D_MESH_BLOCK_ORDER"), mesh_order},
+    {CASE("invalid", "lzma_block_8_bytes.e3d", "E3D_LZMA_TOO_SHORT", "an LZMA block with an 8-byte payload", "E3D_LZMA_TOO_SHORT"), lzma_short_block},
+    {CASE("invalid", "lzma_properties_225.e3d", "E3D_LZMA_BAD_PROPERTIES", "the top LZMA block's properties byte is 225 (> 224)", "E3D_LZMA_BAD_PROPERTIES"), lzma_props},
+    {CASE("invalid", "lzma_declares_50_more.e3d", "E3D_LZMA_SIZE_SHORT", "the stream decodes 456 bytes; the block declares 506", "E3D_LZMA_SIZE_SHORT"), lzma_size_short},
+    {CASE("invalid", "lzma_declares_50_less.e3d", "E3D_LZMA_SIZE_LONG", "the stream decodes 456 bytes; the block declares 406", "E3D_LZMA_SIZE_LONG"), lzma_size_long},
+    {CASE("invalid", "lzma_corrupt.e3d", "E3D_LZMA_CORRUPT", "the stream's first byte is 1 (a range-coder stream starts with 0)", "E3D_LZMA_CORRUPT"), lzma_corrupt},
+    {CASE("invalid", "lzma_truncated.e3d", "E3D_LZMA_TRUNCATED", "the top LZMA stream without its last 10 bytes", "E3D_LZMA_TRUNCATED"), lzma_truncated},
+    {CASE("invalid", "lzma_nested_100_deep.e3d", "E3D_LZMA_DEPTH_LIMIT", "an empty meshes section in 100 nested LZMA blocks (limit 8)", "E3D_LZMA_DEPTH_LIMIT"), lzma_100_deep},
+    {CASE("invalid", "lzma_200_bytes_declaring_4_gib.e3d", "E3D_LZMA_SIZE_LIMIT", "a 188-byte LZMA block declaring 2^32-1 decoded bytes (max_decompressed_bytes 256 MiB)", "E3D_LZMA_SIZE_LIMIT"), lzma_4_gib},
+    {CASE("invalid", "nan_position_in_lzma.e3d", "E3D_NOT_FINITE", "vertex 5's x is NaN, inside the top LZMA block", "E3D_NOT_FINITE"), nan_in_lzma},
+    {CASE("invalid", "mesh_id_5_bytes.e3d", "E3D_PAYLOAD_SIZE", "a meshID with a 5-byte payload", "E3D_PAYLOAD_SIZE"), payload_size},
+    {CASE("invalid", "triangle_count_13_for_12.e3d", "E3D_COUNT_SIZE", "triFaces16 counts 13 triangles in the bytes of 12", "E3D_COUNT_SIZE"), count_size},
+    {CASE("invalid", "string_length_past_block.e3d", "E3D_STRING_SIZE", "a materialName of length 9 with 5 bytes", "E3D_STRING_SIZE"), string_size},
+    {CASE("invalid", "vertex_count_65537.e3d", "E3D_VERTEX_COUNT_LIMIT", "an attributes block counting 65537 vertices", "E3D_VERTEX_COUNT_LIMIT"), vertex_limit},
+    {CASE("invalid", "interleaved_unterminated.e3d", "E3D_INTERLEAVED_UNTERMINATED", "an interleaved list of one entry with no 0 terminator or vertex size", "E3D_INTERLEAVED_UNTERMINATED"), unterminated},
+    {CASE("invalid", "interleaved_type_mesh_id.e3d", "E3D_INTERLEAVED_TYPE", "the interleaved list names type 0x1020 (meshID) instead of vertices", "E3D_INTERLEAVED_TYPE"), itype},
+    {CASE("invalid", "interleaved_past_stride.e3d", "E3D_INTERLEAVED_RANGE", "vertices at offset 4 in a 12-byte vertex", "E3D_INTERLEAVED_RANGE"), irange},
+    {CASE("invalid", "interleaved_overlap.e3d", "E3D_INTERLEAVED_OVERLAP", "normals at offset 8, inside the vertices [0, 12)", "E3D_INTERLEAVED_OVERLAP"), ioverlap},
+    {CASE("invalid", "interleaved_count_25_for_24.e3d", "E3D_INTERLEAVED_SIZE", "attributes count 25 vertices; the interleaved data holds 24", "E3D_INTERLEAVED_SIZE"), isize},
+    {CASE("invalid", "vertices_twice.e3d", "E3D_ATTRIBUTE_DUPLICATE", "vertices interleaved and again as a standalone block", "E3D_ATTRIBUTE_DUPLICATE"), attr_twice},
+    {CASE("invalid", "normal_length_0_5.e3d", "E3D_NORMAL_NOT_UNIT", "vertex 3's normal is (256, 0, 0): length about 0.5", "E3D_NORMAL_NOT_UNIT"), normal_short},
+    {CASE("invalid", "bone_weights_odd_width.e3d", "E3D_BONE_WEIGHTS_SIZE", "interleaved boneWeights spanning 3 bytes per vertex", "E3D_BONE_WEIGHTS_SIZE"), weights_odd},
+    {CASE("invalid", "eleven_bones_per_vertex.e3d", "E3D_INFLUENCES_LIMIT", "interleaved boneWeights of 22 bytes: 11 bones per vertex", "E3D_INFLUENCES_LIMIT"), eleven_bones},
+    {CASE("invalid", "bone_id_3_of_2.e3d", "E3D_BONE_ID_RANGE", "vertex 7 names bone 3 of a 2-bone skin", "E3D_BONE_ID_RANGE"), bone_id},
+    {CASE("invalid", "weights_sum_200.e3d", "E3D_WEIGHT_SUM", "vertex 2's weights sum to 200", "E3D_WEIGHT_SUM"), weight_sum},
+    {CASE("invalid", "weight_without_bone.e3d", "E3D_WEIGHT_WITHOUT_BONE", "vertex 0's second slot has bone 0 and weight 55 (sum still 255)", "E3D_WEIGHT_WITHOUT_BONE"), weight_no_bone},
+    {CASE("invalid", "index_out_of_range.e3d", "E3D_INDEX_RANGE", "triangle 0 uses index 24 of 24 vertices", "E3D_INDEX_RANGE"), index_range},
+    {CASE("invalid", "faces_materials_past_faces.e3d", "E3D_FACES_MATERIALS_RANGE", "facesMaterials covers triangles [0, 13) of 12", "E3D_FACES_MATERIALS_RANGE"), fm_range},
+    {CASE("invalid", "bbox_inverted.e3d", "E3D_BBOX_INVERTED", "meshBBox with loY 1 > hiY 0.5", "E3D_BBOX_INVERTED"), bbox_inverted},
+    {CASE("invalid", "bbox_excludes_vertex.e3d", "E3D_BBOX_EXCLUDES_VERTEX", "meshBBox with hiX 0.25; vertices reach x = 0.5", "E3D_BBOX_EXCLUDES_VERTEX"), bbox_small},
+    {CASE("invalid", "texture_id_twice.e3d", "E3D_DUPLICATE_ID", "two textures with textureID 1", "E3D_DUPLICATE_ID"), duplicate_id},
+    {CASE("invalid", "mesh_node_unknown_mesh.e3d", "E3D_MESH_REF_UNRESOLVED", "the mesh node names mesh 2; only mesh 1 exists", "E3D_MESH_REF_UNRESOLVED"), mesh_ref},
+    {CASE("invalid", "faces_materials_unknown_material.e3d", "E3D_MATERIAL_REF_UNRESOLVED", "facesMaterials names material 5; there are no materials", "E3D_MATERIAL_REF_UNRESOLVED"), material_ref},
+    {CASE("invalid", "map_unknown_texture.e3d", "E3D_TEXTURE_REF_UNRESOLVED", "the diffuse map names texture 9; only texture 1 exists", "E3D_TEXTURE_REF_UNRESOLVED"), texture_ref},
+    {CASE("invalid", "skin_bone_unknown_node.e3d", "E3D_NODE_REF_UNRESOLVED", "skin bone 1 names node \"tia\"; the nodes are root and tip", "E3D_NODE_REF_UNRESOLVED"), node_ref},
+    {CASE("invalid", "map_without_texture.e3d", "E3D_MAP_NO_TEXTURE", "an empty phongDiffuseMap", "E3D_MAP_NO_TEXTURE"), map_empty},
+    {CASE("invalid", "parts_ambiguous_layout.e3d", "E3D_LAYOUT_AMBIGUOUS", "48 zero bytes of parts: 4 spec parts or 3 reference-code parts", "E3D_LAYOUT_AMBIGUOUS"), parts_ambiguous},
+    {CASE("invalid", "duplicate_vertex_out_of_range.e3d", "E3D_DUPVERTS_RANGE", "meshDuplicateVertices (spec layout) names vertex 7 of 3", "E3D_DUPVERTS_RANGE"), dupverts_range},
+    {CASE("invalid", "part_past_faces.e3d", "E3D_PARTS_RANGE", "a part (ID 1) covering triangles [0, 2) of 1", "E3D_PARTS_RANGE"), parts_range},
+    {CASE("invalid", "skin_weight_set_9.e3d", "E3D_SKIN_WEIGHT_SET_RANGE", "skinBoneWeights names weight set 9", "E3D_SKIN_WEIGHT_SET_RANGE"), weight_set},
+    {CASE("invalid", "png_without_signature.e3d", "E3D_TEXTURE_SIGNATURE", "texturePNG whose first byte is 0, not 0x89", "E3D_TEXTURE_SIGNATURE"), png_signature},
+    {CASE("invalid", "texture_name_5000_bytes.e3d", "E3D_TEXTURE_NAME_LENGTH", "a texture name of 5000 bytes (at most 4096)", "E3D_TEXTURE_NAME_LENGTH"), long_name},
+    {CASE("invalid", "orientation_length_2.e3d", "E3D_NODE_ORIENTATION_NOT_UNIT", "a node orientation quaternion (2, 0, 0, 0)", "E3D_NODE_ORIENTATION_NOT_UNIT"), orientation},
+    {CASE("invalid", "animation_default_after_end.e3d", "E3D_ANIMATION_FRAMES_ORDER", "animationFrames start 0, end 10, default 11", "E3D_ANIMATION_FRAMES_ORDER"), frames_order},
+    {CASE("invalid", "key_frames_equal.e3d", "E3D_KEY_FRAMES_ORDER", "a track's two keys both at frame 0", "E3D_KEY_FRAMES_ORDER"), key_order},
+    {CASE("invalid", "rotation_key_not_unit.e3d", "E3D_KEY_ROTATION_NOT_UNIT", "rotation key 1 is (0.5, 0, 0.707, 0)", "E3D_KEY_ROTATION_NOT_UNIT"), key_rotation},
+    {CASE("invalid", "loop_flag_2.e3d", "E3D_TRACK_LOOP_FLAG", "a track's loop flag is 2", "E3D_TRACK_LOOP_FLAG"), loop_flag},
+    {CASE("invalid", "track_without_node.e3d", "E3D_TRACK_NO_TARGET", "an animation track with neither nodeID nor nodeName", "E3D_TRACK_NO_TARGET"), no_target},
+    {CASE("invalid", "rotation_order_7.e3d", "E3D_ROTATION_ORDER_RANGE", "ftkRotationOrder 7 (0..5)", "E3D_ROTATION_ORDER_RANGE"), rotation_order},
 };
 
-static int write_e3d_case(const char *root, const e3d_case *c)
+static int write_e3d_case(const char *root, const e3d_case *c, mcg_manifest *mf)
 {
-    char path[4096];
     e3db w;
     memset(&w, 0, sizeof w);
     c->write(&w);
-    snprintf(path, sizeof path, "%s/e3d/%s/%s", root, c->dir, c->name);
-    int rc = w.b.oom ? -1 : mcb_write_file(&w.b, path);
-    if (rc != 0) fprintf(stderr, "mc_corpusgen: cannot write %s\n", path);
+    int rc = -1;
+    if (w.b.oom) fprintf(stderr, "mc_corpusgen: out of memory building %s\n", c->meta.file);
+    else rc = mcg_write_case(root, &c->meta, &w.b, mf);
     e3db_free(&w);
     return rc;
 }
 
-/* The cases are not in the manifest yet (tests/corpus/uncovered.txt). */
 int mcg_write_e3d(const char *root, mcg_manifest *mf)
 {
-    (void)mf;
     if (mcg_mkdir(root, "e3d") || mcg_mkdir(root, "e3d/valid") || mcg_mkdir(root, "e3d/invalid"))
         return -1;
     for (size_t i = 0; i < sizeof e3d_cases / sizeof e3d_cases[0]; i++)
-        if (write_e3d_case(root, &e3d_cases[i]) != 0) return -1;
+        if (write_e3d_case(root, &e3d_cases[i], mf) != 0) return -1;
     return 0;
 }
