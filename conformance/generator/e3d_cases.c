@@ -116,6 +116,19 @@ static void end_marker(e3db *w)
     e3db_lzma_wrap(w, 12, &p);
 }
 
+/* Other valid parameter sets than the reference writer's (issue 7): the
+ * decoder must not assume lc=4, lp=4, pb=4. */
+static void lzma_params(e3db *w, unsigned lc, unsigned lp, unsigned pb, uint32_t dict)
+{
+    e3db_lzma p = {lc, lp, pb, dict, false};
+    e3db_cube(w, 0, &m);
+    e3db_lzma_wrap(w, 12, &p);
+}
+
+static void lzma_302(e3db *w) { lzma_params(w, 3, 0, 2, 1u << 16); }
+static void lzma_000(e3db *w) { lzma_params(w, 0, 0, 0, 1u << 12); }
+static void lzma_844(e3db *w) { lzma_params(w, 8, 4, 4, 1u << 20); }
+
 static void unknown_block(e3db *w)
 {
     e3db_cube(w, 0, &m);
@@ -694,6 +707,9 @@ static const e3d_case e3d_cases[] = {
     {CASE("valid", "cube1_spec.e3d", NULL, "the spec's cube1: 24 vertices, 12 triangles, one mesh node", ""), cube1},
     {CASE("valid", "cube2_spec_normals.e3d", NULL, "cube2: normals packed as the reference does (-1 as -512)", ""), cube2},
     {CASE("valid", "cube3_spec_lzma_444.e3d", NULL, "cube3: everything after the version block in one LZMA block, lc=lp=pb=4", ""), cube3},
+    {CASE("valid", "lzma_302_64k_dict.e3d", NULL, "the cube in one LZMA block with lc=3, lp=0, pb=2 (the .lzma default), 64 KiB dictionary", ""), lzma_302},
+    {CASE("valid", "lzma_000_4k_dict.e3d", NULL, "the cube in one LZMA block with lc=0, lp=0, pb=0, 4 KiB dictionary", ""), lzma_000},
+    {CASE("valid", "lzma_844_1m_dict.e3d", NULL, "the cube in one LZMA block with the largest properties, lc=8, lp=4, pb=4", ""), lzma_844},
     {CASE("valid", "lzma_nested_two_deep.e3d", NULL, "the mesh's children in an LZMA block inside the top LZMA block", ""), nested},
     {CASE("valid", "skinned_lzma.e3d", NULL, "boneWeights, a skin of 2 bones naming 2 nodes, compressed", ""), skinned},
     {CASE("valid", "textured_png.e3d", NULL, "texCoords, meshBBox, a material whose diffuse map uses an embedded PNG texture", ""), textured},
