@@ -23,8 +23,10 @@ Test(core, unrecognised_names_the_formats_tried)
     static const char text[] = "hello, world";
     mc_result *r = validate_buf(text, sizeof text - 1, NULL);
     expect_only(r, MC_FILE_UNRECOGNIZED, 1, 0);
-    cr_expect_str_eq(r->issues[0].instances[0].message,
-                     "content matches no supported format (tried: AEM); first bytes: 68 65 6c 6c 6f 2c 20 77");
+    /* the list grows as format modules land: AEM is always first */
+    const char *msg = r->issues[0].instances[0].message;
+    cr_expect(strncmp(msg, "content matches no supported format (tried: AEM", 47) == 0, "%s", msg);
+    cr_expect(strstr(msg, "; first bytes: 68 65 6c 6c 6f 2c 20 77") != NULL, "%s", msg);
     mc_result_free(r);
 }
 
