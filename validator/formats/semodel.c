@@ -1,7 +1,984 @@
 /*
- * SEModel: not implemented yet. The module is listed in validate.c with a NULL
- * detect function, so it is neither tried nor named until it is.
+ * SEModel (../shared/specs/semodel.md, FIELD-NOTES "SEModel").
+ *
+ * Two layouts share the magic and version 1; headerSize tells them apart:
+ * 0x14 is the 2018 layout every real writer emits (arrays per attribute,
+ * float normals, per-mesh UV layers and skin influence, a material table),
+ * 0x1E or 0x1C the 2017 draft of semodel.md (one record per vertex, half
+ * normals and weights, a global skin influence, TODO collision and material
+ * blocks).
+ *
+ * Nothing here has a fixed size: strings, bone_t/face_t/mat_t widths and
+ * attribute flags decide where everything is. So the file is walked once,
+ * front to back, through one reader; before each block or mesh the bytes
+ * its counts need at the least are compared with the bytes left, so a
+ * lying count gives one SEMODEL_TRUNCATED before any loop or allocation,
+ * and the walk stops at the first structural error.
+ *
+ * Where a presence flag and its count disagree the readers disagree too;
+ * the validator reports it and lets the count decide (a block of zero
+ * elements is empty either way).
  */
-#include "mc_format.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-const mc_format_module mc_semodel_module = {MC_FORMAT_SEMODEL, "SEModel", NULL, NULL};
+#include "mc_format.h"
+#include "mc_numeric.h"
+#include "mc_reader.h"
+
+enum {
+    SE_PREFIX = 11,          /* magic[7], version, headerSize */
+    SE_HEADER_2018 = 0x14,   /* FIELD-NOTES: 20 bytes counting headerSize */
+    SE_HEADER_DRAFT = 0x1E,  /* semodel.md: the 30-byte SEModel_Header */
+    SE_HEADER_DRAFT_28 = 0x1C /* FIELD-NOTES: a draft-era writer left headerSize out */
+};
+
+/* dataPresenceFlags: BONE and MESH agree; the rest moved in 2018. */
+enum { D_BONE = 1, D_MESH = 2 };
+enum { D18_MATERIALS = 4, D18_CUSTOM = 0x80, D18_KNOWN = 0x87 };
+enum { DD_COLLISION = 4, DD_MATERIALS = 8, DD_KNOWN = 0x0F };
+enum { B_GLOBAL = 1, B_LOCAL = 2, B_SCALES = 4, B_KNOWN = 0x07 };
+enum { M_UVSET = 1, M_NORMALS = 2, M_COLOR = 4, M_WEIGHTS = 8, M_KNOWN = 0x0F };
+
+/* "SEBlend\n" read as a little-endian u64 (FIELD-NOTES: Greyhound). */
+#define SE_SEBLEND_MAGIC UINT64_C(0x0A646E656C424553)
+
+/* Draft weights are half floats: each carries up to half an ulp (2^-12 in
+ * [0.5, 1]) of rounding, so their sum gets this much slack per weight. */
+#define SE_HALF_WEIGHT_TOLERANCE (1.0 / 2048.0)
+
+typedef struct se_file {
+    bool draft;
+    uint8_t data_flags, bone_flags, mesh_flags;
+    uint8_t max_influence;     /* draft: global maxSkinInfluence */
+    uint32_t bones, meshes, cols, mats;
+    unsigned bone_w, mat_w;    /* bytes per bone_t, mat_t */
+    uint64_t flags_at;         /* offset of dataPresenceFlags */
+    bool undefined_tail;       /* draft: a block without layout follows the meshes */
+} se_file;
+
+typedef struct se_mesh {
+    uint32_t index;
+    uint64_t at;
+    uint8_t flags, layers, influence;
+    uint32_t vertices, faces;
+    unsigned face_w;
+} se_mesh;
+
+typedef struct se_name {
+    uint64_t hash;
+    size_t at;
+    uint32_t len;
+} se_name;
+
+/* ---- helpers (UTF-8 and binary16 belong in core) ---- */
+
+/* semodel.md, bone_t / mat_t; FIELD-NOTES: face_t follows the same rule. */
+static unsigned index_width(uint64_t count)
+{
+    return count <= 0xFF ? 1u : count <= 0xFFFF ? 2u : 4u;
+}
+
+static uint32_t read_index(mc_reader *r, unsigned width)
+{
+    if (width == 1) return mc_read_u8(r);
+    if (width == 2) return mc_read_u16(r);
+    return mc_read_u32(r);
+}
+
+/* IEEE 754 binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits;
+ * exponent 0 holds zero and subnormals, 31 infinity and NaN. */
+static float half_to_float(uint16_t h)
+{
+    unsigned exponent = (h >> 10) & 0x1Fu, fraction = h & 0x3FFu;
+    float v;
+    if (exponent == 0)
+        v = ldexpf((float)fraction, -24);
+    else if (exponent == 31)
+        v = fraction ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(fraction | 0x400u), (int)exponent - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+static float read_half(mc_reader *r)
+{
+    return half_to_float(mc_read_u16(r));
+}
+
+/* RFC 3629: shortest form only, no surrogates, nothing above U+10FFFF.
+ * Returns the index of the first byte that starts no valid sequence, or n. */
+static size_t utf8_invalid_at(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint8_t lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0; /* overlong */
+            if (b == 0xED) hi = 0x9F; /* surrogates */
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90; /* overlong */
+            if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
+        } else {
+            return i;
+        }
+        if (len > n - i || s[i + 1] < lo || s[i + 1] > hi) return i;
+        for (size_t k = 2; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80) return i;
+        i += len;
+    }
+    return n;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* One SEMODEL_TRUNCATED where the file ends: the walk stops after it. */
+static void truncated(mc_ctx *c, const char *path, const char *fmt, ...) MC_PRINTF(3, 4);
+static void truncated(mc_ctx *c, const char *path, const char *fmt, ...)
+{
+    mc_instance *in = mc_emit(c, MC_SEMODEL_TRUNCATED, c->size);
+    if (!in) return;
+    char msg[sizeof in->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    mc_path(in, "%s", path);
+    mc_msg(in, "%s", msg);
+}
+
+/* True when *need bytes remain; ok false means the size overflowed (more
+ * than any file). *need is read here, after ok was computed from it. */
+static bool fits(const mc_reader *r, bool ok, const uint64_t *need)
+{
+    return ok && *need <= mc_reader_left(r);
+}
+
+/* Strings end in a NUL inside the file and are UTF-8 (FIELD-NOTES: the
+ * Python reader decodes UTF-8). False, after one error, when the file ends
+ * first: the walk cannot go on. */
+static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
+                        const char *field, se_name *out)
+{
+    size_t at = r->pos, left = mc_reader_left(r);
+    const uint8_t *p = r->p + at;
+    const uint8_t *nul = left ? memchr(p, 0, left) : NULL;
+    if (!nul) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_STRING_UNTERMINATED, at);
+        mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
+        mc_msg(in, "%s %" PRIu64 " %s: no NUL terminator in the %zu bytes before the end of the file",
+               block, i, field, left);
+        return false;
+    }
+    size_t len = (size_t)(nul - p);
+    size_t bad = utf8_invalid_at(p, len);
+    if (bad < len) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_STRING_NOT_UTF8, at + bad);
+        mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
+        mc_msg(in, "%s %" PRIu64 " %s: byte %zu (0x%02x) starts no valid UTF-8 sequence", block, i,
+               field, bad, p[bad]);
+    }
+    mc_reader_skip(r, len + 1);
+    if (out) {
+        out->at = at;
+        out->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+        out->hash = fnv1a(p, len);
+    }
+    return true;
+}
+
+/* ---- header ---- */
+
+static bool se_detect(const uint8_t *data, size_t size)
+{
+    return size >= 7 && memcmp(data, "SEModel", 7) == 0;
+}
+
+static void flag_bits(mc_ctx *c, uint64_t at, const char *field, uint8_t value, uint8_t known)
+{
+    if (!(value & ~known)) return;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_UNKNOWN_FLAG_BITS, at);
+    mc_path(in, "/header/%s", field);
+    mc_msg(in, "%s is 0x%02x: bits 0x%02x are reserved or unknown (expected 0)", field, value,
+           (unsigned)(value & ~known));
+}
+
+static void reserved_bytes(mc_ctx *c, uint64_t at, const uint8_t *b, size_t n, const char *field)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (!b[k]) continue;
+        mc_instance *in = mc_emit(c, MC_SEMODEL_RESERVED_NONZERO, at + k);
+        mc_path(in, "/header/%s", field);
+        mc_msg(in, "%s byte %zu is 0x%02x (expected 0)", field, k, b[k]);
+        return;
+    }
+}
+
+/* semodel.md, SEModel_Header: "Is 0 if (dataPresenceFlags & ...) is false";
+ * FIELD-NOTES: readers disagree on either mismatch, so both are reported
+ * under their own codes and the count decides. */
+static void presence(mc_ctx *c, const se_file *f, uint8_t flag, uint64_t count_at,
+                     const char *name, uint32_t count)
+{
+    bool set = (f->data_flags & flag) != 0;
+    if (count > 0 && !set) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_COUNT_WITHOUT_FLAG, count_at);
+        mc_path(in, "/header/%s", name);
+        mc_msg(in, "%s is %" PRIu32 " but its presence flag 0x%02x is clear (expected 0, or the flag set)",
+               name, count, flag);
+    } else if (count == 0 && set) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_FLAG_WITHOUT_COUNT, f->flags_at);
+        mc_path(in, "/header/dataPresenceFlags");
+        mc_msg(in, "presence flag 0x%02x is set but %s is 0 (expected a count > 0, or the flag clear)",
+               flag, name);
+    }
+}
+
+static const char *const model_type_name[3] = {"STATIC", "DYNAMIC", "COLLISION"};
+
+/* semodel.md, SEModel_Header and the data block TODOs. */
+static void draft_header(mc_ctx *c, se_file *f, mc_reader *r)
+{
+    uint8_t type = mc_read_u8(r);
+    mc_read_u16(r); /* modelFlags: implementation defined */
+    f->data_flags = mc_read_u8(r);
+    f->bone_flags = mc_read_u8(r);
+    f->mesh_flags = mc_read_u8(r);
+    const uint8_t *res1 = mc_read_bytes(r, 2);
+    f->bones = mc_read_u32(r);
+    f->meshes = mc_read_u32(r);
+    f->cols = mc_read_u32(r);
+    f->mats = mc_read_u32(r);
+    f->max_influence = mc_read_u8(r);
+    const uint8_t *res2 = mc_read_bytes(r, 3);
+    if (r->fail) return;
+    f->flags_at = 14;
+    if (type > 2) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_MODEL_TYPE_UNKNOWN, 11);
+        mc_path(in, "/header/modelType");
+        mc_msg(in, "modelType is %u (recommended: 0 %s, 1 %s, 2 %s)", type, model_type_name[0],
+               model_type_name[1], model_type_name[2]);
+    }
+    flag_bits(c, 14, "dataPresenceFlags", f->data_flags, DD_KNOWN);
+    reserved_bytes(c, 17, res1, 2, "reserved1");
+    reserved_bytes(c, 36, res2, 3, "reserved2");
+    presence(c, f, D_BONE, 19, "boneCount", f->bones);
+    presence(c, f, D_MESH, 23, "meshCount", f->meshes);
+    presence(c, f, DD_COLLISION, 27, "colCount", f->cols);
+    presence(c, f, DD_MATERIALS, 31, "matCount", f->mats);
+    bool weights = (f->mesh_flags & M_WEIGHTS) != 0;
+    if (weights && f->max_influence == 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SKIN_INFLUENCE_ZERO, 35);
+        mc_path(in, "/header/maxSkinInfluence");
+        mc_msg(in, "WEIGHTS is set but maxSkinInfluence is 0 (expected > 0)");
+    } else if (!weights && f->max_influence > 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SKIN_INFLUENCE_WITHOUT_WEIGHTS, 35);
+        mc_path(in, "/header/maxSkinInfluence");
+        mc_msg(in, "maxSkinInfluence is %u but WEIGHTS is clear (expected 0)", f->max_influence);
+    }
+    static const struct { uint8_t flag; const char *block, *count; } undefined[2] = {
+        {DD_COLLISION, "COLLISION", "colCount"}, {DD_MATERIALS, "MATERIALS", "matCount"}};
+    for (int k = 0; k < 2; k++) {
+        uint32_t count = k == 0 ? f->cols : f->mats;
+        if (!(f->data_flags & undefined[k].flag) && count == 0) continue;
+        f->undefined_tail = true;
+        mc_instance *in = mc_emit(c, MC_SEMODEL_DRAFT_BLOCK_UNDEFINED, 14);
+        mc_path(in, "/header/dataPresenceFlags");
+        mc_msg(in, "%s block announced (%s %" PRIu32 "): the 2017 draft defines no layout for it (TODO); bytes after the meshes are not checked",
+               undefined[k].block, undefined[k].count, count);
+    }
+}
+
+/* FIELD-NOTES, the 2018 layout: header. */
+static void header_2018(mc_ctx *c, se_file *f, mc_reader *r)
+{
+    f->data_flags = mc_read_u8(r);
+    f->bone_flags = mc_read_u8(r);
+    f->mesh_flags = mc_read_u8(r);
+    f->bones = mc_read_u32(r);
+    f->meshes = mc_read_u32(r);
+    f->mats = mc_read_u32(r);
+    const uint8_t *res = mc_read_bytes(r, 3);
+    if (r->fail) return;
+    f->flags_at = 11;
+    flag_bits(c, 11, "dataPresenceFlags", f->data_flags, D18_KNOWN);
+    reserved_bytes(c, 26, res, 3, "reserved");
+    presence(c, f, D_BONE, 14, "boneCount", f->bones);
+    presence(c, f, D_MESH, 18, "meshCount", f->meshes);
+    presence(c, f, D18_MATERIALS, 22, "matCount", f->mats);
+    if (f->data_flags & D18_CUSTOM) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_CUSTOM_BLOCK, 11);
+        mc_path(in, "/header/dataPresenceFlags");
+        mc_msg(in, "CUSTOM (0x80) is set: no layout defines the custom block; bytes after the materials are not checked");
+    }
+}
+
+/* Magic, version 1, headerSize naming the layout; false when the rest of
+ * the file cannot be read with confidence. */
+static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
+{
+    const uint8_t *magic = mc_read_bytes(r, 7);
+    if (!magic || memcmp(magic, "SEModel", 7) != 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_BAD_MAGIC, 0);
+        mc_path(in, "/header/magic");
+        mc_msg(in, "magic is not \"SEModel\" (53 45 4d 6f 64 65 6c)");
+    }
+    uint16_t version = mc_read_u16(r);
+    uint16_t header_size = mc_read_u16(r);
+    if (r->fail) {
+        truncated(c, "/header", "file is %zu bytes; magic, version and headerSize need %d", c->size,
+                  SE_PREFIX);
+        return false;
+    }
+    if (version != 1) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_UNSUPPORTED_VERSION, 7);
+        mc_path(in, "/header/version");
+        mc_msg(in, "version is %u (expected 1)", version);
+        return false;
+    }
+    if (header_size == SE_HEADER_2018) {
+        c->layout = "2018";
+    } else if (header_size == SE_HEADER_DRAFT || header_size == SE_HEADER_DRAFT_28) {
+        c->layout = "draft";
+        f->draft = true;
+        if (header_size == SE_HEADER_DRAFT_28) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_HEADER_SIZE_28, 9);
+            mc_path(in, "/header/headerSize");
+            mc_msg(in, "headerSize is 0x1c (28, the draft header without its headerSize field; semodel.md's header is 0x1e, 30 bytes)");
+        }
+    } else {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_HEADER_SIZE, 9);
+        mc_path(in, "/header/headerSize");
+        mc_msg(in, "headerSize is 0x%x (%u): expected 0x14 (2018 layout) or 0x1e / 0x1c (2017 draft layout, with / without the field)",
+               header_size, header_size);
+        return false;
+    }
+    size_t body = f->draft ? SE_HEADER_DRAFT - 2u : SE_HEADER_2018 - 2u;
+    if (mc_reader_left(r) < body) {
+        truncated(c, "/header", "file is %zu bytes; the %s header ends at %zu", c->size, c->layout,
+                  SE_PREFIX + body);
+        return false;
+    }
+    if (f->draft)
+        draft_header(c, f, r);
+    else
+        header_2018(c, f, r);
+    flag_bits(c, f->flags_at + 1, "boneDataPresenceFlags", f->bone_flags, B_KNOWN);
+    flag_bits(c, f->flags_at + 2, "meshDataPresenceFlags", f->mesh_flags, M_KNOWN);
+    uint8_t blocks = (uint8_t)(f->data_flags & (f->draft ? DD_KNOWN : (D18_KNOWN & ~D18_CUSTOM)));
+    if (!blocks) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_NO_DATA_BLOCK, f->flags_at);
+        mc_path(in, "/header/dataPresenceFlags");
+        mc_msg(in, "dataPresenceFlags is 0x%02x: no data block is present (expected at least one)",
+               f->data_flags);
+    }
+    f->bone_w = index_width(f->bones);
+    f->mat_w = f->mats <= 0xFF ? 1u : 2u; /* semodel.md: mat_t */
+    return true;
+}
+
+/* ---- bones ---- */
+
+static uint64_t bone_record_size(const se_file *f)
+{
+    return 5u + ((f->bone_flags & B_GLOBAL) ? 28u : 0u) + ((f->bone_flags & B_LOCAL) ? 28u : 0u) +
+           ((f->bone_flags & B_SCALES) ? 12u : 0u);
+}
+
+static void element_flags(mc_ctx *c, uint64_t at, const char *block, uint32_t i, uint8_t flags)
+{
+    if (!flags) return;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_ELEMENT_FLAGS, at);
+    mc_path(in, "/%s/%" PRIu32 "/flags", block, i);
+    mc_msg(in, "%s %" PRIu32 ": flags byte is 0x%02x (no bit is defined)", block, i, flags);
+}
+
+/* semodel.md, SEModel_BoneData: -1 for roots; FIELD-NOTES: the Blender
+ * importer creates bones in order, so a parent comes before its child. */
+static void check_parent(mc_ctx *c, uint64_t at, uint32_t i, int32_t parent, uint32_t bones)
+{
+    mc_code code;
+    if (parent == -1 || (parent >= 0 && (uint32_t)parent < i))
+        return;
+    else if (parent >= 0 && (uint32_t)parent == i)
+        code = MC_SEMODEL_BONE_PARENT_SELF;
+    else if (parent >= 0 && (uint32_t)parent < bones)
+        code = MC_SEMODEL_BONE_PARENT_FORWARD;
+    else
+        code = MC_SEMODEL_BONE_PARENT_RANGE;
+    mc_instance *in = mc_emit(c, code, at);
+    mc_path(in, "/bones/%" PRIu32 "/parent", i);
+    mc_msg(in, "bone %" PRIu32 ": parent %" PRId32 " (expected -1 or < %" PRIu32 ", bone count %" PRIu32 ")",
+           i, parent, i, bones);
+}
+
+static bool vec_finite(mc_ctx *c, uint64_t at, uint32_t i, const char *field, const float *v,
+                       size_t n)
+{
+    if (mc_all_finite(v, n)) return true;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_NOT_FINITE, at);
+    mc_path(in, "/bones/%" PRIu32 "/%s", i, field);
+    mc_msg(in, "bone %" PRIu32 ": %s holds NaN or infinity", i, field);
+    return false;
+}
+
+/* semodel.md: quat_t is X Y Z W (Normalized). */
+static void check_transform(mc_ctx *c, mc_reader *r, uint32_t i, const char *pos_name,
+                            const char *rot_name)
+{
+    uint64_t at = r->pos;
+    float v[7];
+    mc_read_f32s(r, v, 7);
+    vec_finite(c, at, i, pos_name, v, 3);
+    if (!vec_finite(c, at + 12, i, rot_name, v + 3, 4)) return;
+    if (mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance)) return;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_ROTATION_NOT_UNIT, at + 12);
+    mc_path(in, "/bones/%" PRIu32 "/%s", i, rot_name);
+    mc_msg(in, "bone %" PRIu32 ": %s length is %.6f (expected 1 +- %g)", i, rot_name,
+           mc_length(v + 3, 4), c->opt->quaternion_tolerance);
+}
+
+static void check_bone(mc_ctx *c, const se_file *f, mc_reader *r, uint32_t i)
+{
+    uint64_t at = r->pos;
+    element_flags(c, at, "bones", i, mc_read_u8(r));
+    check_parent(c, at + 1, i, mc_read_i32(r), f->bones);
+    if (f->bone_flags & B_GLOBAL) check_transform(c, r, i, "globalPosition", "globalRotation");
+    if (f->bone_flags & B_LOCAL) check_transform(c, r, i, "localPosition", "localRotation");
+    if (f->bone_flags & B_SCALES) {
+        uint64_t sat = r->pos;
+        float s[3];
+        mc_read_f32s(r, s, 3);
+        if (vec_finite(c, sat, i, "scale", s, 3) && (s[0] == 0.0f || s[1] == 0.0f || s[2] == 0.0f)) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_SCALE_ZERO, sat);
+            mc_path(in, "/bones/%" PRIu32 "/scale", i);
+            mc_msg(in, "bone %" PRIu32 ": scale is (%g, %g, %g) (expected no zero component)", i,
+                   (double)s[0], (double)s[1], (double)s[2]);
+        }
+    }
+}
+
+/* Names are compared through a hash table of bone indices (linear probing,
+ * at most half full), so the check is linear; probes and byte compares are
+ * paid from the work budget, so crafted hash collisions cannot make it
+ * quadratic. */
+static void check_duplicate_names(mc_ctx *c, const se_name *names, uint32_t n)
+{
+    size_t cap = 16;
+    while (cap / 2 < n) cap *= 2;
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (!slot) {
+        c->nomem = true;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const se_name *a = &names[i];
+        if (a->len == 0) continue; /* SEMODEL_BONE_NAME_EMPTY */
+        size_t h = (size_t)a->hash & (cap - 1);
+        uint64_t cost = 1;
+        for (; slot[h]; h = (h + 1) & (cap - 1), cost++) {
+            const se_name *b = &names[slot[h] - 1];
+            if (b->hash != a->hash || b->len != a->len) continue;
+            cost += b->len;
+            if (memcmp(c->data + b->at, c->data + a->at, a->len) != 0) continue;
+            mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_NAME_DUPLICATE, a->at);
+            mc_path(in, "/bones/%" PRIu32 "/name", i);
+            mc_msg(in, "bone %" PRIu32 ": name \"%.*s\" is also the name of bone %" PRIu32, i,
+                   (int)(a->len < 64 ? a->len : 64), (const char *)c->data + a->at, slot[h] - 1);
+            break;
+        }
+        if (!slot[h]) slot[h] = i + 1;
+        if (!mc_work(c, cost, a->at, "duplicate bone names")) break;
+    }
+    free(slot);
+}
+
+/* semodel.md, SEModel_File: string_t bone[boneCount] then
+ * SEModel_BoneData[boneCount] (the same in 2018). */
+static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
+{
+    if (f->bones == 0) return true;
+    uint64_t record = bone_record_size(f), need = 0;
+    /* every bone takes its name's NUL and its record at the least */
+    if (!fits(r, mc_add_mul_u64(&need, f->bones, record + 1), &need)) {
+        truncated(c, "/bones", "boneCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
+                  " bytes from 0x%zx; %zu remain", f->bones, f->bones, record + 1, r->pos,
+                  mc_reader_left(r));
+        return false;
+    }
+    se_name *names = malloc((size_t)f->bones * sizeof *names);
+    if (!names) {
+        c->nomem = true;
+        return false;
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < f->bones && ok; i++) {
+        ok = read_string(c, r, "bones", i, "name", &names[i]);
+        if (ok && names[i].len == 0) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_NAME_EMPTY, names[i].at);
+            mc_path(in, "/bones/%" PRIu32 "/name", i);
+            mc_msg(in, "bone %" PRIu32 ": name is empty", i);
+        }
+    }
+    if (ok && !fits(r, mc_mul_u64(f->bones, record, &need), &need)) {
+        truncated(c, "/bones", "bone data: %" PRIu32 " x %" PRIu64 " bytes from 0x%zx; %zu remain",
+                  f->bones, record, r->pos, mc_reader_left(r));
+        ok = false;
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < f->bones; i++) check_bone(c, f, r, i);
+        check_duplicate_names(c, names, f->bones);
+    }
+    free(names);
+    return ok;
+}
+
+/* ---- meshes: checks shared by both layouts ---- */
+
+static void vertex_not_finite(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v,
+                              const char *field)
+{
+    mc_instance *in = mc_emit(c, MC_SEMODEL_VERTEX_NOT_FINITE, at);
+    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/%s", m->index, v, field);
+    mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": %s holds NaN or infinity", m->index, v, field);
+}
+
+static void check_position(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float p[3])
+{
+    if (!mc_all_finite(p, 3)) vertex_not_finite(c, at, m, v, "position");
+}
+
+static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float uv[2])
+{
+    if (!mc_all_finite(uv, 2)) vertex_not_finite(c, at, m, v, "uv");
+}
+
+static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3])
+{
+    if (!mc_all_finite(n, 3)) {
+        vertex_not_finite(c, at, m, v, "normal");
+        return;
+    }
+    double len = mc_length(n, 3);
+    if (fabs(len - 1.0) <= c->opt->unit_tolerance) return;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_NORMAL_NOT_UNIT, at);
+    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/normal", m->index, v);
+    mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": normal (%g, %g, %g) has length %g (expected 1 +- %g)",
+           m->index, v, (double)n[0], (double)n[1], (double)n[2], len, c->opt->unit_tolerance);
+}
+
+/* Where slot j's bone index and weight sit. */
+typedef struct slot_layout {
+    uint64_t bone_at, bone_step, weight_at, weight_step;
+} slot_layout;
+
+/* semodel.md, SEModel_VertexData: bone indices into the bone table; the
+ * weights of a vertex sum to 1, each in [0, 1]. Returns the influences
+ * (weights > 0). */
+static unsigned check_weights(mc_ctx *c, const se_file *f, const se_mesh *m, uint32_t v,
+                              unsigned n, const uint32_t *bone, const float *w,
+                              const slot_layout *at, double per_weight)
+{
+    double sum = 0.0;
+    unsigned nonzero = 0;
+    bool finite = true;
+    for (unsigned j = 0; j < n; j++) {
+        if (bone[j] >= f->bones) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_WEIGHT_BONE_RANGE, at->bone_at + j * at->bone_step);
+            mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/bones/%u", m->index, v, j);
+            mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": bone index %" PRIu32 " (expected < bone count %" PRIu32 ")",
+                   m->index, v, bone[j], f->bones);
+        }
+        if (!isfinite(w[j]) || w[j] < 0.0f || w[j] > 1.0f) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_WEIGHT_RANGE, at->weight_at + j * at->weight_step);
+            mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/weights/%u", m->index, v, j);
+            mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": weight %u is %g (expected within [0, 1])",
+                   m->index, v, j, (double)w[j]);
+        }
+        finite = finite && isfinite(w[j]);
+        sum += (double)w[j];
+        nonzero += w[j] != 0.0f;
+    }
+    double tol = per_weight * (nonzero ? nonzero : 1);
+    if (n && finite && fabs(sum - 1.0) > tol) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_WEIGHT_SUM, at->weight_at);
+        mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/weights", m->index, v);
+        mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": weights sum to %.6f (expected 1 +- %g)",
+               m->index, v, sum, tol);
+    }
+    unsigned influences = 0;
+    for (unsigned j = 0; j < n; j++) influences += w[j] > 0.0f;
+    return influences;
+}
+
+/* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
+static void check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned width)
+{
+    for (uint32_t t = 0; t < m->faces; t++) {
+        uint64_t at = r->pos;
+        uint32_t idx[3];
+        for (int k = 0; k < 3; k++) idx[k] = read_index(r, width);
+        if (r->fail) return;
+        for (unsigned k = 0; k < 3; k++) {
+            if (idx[k] < m->vertices) continue;
+            mc_instance *in = mc_emit(c, MC_SEMODEL_FACE_INDEX_RANGE, at + k * width);
+            mc_path(in, "/meshes/%" PRIu32 "/faces/%" PRIu32 "/%u", m->index, t, k);
+            mc_msg(in, "mesh %" PRIu32 " face %" PRIu32 ": index %" PRIu32 " (expected < vertexCount %" PRIu32 ")",
+                   m->index, t, idx[k], m->vertices);
+        }
+        if (idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2]) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_FACE_DEGENERATE, at);
+            mc_path(in, "/meshes/%" PRIu32 "/faces/%" PRIu32, m->index, t);
+            mc_msg(in, "mesh %" PRIu32 " face %" PRIu32 ": indices (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") repeat a vertex",
+                   m->index, t, idx[0], idx[1], idx[2]);
+        }
+    }
+}
+
+static void material_range(mc_ctx *c, const se_file *f, uint64_t at, const se_mesh *m,
+                           uint32_t v, unsigned layer, int64_t index)
+{
+    mc_instance *in = mc_emit(c, MC_SEMODEL_MATERIAL_INDEX_RANGE, at);
+    if (f->draft)
+        mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/materials/%u", m->index, v, layer);
+    else
+        mc_path(in, "/meshes/%" PRIu32 "/materials/%u", m->index, layer);
+    mc_msg(in, "mesh %" PRIu32 " UV layer %u: material index %" PRId64 " (expected %s< matCount %" PRIu32 ")",
+           m->index, layer, index, f->draft ? "" : "-1 or ", f->mats);
+}
+
+/* The two per-mesh mismatches the readers disagree on (FIELD-NOTES). */
+static void check_mesh_header(mc_ctx *c, const se_file *f, const se_mesh *m)
+{
+    element_flags(c, m->at, "meshes", m->index, m->flags);
+    bool uvset = (f->mesh_flags & M_UVSET) != 0;
+    if (!uvset && m->layers > 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_UV_LAYERS_WITHOUT_UVSET, m->at + 1);
+        mc_path(in, "/meshes/%" PRIu32 "/%s", m->index, f->draft ? "uvSetCount" : "matReferenceCount");
+        mc_msg(in, "mesh %" PRIu32 ": %u UV layers but UVSET is clear: no UVs are read%s", m->index,
+               m->layers, f->draft ? "" : " (the material references still are)");
+    } else if (uvset && m->layers == 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_UVSET_WITHOUT_UV_LAYERS, m->at + 1);
+        mc_path(in, "/meshes/%" PRIu32 "/%s", m->index, f->draft ? "uvSetCount" : "matReferenceCount");
+        mc_msg(in, "mesh %" PRIu32 ": UVSET is set (at least 1 UV layer) but the mesh has 0", m->index);
+    }
+    if (f->draft) return;
+    bool weights = (f->mesh_flags & M_WEIGHTS) != 0;
+    if (weights && m->influence == 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SKIN_INFLUENCE_ZERO, m->at + 2);
+        mc_path(in, "/meshes/%" PRIu32 "/maxSkinInfluence", m->index);
+        mc_msg(in, "mesh %" PRIu32 ": WEIGHTS is set but maxSkinInfluence is 0 (expected > 0)", m->index);
+    } else if (!weights && m->influence > 0) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SKIN_INFLUENCE_WITHOUT_WEIGHTS, m->at + 2);
+        mc_path(in, "/meshes/%" PRIu32 "/maxSkinInfluence", m->index);
+        mc_msg(in, "mesh %" PRIu32 ": maxSkinInfluence is %u but WEIGHTS is clear (no weights are read)",
+               m->index, m->influence);
+    }
+}
+
+static void count_mesh(mc_ctx *c, const se_mesh *m, unsigned uv_layers)
+{
+    c->info->vertices += m->vertices;
+    c->info->triangles += m->faces;
+    c->info->indices += 3u * (uint64_t)m->faces;
+    if (uv_layers > c->info->uv_layers) c->info->uv_layers = uv_layers;
+}
+
+/* ---- meshes: the 2018 layout (FIELD-NOTES) ---- */
+
+static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
+{
+    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
+    for (uint32_t v = 0; v < m->vertices; v++) {
+        uint64_t at = r->pos;
+        float p[3];
+        mc_read_f32s(r, p, 3);
+        check_position(c, at, m, v, p);
+    }
+    for (uint32_t v = 0; v < m->vertices; v++) {
+        for (unsigned l = 0; l < layers; l++) {
+            uint64_t at = r->pos;
+            float uv[2];
+            mc_read_f32s(r, uv, 2);
+            check_uv(c, at, m, v, uv);
+        }
+    }
+    if (f->mesh_flags & M_NORMALS) {
+        for (uint32_t v = 0; v < m->vertices; v++) {
+            uint64_t at = r->pos;
+            float n[3];
+            mc_read_f32s(r, n, 3);
+            check_normal(c, at, m, v, n);
+        }
+    }
+    if (f->mesh_flags & M_COLOR) mc_reader_skip(r, (size_t)m->vertices * 4u);
+    uint32_t bone[255];
+    float w[255];
+    for (uint32_t v = 0; v < m->vertices && inf; v++) {
+        slot_layout sl = {r->pos, f->bone_w + 4u, r->pos + f->bone_w, f->bone_w + 4u};
+        for (unsigned j = 0; j < inf; j++) {
+            bone[j] = read_index(r, f->bone_w);
+            w[j] = mc_read_f32(r);
+        }
+        unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, c->opt->weight_sum_tolerance);
+        if (used > c->info->max_influences) c->info->max_influences = used;
+    }
+    check_faces(c, r, m, m->face_w);
+    /* FIELD-NOTES: i32 materialIndex[matReferenceCount] after the faces, -1 none */
+    for (unsigned l = 0; l < m->layers; l++) {
+        uint64_t at = r->pos;
+        int32_t mat = mc_read_i32(r);
+        if (mat == -1 || (mat >= 0 && (uint32_t)mat < f->mats)) continue;
+        material_range(c, f, at, m, 0, l, mat);
+    }
+    count_mesh(c, m, layers);
+}
+
+/* ---- meshes: the draft layout (semodel.md) ---- */
+
+static uint64_t draft_vertex_size(const se_file *f, const se_mesh *m)
+{
+    uint64_t size = 12;
+    if (f->mesh_flags & M_UVSET) size += (uint64_t)m->layers * (8u + f->mat_w);
+    if (f->mesh_flags & M_NORMALS) size += 6;
+    if (f->mesh_flags & M_COLOR) size += 4;
+    if (f->mesh_flags & M_WEIGHTS) size += (uint64_t)f->max_influence * (f->bone_w + 2u);
+    return size;
+}
+
+static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m,
+                               uint32_t v)
+{
+    uint64_t at = r->pos;
+    float p[3];
+    mc_read_f32s(r, p, 3);
+    check_position(c, at, m, v, p);
+    if (f->mesh_flags & M_UVSET) {
+        for (unsigned l = 0; l < m->layers; l++) {
+            float uv[2];
+            at = r->pos;
+            mc_read_f32s(r, uv, 2);
+            check_uv(c, at, m, v, uv);
+        }
+        for (unsigned l = 0; l < m->layers; l++) {
+            at = r->pos;
+            uint32_t mat = read_index(r, f->mat_w);
+            if (mat < f->mats) continue;
+            material_range(c, f, at, m, v, l, mat);
+        }
+    }
+    if (f->mesh_flags & M_NORMALS) {
+        at = r->pos;
+        float n[3] = {read_half(r), read_half(r), read_half(r)};
+        check_normal(c, at, m, v, n);
+    }
+    if (f->mesh_flags & M_COLOR) mc_reader_skip(r, 4);
+    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
+    if (!inf) return;
+    uint32_t bone[255];
+    float w[255];
+    slot_layout sl = {r->pos, f->bone_w, r->pos + (uint64_t)inf * f->bone_w, 2};
+    for (unsigned j = 0; j < inf; j++) bone[j] = read_index(r, f->bone_w);
+    for (unsigned j = 0; j < inf; j++) w[j] = read_half(r);
+    double tol = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE ? c->opt->weight_sum_tolerance
+                                                                         : SE_HALF_WEIGHT_TOLERANCE;
+    unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, tol);
+    if (used > c->info->max_influences) c->info->max_influences = used;
+}
+
+/* Reads one mesh header; false after one truncation error when the mesh's
+ * arrays and the headers of the meshes after it (rest bytes) cannot fit
+ * the bytes left. */
+static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uint64_t rest)
+{
+    m->at = r->pos;
+    m->flags = mc_read_u8(r);
+    m->layers = mc_read_u8(r);
+    m->influence = f->draft ? 0 : mc_read_u8(r);
+    m->vertices = mc_read_u32(r);
+    m->faces = mc_read_u32(r);
+    if (r->fail) return false; /* the mesh headers were checked to fit */
+    m->face_w = f->draft ? 4u : index_width(m->vertices);
+    uint64_t need = 0, v = m->vertices;
+    bool ok = true;
+    if (f->draft) {
+        ok = mc_add_mul_u64(&need, v, draft_vertex_size(f, m));
+    } else {
+        ok = mc_add_mul_u64(&need, v, 12);
+        if (f->mesh_flags & M_UVSET) ok = ok && mc_add_mul_u64(&need, v, 8u * (uint64_t)m->layers);
+        if (f->mesh_flags & M_NORMALS) ok = ok && mc_add_mul_u64(&need, v, 12);
+        if (f->mesh_flags & M_COLOR) ok = ok && mc_add_mul_u64(&need, v, 4);
+        if (f->mesh_flags & M_WEIGHTS)
+            ok = ok && mc_add_mul_u64(&need, v, (uint64_t)m->influence * (f->bone_w + 4u));
+        ok = ok && mc_add_u64(need, 4u * (uint64_t)m->layers, &need);
+    }
+    ok = ok && mc_add_mul_u64(&need, m->faces, 3u * (uint64_t)m->face_w);
+    uint64_t total = 0;
+    if (fits(r, ok && mc_add_u64(need, rest, &total), &total)) return true;
+    char path[32];
+    snprintf(path, sizeof path, "/meshes/%" PRIu32, m->index);
+    if (!ok)
+        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+                  " need more bytes than any file holds", m->index, m->vertices, m->faces);
+    else
+        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+                  " need %" PRIu64 " bytes from 0x%zx, the headers of the meshes after it %" PRIu64
+                  "; %zu remain", m->index, m->vertices, m->faces, need, r->pos, rest,
+                  mc_reader_left(r));
+    return false;
+}
+
+/* semodel.md, SEModel_MeshData (draft); FIELD-NOTES (2018). */
+static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
+{
+    if (f->meshes == 0) return true;
+    uint64_t head = f->draft ? 10 : 11, need = 0;
+    if (!fits(r, mc_mul_u64(f->meshes, head, &need), &need)) {
+        truncated(c, "/meshes", "meshCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
+                  " bytes from 0x%zx; %zu remain", f->meshes, f->meshes, head, r->pos,
+                  mc_reader_left(r));
+        return false;
+    }
+    for (uint32_t i = 0; i < f->meshes; i++) {
+        se_mesh m = {.index = i};
+        if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
+        check_mesh_header(c, f, &m);
+        if (f->draft) {
+            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v);
+            check_faces(c, r, &m, 4);
+            count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
+        } else {
+            check_mesh_2018(c, f, r, &m);
+        }
+        if (r->fail) return false; /* unreachable: the mesh was checked to fit */
+    }
+    return true;
+}
+
+/* ---- materials (2018, FIELD-NOTES) ---- */
+
+static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
+{
+    static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
+    if (f->mats == 0) return true;
+    uint64_t need = 0;
+    if (!fits(r, mc_mul_u64(f->mats, 2, &need), &need)) {
+        truncated(c, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
+                  " x 2 bytes from 0x%zx; %zu remain", f->mats, f->mats, r->pos, mc_reader_left(r));
+        return false;
+    }
+    for (uint32_t i = 0; i < f->mats; i++) {
+        if (!read_string(c, r, "materials", i, "name", NULL)) return false;
+        uint64_t at = r->pos;
+        uint8_t simple = mc_read_u8(r);
+        if (r->fail) {
+            truncated(c, "/materials", "material %" PRIu32 ": file ends before isSimpleMaterial at 0x%" PRIx64,
+                      i, at);
+            return false;
+        }
+        if (simple > 1) {
+            mc_instance *in = mc_emit(c, MC_SEMODEL_MATERIAL_SIMPLE_FLAG, at);
+            mc_path(in, "/materials/%" PRIu32 "/isSimpleMaterial", i);
+            mc_msg(in, "material %" PRIu32 ": isSimpleMaterial is %u (expected 0 or 1; read as true)", i,
+                   simple);
+        }
+        for (int k = 0; k < 3 && simple; k++)
+            if (!read_string(c, r, "materials", i, map[k], NULL)) return false;
+    }
+    return true;
+}
+
+/* ---- end of file ---- */
+
+/* FIELD-NOTES: Greyhound's "SEBlend\n" block: u64 magic, u64 count,
+ * count names, then per-vertex deltas. The notes give no layout for the
+ * deltas, so the framing checked is the magic, the count and the names. */
+static void check_seblend(mc_ctx *c, mc_reader *r)
+{
+    uint64_t at = r->pos;
+    mc_read_u64(r);
+    uint64_t count_at = r->pos;
+    uint64_t count = mc_read_u64(r);
+    if (r->fail) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, count_at);
+        mc_path(in, "/seblend/count");
+        mc_msg(in, "SEBlend block at 0x%" PRIx64 ": the file ends before its u64 count", at);
+        return;
+    }
+    if (count > mc_reader_left(r)) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, count_at);
+        mc_path(in, "/seblend/count");
+        mc_msg(in, "SEBlend count %" PRIu64 " cannot fit: its names need at least %" PRIu64 " bytes, %zu remain",
+               count, count, mc_reader_left(r));
+        return;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        size_t left = mc_reader_left(r);
+        if (left && memchr(r->p + r->pos, 0, left)) {
+            read_string(c, r, "seblend", i, "name", NULL);
+            continue;
+        }
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, r->pos);
+        mc_path(in, "/seblend/%" PRIu64 "/name", i);
+        mc_msg(in, "SEBlend name %" PRIu64 " of %" PRIu64 ": no NUL terminator before the end of the file",
+               i, count);
+        return;
+    }
+    c->info->blend_shapes = count;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_TRAILER, at);
+    mc_path(in, "/seblend");
+    mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
+           " blend shapes, %zu bytes of deltas not checked", count, mc_reader_left(r));
+}
+
+/* semodel.md, SEModel_File: the file ends where the last block ends. */
+static void check_end(mc_ctx *c, const se_file *f, mc_reader *r)
+{
+    size_t left = mc_reader_left(r);
+    if (f->draft ? f->undefined_tail : (f->data_flags & D18_CUSTOM) != 0) return;
+    if (!f->draft && left >= 8 && mc_le64(r->p + r->pos) == SE_SEBLEND_MAGIC) {
+        check_seblend(c, r);
+        return;
+    }
+    if (left == 0) return;
+    mc_instance *in = mc_emit(c, MC_SEMODEL_TRAILING_BYTES, r->pos);
+    mc_path(in, "/");
+    mc_msg(in, "%zu bytes after the last block (which ends at 0x%zx; the file has %zu bytes)", left,
+           r->pos, c->size);
+}
+
+static void se_validate(mc_ctx *c)
+{
+    se_file f;
+    memset(&f, 0, sizeof f);
+    mc_reader r = mc_reader_make(c->data, c->size);
+    if (!check_header(c, &f, &r)) return;
+    c->info->bones = f.bones;
+    c->info->meshes = f.meshes;
+    c->info->materials = f.mats;
+    if (!check_bones(c, &f, &r)) return;
+    if (!check_meshes(c, &f, &r)) return;
+    if (!f.draft && !check_materials(c, &f, &r)) return;
+    check_end(c, &f, &r);
+}
+
+const mc_format_module mc_semodel_module = {MC_FORMAT_SEMODEL, "SEModel", se_detect, se_validate};
