@@ -86,7 +86,7 @@ contains four-billion-msg "$tmp/out" "file ends inside the vertices section (429
 [ "$(grep -c ': error: ' "$tmp/out")" -eq 1 ] && ok || fail "four-billion: more than one error"
 echo "just text" >"$tmp/notes.txt"
 expect unrecognised 1 "$mc" "$tmp/notes.txt"
-contains unrecognised-msg "$tmp/out" "FILE_UNRECOGNIZED: content matches no supported format (tried: AEM"
+contains unrecognised-msg "$tmp/out" "FILE_UNRECOGNIZED: content matches no supported format (tried: AEM, SEModel, E3D, NLM, AAMF/SAMF)"
 
 # directories: recursion, skipping, no models
 mkdir -p "$tmp/assets/sub" "$tmp/nomodels/deeper"
