@@ -56,7 +56,7 @@ static void free_mesh(semb_mesh *s)
 void semb_free(semb_model *m)
 {
     if (!m) return;
-    for (uint32_t i = 0; i < m->nmeshes; i++) free_mesh(&m->meshes[i]);
+    for (uint32_t i = 0; i < m->meshes_allocated; i++) free_mesh(&m->meshes[i]);
     free(m->meshes);
     free(m->bones);
     free(m->materials);
@@ -148,6 +148,7 @@ static void fill_mesh(semb_mesh *s)
 semb_mesh *semb_add_mesh(semb_model *m, uint32_t vertices, uint32_t faces, uint8_t layers,
                          uint8_t influences)
 {
+    if (m->nmeshes != m->meshes_allocated) return NULL; /* a case lowered nmeshes */
     semb_mesh *x = realloc(m->meshes, (m->nmeshes + 1) * sizeof *x);
     if (!x) return NULL;
     m->meshes = x;
@@ -173,6 +174,7 @@ semb_mesh *semb_add_mesh(semb_model *m, uint32_t vertices, uint32_t faces, uint8
     s->layers = (uint8_t)(s->nlayers = layers);
     s->influences = (uint8_t)(s->nslots = influences);
     fill_mesh(s);
+    m->meshes_allocated++;
     m->nmeshes++;
     m->mesh_count = m->nmeshes;
     m->data_flags |= SEMB_MESH;

@@ -79,7 +79,8 @@ typedef struct semb_model {
     uint8_t reserved[5];  /* 2018: 3 bytes; draft: reserved1[2], reserved2[3] */
     uint32_t bone_count, mesh_count, col_count, mat_count; /* header, written as is */
     uint8_t max_influence; /* draft header */
-    uint32_t nbones, nmeshes, nmaterials;
+    uint32_t nbones, nmeshes, nmaterials; /* records written (may be lowered by a case) */
+    uint32_t meshes_allocated;            /* owned by the builder */
     semb_bone *bones;
     semb_mesh *meshes;
     semb_material *materials;

@@ -839,11 +839,15 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     if (!ok)
         truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need more bytes than any file holds", m->index, m->vertices, m->faces);
-    else
+    else if (rest)
         truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need %" PRIu64 " bytes from 0x%zx, the headers of the meshes after it %" PRIu64
                   "; %zu remain", m->index, m->vertices, m->faces, need, r->pos, rest,
                   mc_reader_left(r));
+    else
+        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+                  " need %" PRIu64 " bytes from 0x%zx; %zu remain", m->index, m->vertices,
+                  m->faces, need, r->pos, mc_reader_left(r));
     return false;
 }
 
