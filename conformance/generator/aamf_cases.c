@@ -85,6 +85,13 @@ static void degenerate_face(aamfb_model *m)
     m->faces[10][2] = m->faces[10][0];
 }
 
+/* 65537 vertices (1.5 MB, the corpus's largest file): u16 faces cannot
+ * address the last one. */
+static void vertices_65537(aamfb_model *m)
+{
+    if (aamfb_resize_vertices(m, 65537) != 0) abort();
+}
+
 static void bones_257(aamfb_model *m)
 {
     if (aamfb_resize_bones(m, 257) != 0) m->bone_count = 0;
@@ -252,6 +259,7 @@ static const aamf_case aamf_cases[] = {
     {SAMF("valid", "samf_normal_pad_nonzero.aamf", "SAMF_SVECTOR_PAD", "normal 5's SVECTOR pad is 1", "SAMF_SVECTOR_PAD"), MANY, 0, svector_pad, 0, 0},
     {SAMF("valid", "samf_position_saturated.aamf", "SAMF_POSITION_SATURATED", "vertex 1's x is 32767 (clamped at +8.0)", "SAMF_POSITION_SATURATED"), MANY, 0, position_saturated, 0, 0},
     {SAMF("valid", "samf_degenerate_face.aamf", "SAMF_FACE_DEGENERATE", "face 10 uses its first vertex twice", "SAMF_FACE_DEGENERATE"), MANY, 0, degenerate_face, 0, 0},
+    {SAMF("valid", "samf_65537_vertices.aamf", "SAMF_VERTEX_COUNT_U16", "65537 vertices: u16 face indices cannot reach vertex 65536", "SAMF_VERTEX_COUNT_U16"), ONE, 0, vertices_65537, 0, 0},
     {SAMF("valid", "samf_257_bones.aamf", "SAMF_BONE_COUNT_U8", "257 bones: u8 skin indices cannot reach bone 256", "SAMF_BONE_COUNT_U8"), ONE, 0, bones_257, 0, 0},
 
     /* invalid: each breaks one rule */
