@@ -16,6 +16,7 @@
 
 #include "e3d_internal.h"
 #include "mc_numeric.h"
+#include "mc_signature.h"
 
 /* ---- small readers ---- */
 
@@ -147,20 +148,16 @@ static void check_texture_name(e3d *v, const e3d_blk *b, const uint8_t *s, uint1
 
 static void check_blob(e3d *v, const e3d_blk *b)
 {
-    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    static const uint8_t jpg[3] = {0xFF, 0xD8, 0xFF};
-    static const uint8_t jp2[12] = {0, 0, 0, 0x0C, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A};
-    static const uint8_t j2c[4] = {0xFF, 0x4F, 0xFF, 0x51};
     bool ok;
     const char *want;
     if (b->type == 0x9101) {
-        ok = b->n >= 8 && memcmp(b->p, png, 8) == 0;
+        ok = mc_is_png(b->p, b->n);
         want = "the PNG signature 89 50 4e 47 0d 0a 1a 0a";
     } else if (b->type == 0x9102) {
-        ok = b->n >= 3 && memcmp(b->p, jpg, 3) == 0;
+        ok = mc_is_jpeg(b->p, b->n);
         want = "the JPEG SOI marker ff d8 ff";
     } else {
-        ok = (b->n >= 12 && memcmp(b->p, jp2, 12) == 0) || (b->n >= 4 && memcmp(b->p, j2c, 4) == 0);
+        ok = mc_is_jpeg2000(b->p, b->n);
         want = "the JPEG 2000 signature box or codestream marker ff 4f ff 51";
     }
     if (ok) return;

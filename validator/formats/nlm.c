@@ -17,6 +17,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_signature.h"
 
 enum {
     NLM_HEADER_SIZE = 16,
@@ -690,20 +691,16 @@ static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
 }
 
 /* FIELD-NOTES: the blob is the raw bytes of an embedded image file. Returns
- * whether the mesh has one. The PNG and JPEG signatures belong in core. */
+ * whether the mesh has one. */
 static bool check_texture(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
 {
-    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
-    static const uint8_t jpeg[3] = {0xff, 0xd8, 0xff};
     if (m->texture_size == 0) return false;
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->texture + 4);
     const uint8_t *b = mc_read_bytes(&r, m->texture_size);
     if (!b) return true;
     size_t n = m->texture_size;
-    if ((n >= sizeof png && memcmp(b, png, sizeof png) == 0) ||
-        (n >= sizeof jpeg && memcmp(b, jpeg, sizeof jpeg) == 0))
-        return true;
+    if (mc_is_png(b, n) || mc_is_jpeg(b, n)) return true;
     char first[3 * 8 + 1] = "";
     for (size_t i = 0, at = 0; i < n && i < 8; i++)
         at += (size_t)snprintf(first + at, sizeof first - at, "%s%02x", i ? " " : "", b[i]);
