@@ -35,36 +35,60 @@ static int parse_line(char *line, mca_entry *e, const char **problem)
     return 0;
 }
 
+static int add_line(char *s, unsigned n, mca_allowlist *list, char *why, size_t why_size)
+{
+    while (isspace((unsigned char)*s)) s++;
+    if (*s == '#' || *s == '\0') return 0;
+    mca_entry e;
+    const char *problem = NULL;
+    if (parse_line(s, &e, &problem) != 0)
+        return snprintf(why, why_size, "line %u: %s", n, problem), -1;
+    mca_entry *grown = realloc(list->entries, (list->count + 1) * sizeof *grown);
+    if (!grown) return snprintf(why, why_size, "out of memory"), -1;
+    list->entries = grown;
+    list->entries[list->count++] = e;
+    return 0;
+}
+
+int mca_allowlist_parse(const char *text, mca_allowlist *list, char *why, size_t why_size)
+{
+    memset(list, 0, sizeof *list);
+    unsigned n = 0;
+    while (*text) {
+        size_t len = strcspn(text, "\n");
+        char line[512];
+        n++;
+        if (len >= sizeof line) {
+            snprintf(why, why_size, "line %u: longer than %zu bytes", n, sizeof line - 1);
+            mca_allowlist_free(list);
+            return -1;
+        }
+        memcpy(line, text, len);
+        line[len] = '\0';
+        if (add_line(line, n, list, why, why_size) != 0) {
+            mca_allowlist_free(list);
+            return -1;
+        }
+        text += len + (text[len] == '\n');
+    }
+    return 0;
+}
+
 int mca_allowlist_load(const char *path, mca_allowlist *list, char *why, size_t why_size)
 {
     memset(list, 0, sizeof *list);
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "rb");
     if (!f) return snprintf(why, why_size, "%s: cannot open", path), -1;
-    char line[512];
-    unsigned n = 0;
-    int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        n++;
-        char *s = line;
-        while (isspace((unsigned char)*s)) s++;
-        if (*s == '#' || *s == '\0') continue;
-        mca_entry e;
-        const char *problem = NULL;
-        mca_entry *grown = NULL;
-        if (parse_line(s, &e, &problem) != 0) {
-            snprintf(why, why_size, "%s:%u: %s", path, n, problem);
-            rc = -1;
-        } else if (!(grown = realloc(list->entries, (list->count + 1) * sizeof *grown))) {
-            snprintf(why, why_size, "out of memory");
-            rc = -1;
-        } else {
-            list->entries = grown;
-            list->entries[list->count++] = e;
-        }
-    }
+    char text[64 * 1024];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    int too_long = !feof(f);
     fclose(f);
-    if (rc) mca_allowlist_free(list);
-    return rc;
+    if (too_long) return snprintf(why, why_size, "%s: larger than %zu bytes", path, sizeof text - 1), -1;
+    text[n] = '\0';
+    char inner[200];
+    if (mca_allowlist_parse(text, list, inner, sizeof inner) != 0)
+        return snprintf(why, why_size, "%s: %s", path, inner), -1;
+    return 0;
 }
 
 void mca_allowlist_free(mca_allowlist *list)

@@ -30,6 +30,8 @@ typedef struct mca_allowlist {
 /* Parses the allowlist file; on a malformed line returns -1 and writes the
  * line number and problem to why. */
 int mca_allowlist_load(const char *path, mca_allowlist *list, char *why, size_t why_size);
+/* The same from the file's text (the differential fuzz targets embed it). */
+int mca_allowlist_parse(const char *text, mca_allowlist *list, char *why, size_t why_size);
 void mca_allowlist_free(mca_allowlist *list);
 
 typedef enum mca_verdict {
