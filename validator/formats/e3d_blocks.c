@@ -474,10 +474,15 @@ static void check_interleaved(e3d *v, const e3d_blk *b)
         prev_end = (unsigned)e[i].offset + e[i].size;
         if (bone_weights(e[i].type)) check_slots(v, b, e[i].at, e[i].type, e[i].size);
     }
-    if (sized) {
+    /* Only the fitting, non-overlapping entries are visited per vertex: there
+     * are at most `stride` of them, so the pass costs at most the vertex data
+     * (every entry, per vertex, was quadratic: fuzz/regressions/auto/timeout-5208...). */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (e[i].ok && checked_attribute(e[i].type)) e[kept++] = e[i];
+    if (sized && kept) {
         for (uint32_t vi = 0; vi < count; vi++)
-            for (size_t i = 0; i < n; i++) {
-                if (!e[i].ok || !checked_attribute(e[i].type)) continue;
+            for (size_t i = 0; i < kept; i++) {
                 size_t at = list + (size_t)vi * stride + e[i].offset;
                 check_element(v, b, e[i].type, b->ppos + at, vi, b->p + at, e[i].size);
             }
