@@ -11,3 +11,5 @@ cmake --build --preset asan
 ctest --preset asan
 # Fuzzing smoke: every libFuzzer target for a few seconds from the corpus.
 fuzz/run.sh --smoke
+# Coverage of the whole suite; fails below the threshold (scripts/coverage.sh).
+./scripts/coverage.sh
