@@ -135,6 +135,8 @@ typedef struct mcl_animation {
     double duration;           /* finite, >= 0 */
     uint32_t track_count;
     const mcl_track *tracks;
+    double units_per_second;   /* time units per second (NLM ticks/s, AAMF/E3D frame rate); 0 when unknown or when the unit is seconds */
+    int looping;               /* 1 when the format says the animation repeats; mcl_evaluate_pose still clamps: wrap the time yourself */
 } mcl_animation;
 
 typedef struct mcl_arena mcl_arena;

@@ -106,6 +106,7 @@ typedef struct nlm_loader {
     uint64_t *vertex_at; /* file offset of each mesh's first vertex */
 
     float duration;
+    int32_t ticks_per_second;
     uint32_t info_count, channel_count, node_count;
     nlm_info *infos;
     nlm_channel *channels;
@@ -486,6 +487,7 @@ static mcl_status read_metadata(nlm_loader *L)
     if (s != MCL_OK) return s;
     L->duration = mc_read_f32(&L->r);
     int32_t ticks = mc_read_i32(&L->r);
+    L->ticks_per_second = ticks;
     /* nlm.md, Animation Metadata; FIELD-NOTES NLM: a duration of 0 gives NaN */
     if (!isfinite(L->duration) || !(L->duration > 0.0f))
         return mcl__fail(L->c, MCL_ERR_VALUE, at, "duration %g ticks (expected finite and > 0)",
@@ -821,6 +823,7 @@ static mcl_status link_channels(nlm_loader *L)
     if (!an) return failed(L);
     an->name = "";
     an->duration = L->duration; /* ticks, like the key times */
+    an->units_per_second = L->ticks_per_second;
     an->track_count = kept * KEY_KINDS;
     an->tracks = L->tracks;
     L->c->model->animations = an;

@@ -18,7 +18,7 @@ static void assert_near(const float *got, const float *want, int n)
 static const float root_times[2] = {0, 2};
 static const float root_rot[8] = {0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f};
 static mcl_track root_track = {0, MCL_TRACK_ROTATION, MCL_LINEAR, 2, root_times, root_rot};
-static mcl_animation anim = {"turn", 2.0, 1, &root_track};
+static mcl_animation anim = {"turn", 2.0, 1, &root_track, 0, 0};
 
 static void two_bones(mcl_bone b[2], mcl_model *m)
 {
