@@ -892,6 +892,51 @@ static void normals_spec_511(e3db *w)
     }
 }
 
+/* boneWeights of 20 bytes: 10 slots, the most the reference reader's array
+ * holds (FIELD-NOTES); slot 0 is bone 1 at weight 255 */
+static void ten_bone_slots(e3db *w)
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    e3db_version(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, 1);
+    e3db_begin(w, 0x2800);
+    mcb_u16(&w->b, 0x2010), mcb_u16(&w->b, 0), mcb_u16(&w->b, 0x2090), mcb_u16(&w->b, 12);
+    mcb_u16(&w->b, 0), mcb_u16(&w->b, 32);
+    mcb_zeros(&w->b, 12);
+    mcb_u8(&w->b, 1);
+    mcb_zeros(&w->b, 9);
+    mcb_u8(&w->b, 255);
+    mcb_zeros(&w->b, 9);
+    e3db_end(w);
+    e3db_end(w);
+    e3db_begin(w, 0x1050);
+    e3db_begin(w, 0x1053);
+    mcb_u8(&w->b, 1);
+    mcb_u16(&w->b, 3);
+    mcb_bytes(&w->b, "one", 3);
+    mcb_f32s(&w->b, identity, 16);
+    close_all(w);
+    e3db_begin(w, 0x3000);
+    e3db_begin(w, 0x3010);
+    e3db_u32(w, 0x3020, 1);
+    e3db_string(w, 0x3021, "one");
+    e3db_u32(w, 0x1020, 1);
+    close_all(w);
+}
+
+/* the skinned cube's weights as boneWeights8 (0x2097) and skinBoneWeights 7,
+ * the last set the spec allows */
+static void weight_set_7(e3db *w)
+{
+    e3db_cube(w, E3DB_SKIN, &m);
+    put16(w, m.interleaved + 10, 0x2097);
+    put8(w, m.skin_bones + 146 + 6, 7);
+}
+
 #define CASE(dir, file, rule, desc, expect) {"e3d/" dir "/" file, "e3d", "e3d1", rule, desc, expect, NULL}
 #define FORCED(file, rule, desc, expect) {"e3d/invalid/" file, "e3d", "e3d1", rule, desc, expect, "--format e3d"}
 
@@ -1001,6 +1046,8 @@ static const e3d_case e3d_cases[] = {
     {CASE("valid", "texture_name_4096_bytes.e3d", NULL, "a texture name of 4096 bytes, the longest accepted", ""), texture_name_4096},
     {CASE("valid", "material_name_65535_bytes.e3d", NULL, "a material name of 65535 bytes, the longest a u16 length gives", ""), material_name_65535},
     {CASE("valid", "normals_spec_packing_511.e3d", NULL, "cube2 with -1 packed as -511 as the spec says (the reference packs -512)", ""), normals_spec_511},
+    {CASE("valid", "bone_weights_10_slots.e3d", NULL, "a vertex with 10 boneWeights slots (20 bytes), the most the reference reader holds; bone 1 at 255", ""), ten_bone_slots},
+    {CASE("valid", "skin_weight_set_7.e3d", NULL, "the skinned cube's weights in boneWeights8 (0x2097), selected by skinBoneWeights 7", ""), weight_set_7},
     {CASE("invalid", "texture_name_4097_bytes.e3d", "E3D_TEXTURE_NAME_LENGTH", "a texture name of 4097 bytes, one past the longest accepted", "E3D_TEXTURE_NAME_LENGTH"), texture_name_4097},
 };
 
