@@ -243,6 +243,17 @@ semb_model *semb_sample(enum semb_sample_kind kind, enum semb_layout layout)
 
 /* ---- writing ---- */
 
+/* bone_t and mat_t widths as written (a case may force the wrong one) */
+static unsigned bone_width(const semb_model *m)
+{
+    return m->bone_width ? m->bone_width : semb_index_width(m->bone_count);
+}
+
+static unsigned mat_width(const semb_model *m)
+{
+    return m->mat_width ? m->mat_width : m->mat_count <= 0xFF ? 1u : 2u;
+}
+
 static void write_index(mcb_buf *b, uint32_t v, unsigned width)
 {
     if (width == 1)
@@ -349,7 +360,7 @@ static void write_faces(const semb_mesh *s, mcb_buf *b, unsigned width)
 
 static void write_mesh_2018(const semb_model *m, semb_mesh *s, mcb_buf *b)
 {
-    unsigned bw = semb_index_width(m->bone_count);
+    unsigned bw = bone_width(m);
     mcb_u8(b, s->flags);
     mcb_u8(b, s->layers);
     mcb_u8(b, s->influences);
@@ -383,7 +394,7 @@ static void write_mesh_2018(const semb_model *m, semb_mesh *s, mcb_buf *b)
                 mcb_f32(b, slot_weight(s, v, j));
             }
     s->faces_at = b->size;
-    write_faces(s, b, semb_index_width(s->vertex_count));
+    write_faces(s, b, s->face_width ? s->face_width : semb_index_width(s->vertex_count));
     s->materials_at = b->size;
     for (uint32_t l = 0; l < s->layers; l++) mcb_i32(b, l < s->nlayers ? s->material[l] : -1);
 }
@@ -391,12 +402,12 @@ static void write_mesh_2018(const semb_model *m, semb_mesh *s, mcb_buf *b)
 uint64_t semb_draft_vertex_size(const semb_model *m, const semb_mesh *s)
 {
     uint64_t size = 12;
-    unsigned mw = m->mat_count <= 0xFF ? 1u : 2u;
+    unsigned mw = mat_width(m);
     if (m->mesh_flags & SEMB_UVSET) size += (uint64_t)s->layers * (8u + mw);
     if (m->mesh_flags & SEMB_NORMALS) size += 6;
     if (m->mesh_flags & SEMB_COLOR) size += 4;
     if (m->mesh_flags & SEMB_WEIGHTS)
-        size += (uint64_t)m->max_influence * (semb_index_width(m->bone_count) + 2u);
+        size += (uint64_t)m->max_influence * (bone_width(m) + 2u);
     return size;
 }
 
@@ -404,8 +415,8 @@ uint64_t semb_draft_at(const semb_model *m, uint32_t k, uint32_t v, enum semb_dr
 {
     const semb_mesh *s = &m->meshes[k];
     uint64_t at = s->vertices_at + v * semb_draft_vertex_size(m, s);
-    unsigned mw = m->mat_count <= 0xFF ? 1u : 2u;
-    unsigned bw = semb_index_width(m->bone_count);
+    unsigned mw = mat_width(m);
+    unsigned bw = bone_width(m);
     bool uv = (m->mesh_flags & SEMB_UVSET) != 0;
     if (f == SEMB_F_POSITION) return at;
     at += 12;
@@ -423,8 +434,8 @@ uint64_t semb_draft_at(const semb_model *m, uint32_t k, uint32_t v, enum semb_dr
 
 static void write_mesh_draft(const semb_model *m, semb_mesh *s, mcb_buf *b)
 {
-    unsigned bw = semb_index_width(m->bone_count);
-    unsigned mw = m->mat_count <= 0xFF ? 1u : 2u;
+    unsigned bw = bone_width(m);
+    unsigned mw = mat_width(m);
     mcb_u8(b, s->flags);
     mcb_u8(b, s->layers);
     mcb_u32(b, s->vertex_count);

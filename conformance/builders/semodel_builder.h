@@ -57,6 +57,7 @@ typedef struct semb_mesh {
     float *weight;        /* [vertex][slot] */
     uint32_t (*face)[3];
     int32_t *material;    /* 2018: [layer] */
+    uint8_t face_width;   /* face_t bytes written; 0: by vertex_count, as a reader computes it */
     /* set by semb_write (2018: array starts; draft: vertices_at and faces_at) */
     uint64_t at, positions_at, uvs_at, normals_at, colors_at, weights_at, faces_at,
         materials_at, vertices_at;
@@ -79,6 +80,7 @@ typedef struct semb_model {
     uint8_t reserved[5];  /* 2018: 3 bytes; draft: reserved1[2], reserved2[3] */
     uint32_t bone_count, mesh_count, col_count, mat_count; /* header, written as is */
     uint8_t max_influence; /* draft header */
+    uint8_t bone_width, mat_width; /* bone_t / mat_t bytes written; 0: by the header counts */
     uint32_t nbones, nmeshes, nmaterials; /* records written (may be lowered by a case) */
     uint32_t meshes_allocated;            /* owned by the builder */
     semb_bone *bones;

@@ -7,8 +7,8 @@
  * each case is written here by hand, from the spec, FIELD-NOTES and the
  * catalog, never computed by running the validator.
  *
- * Not in the corpus: SAMF_VERTEX_COUNT_U16 (needs 65537 vertices, 1.5 MB;
- * the unit tests build it in memory).
+ * The two 1.5 MB files, samf_65536_vertices and samf_65537_vertices, are the
+ * two sides of the u16 face index limit (SAMF_VERTEX_COUNT_U16).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +227,95 @@ static void legacy_row_7_index_8(aamfb_model *m)
     m->bones[7].index = 8;
 }
 
+/* ---- edge cases (issue 7) ---- */
+
+static void zero_vertices_zero_faces(aamfb_model *m)
+{
+    m->vertex_count = 0;
+    m->face_count = 0;
+}
+
+static void zero_faces(aamfb_model *m)
+{
+    m->face_count = 0;
+}
+
+static void zero_bones(aamfb_model *m)
+{
+    if (aamfb_resize_bones(m, 0) != 0) abort();
+}
+
+static void zero_bones_zero_mesh(aamfb_model *m)
+{
+    zero_bones(m);
+    zero_vertices_zero_faces(m);
+}
+
+static void amf_no_textures_no_chunks(aamfb_model *m)
+{
+    aamfb_amf *a = &m->bones[0].amf;
+    a->texture_count = a->used_textures = 0;
+    a->chunk_count = 0;
+    a->x = a->z = 0;
+    memset(a->bounds, 0, sizeof a->bounds);
+}
+
+static void amf_chunk_without_primitives(aamfb_model *m)
+{
+    memset(m->bones[0].amf.chunks[0].count, 0, sizeof m->bones[0].amf.chunks[0].count);
+}
+
+static void one_keyframe(aamfb_model *m)
+{
+    m->anims[0].keyframe_count = 1;
+    if (aamfb_resize_keys(&m->anims[0], m->bone_count) != 0) abort();
+}
+
+/* SAMF: 1 bone, 3 vertices, 1 face, 1 animation of 1 keyframe */
+static void samf_one_of_everything(aamfb_model *m)
+{
+    if (aamfb_resize_vertices(m, 3) != 0) abort();
+    m->face_count = 1;
+    one_keyframe(m);
+}
+
+/* legacy: 1 bone whose AMF has 1 texture and 1 chunk holding 1 primitive of
+ * each of the 8 kinds; 1 animation of 1 keyframe */
+static void legacy_one_of_everything(aamfb_model *m)
+{
+    for (int k = 0; k < 8; k++) m->bones[0].amf.chunks[0].count[k] = 1;
+    one_keyframe(m);
+}
+
+/* 65536 vertices: the last one u16 faces can address, named by face 1 */
+static void vertices_65536(aamfb_model *m)
+{
+    if (aamfb_resize_vertices(m, 65536) != 0) abort();
+    m->faces[1][2] = 65535;
+}
+
+/* 256 bones: the last one a u8 skin index can name, used by vertex 2 */
+static void bones_256(aamfb_model *m)
+{
+    if (aamfb_resize_bones(m, 256) != 0) abort();
+    m->skin[2].bone[0] = 255;
+}
+
+static void name_8_chars(aamfb_model *m)
+{
+    memcpy(m->anims[0].name, "walkloop", 8);
+}
+
+static void name_7_chars(aamfb_model *m)
+{
+    memcpy(m->anims[0].name, "walking", 8);
+}
+
+static void texture_name_8_chars(aamfb_model *m)
+{
+    memcpy(m->bones[0].amf.textures[0], "BRICKS01", 8);
+}
+
 #define ONE AAMFB_ONE_BONE
 #define MANY AAMFB_32_BONES
 #define ODD AAMFB_ODD_FACES
@@ -291,6 +380,21 @@ static const aamf_case aamf_cases[] = {
     {LEGACY("invalid", "legacy_chunk_grid_65536.aamf", "AAMF_AMF_GRID_TOO_LARGE", "bone 1's chunk grid is 256 x 256: the reader's u16 loop never ends, the chunks are not parsed", "AAMF_AMF_GRID_TOO_LARGE"), MANY, 1, grid_65536, 0, 0},
     {LEGACY_FORCED("invalid", "legacy_bone_index_mismatch_forced.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 7 says bone 8: not claimed by the detector, validated with --format aamf", "AAMF_BONE_INDEX_MISMATCH"), MANY, 1, legacy_row_7_index_8, 0, 0},
     {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4},
+    /* edge cases (issue 7): zero counts, one of everything, u16 / u8 limits, 8-byte names */
+    {SAMF("valid", "samf_zero_vertices_zero_faces.aamf", NULL, "1 bone, 0 vertices, 0 faces, 1 animation", ""), ONE, 0, zero_vertices_zero_faces, 0, 0},
+    {SAMF("valid", "samf_zero_faces.aamf", NULL, "1 bone, 4 skinned vertices, 0 faces", ""), ONE, 0, zero_faces, 0, 0},
+    {SAMF("valid", "samf_zero_bones_zero_vertices.aamf", NULL, "0 bones, 0 vertices, 0 faces; 1 animation of 2 keyframes of 0 matrices (block_size 20)", ""), ONE, 0, zero_bones_zero_mesh, 0, 0},
+    {LEGACY_FORCED("valid", "legacy_zero_bones_forced.aamf", NULL, "0 bones, 1 animation block of 20 bytes; the detector wants a bone, validated with --format aamf", ""), ONE, 1, zero_bones, 0, 0},
+    {LEGACY("valid", "legacy_amf_no_textures_no_chunks.aamf", NULL, "the bone's AMF has 0 textures and a 0 x 0 chunk grid: its header only", ""), ONE, 1, amf_no_textures_no_chunks, 0, 0},
+    {LEGACY("valid", "legacy_amf_chunk_without_primitives.aamf", NULL, "the bone's one chunk counts 0 primitives of every kind", ""), ONE, 1, amf_chunk_without_primitives, 0, 0},
+    {SAMF("valid", "samf_one_of_everything.aamf", "AAMF_BLOCK_UNALIGNED", "1 bone, 3 vertices, 1 face, 1 animation of 1 keyframe; the odd face count puts the block at 130, 2 mod 4", "AAMF_BLOCK_UNALIGNED"), ONE, 0, samf_one_of_everything, 0, 0},
+    {LEGACY("valid", "legacy_one_of_everything.aamf", NULL, "1 bone, 1 texture, 1 chunk with 1 primitive of each of the 8 kinds, 1 animation of 1 keyframe", ""), ONE, 1, legacy_one_of_everything, 0, 0},
+    {SAMF("valid", "samf_65536_vertices.aamf", NULL, "65536 vertices: face 1 names vertex 65535, the last a u16 index reaches", ""), ONE, 0, vertices_65536, 0, 0},
+    {SAMF("valid", "samf_256_bones.aamf", NULL, "256 bones: vertex 2 is skinned to bone 255, the last a u8 index reaches", ""), ONE, 0, bones_256, 0, 0},
+    {SAMF("valid", "samf_animation_name_8_chars_no_nul.aamf", NULL, "animation name 'walkloop': 8 characters, no NUL", ""), ONE, 0, name_8_chars, 0, 0},
+    {SAMF("valid", "samf_animation_name_7_chars_nul.aamf", NULL, "animation name 'walking' and its NUL", ""), ONE, 0, name_7_chars, 0, 0},
+    {LEGACY("valid", "legacy_texture_name_8_chars_no_nul.aamf", NULL, "texture name 'BRICKS01': 8 characters, no NUL", ""), ONE, 1, texture_name_8_chars, 0, 0},
+    {SAMF("invalid", "samf_zero_bones_skinned_vertices.aamf", "SAMF_SKIN_BONE_RANGE", "0 bones while the 4 vertices carry weight 255 on bone 0", "SAMF_SKIN_BONE_RANGE*4"), ONE, 0, zero_bones, 0, 0},
 };
 
 static int write_aamf_case(const char *root, const aamf_case *c, mcg_manifest *mf)

@@ -110,6 +110,57 @@ static void key_times_equal(aemb_model *m) { m->keys[1].time = 0.0f; }
 static void position_key_w(aemb_model *m) { m->keys[0].w = 1.0f; }
 static void rotation_not_unit(aemb_model *m) { m->keys[2].w = 0.5f; }
 
+/* ---- edge cases (issue 7) ---- */
+
+/* FIELD-NOTES: a bone without an animation channel gets one position, one
+ * rotation and one scale key at t = 0 (bone 2 here; keys compacted to 15) */
+static void exporter_bone_without_channel(aemb_model *m)
+{
+    for (int ch = 0; ch < 3; ch++) {
+        m->sequences[2].first[ch] = 12 + (uint32_t)ch;
+        m->sequences[2].count[ch] = 1;
+        m->keys[12 + ch] = (aemb_key){0.0f, ch == 2 ? 1.0f : 0.0f, ch == 2 ? 1.0f : 0.0f,
+                                      ch == 2 ? 1.0f : 0.0f, ch == 1 ? 1.0f : 0.0f};
+    }
+    aemb_resize(m, AEMB_KEYFRAMES, 15);
+}
+
+/* FIELD-NOTES: the extra bone index -1 is legal */
+static void extra_bone_minus_one(aemb_model *m)
+{
+    for (uint32_t v = 0; v < m->count[AEMB_VERTICES]; v++) m->vertices[v].extra_bone = -1;
+}
+
+/* 3 vertices, 3 indices, 1 texture, 1 mesh, 1 material, 1 bone, 1 animation,
+ * 1 sequence of 1 key per channel */
+static void one_of_everything(aemb_model *m)
+{
+    aemb_resize(m, AEMB_VERTICES, 3);
+    for (uint32_t v = 0; v < 3; v++) {
+        aemb_vertex *x = &m->vertices[v];
+        for (int j = 0; j < 4; j++) {
+            x->bone[j] = j ? -1 : 0;
+            x->weight[j] = j ? 0.0f : 1.0f;
+        }
+        x->extra_bone = 0;
+    }
+    aemb_resize(m, AEMB_INDICES, 3);
+    aemb_resize(m, AEMB_TEXTURES, 1);
+    aemb_resize(m, AEMB_MESHES, 1);
+    m->meshes[0] = (aemb_mesh){0, 3, 0};
+    aemb_resize(m, AEMB_MATERIALS, 1);
+    m->materials[0] = (aemb_material){{0, 255, 255}};
+    aemb_resize(m, AEMB_BONES, 1);
+    aemb_resize(m, AEMB_SEQUENCES, 1);
+    aemb_resize(m, AEMB_KEYFRAMES, 3);
+    for (int ch = 0; ch < 3; ch++) {
+        m->sequences[0].first[ch] = (uint32_t)ch;
+        m->sequences[0].count[ch] = 1;
+        m->keys[ch] = (aemb_key){0.0f, ch == 2 ? 1.0f : 0.0f, ch == 2 ? 1.0f : 0.0f,
+                                 ch == 2 ? 1.0f : 0.0f, ch == 1 ? 1.0f : 0.0f};
+    }
+}
+
 #define SKIN AEMB_SKINNED_ANIMATED
 #define CASE(dir, file, rule, desc, expect) {"aem/" dir "/" file, "aem", "aem1", rule, desc, expect, NULL}
 
@@ -168,6 +219,11 @@ static const aem_case aem_cases[] = {
     {CASE("invalid", "key_times_equal.aem", "AEM_KEY_TIME_ORDER", "two keys at t = 0 (the loader divides by zero)", "AEM_KEY_TIME_ORDER"), SKIN, key_times_equal, 0, 0, 0, NULL},
     {CASE("invalid", "position_key_w_1.aem", "AEM_KEY_W_NONZERO", "a position key with W = 1", "AEM_KEY_W_NONZERO"), SKIN, position_key_w, 0, 0, 0, NULL},
     {CASE("invalid", "rotation_key_not_unit.aem", "AEM_KEY_ROTATION_NOT_UNIT", "a rotation key of length 0.5", "AEM_KEY_ROTATION_NOT_UNIT"), SKIN, rotation_not_unit, 0, 0, 0, NULL},
+
+    /* edge cases (issue 7) */
+    {CASE("valid", "one_of_everything.aem", NULL, "3 vertices, 3 indices, 1 texture, 1 mesh, 1 material, 1 bone, 1 animation, 1 sequence of 1 key per channel", ""), SKIN, one_of_everything, 0, 0, 0, NULL},
+    {CASE("valid", "exporter_bone_without_channel.aem", NULL, "the exporter's default for a bone without a channel: bone 2 has 1 position, 1 rotation and 1 scale key at t = 0", ""), SKIN, exporter_bone_without_channel, 0, 0, 0, NULL},
+    {CASE("valid", "extra_bone_minus_one.aem", NULL, "every vertex's extra bone index is -1 (legal; the exporter gives each mesh a bone)", ""), SKIN, extra_bone_minus_one, 0, 0, 0, NULL},
 };
 
 static int write_aem_case(const char *root, const aem_case *c, mcg_manifest *mf)

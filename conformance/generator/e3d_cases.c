@@ -699,6 +699,244 @@ static void magic_e3dx(e3db *w)
     put8(w, 9, 'X');
 }
 
+/* ---- edge cases (issue 7): zero counts, one of everything, limits ---- */
+
+static void version_only(e3db *w) { e3db_version(w); }
+
+static void empty_sections(e3db *w)
+{
+    static const uint16_t sections[5] = {0x9000, 0x8000, 0x1000, 0x3000, 0xA000};
+    e3db_version(w);
+    for (int i = 0; i < 5; i++) {
+        e3db_begin(w, sections[i]);
+        e3db_end(w);
+    }
+}
+
+/* version, meshes{mesh{meshID 1, attributes{n, vertices}, triFaces16{0}}} */
+static void mesh_without_triangles(e3db *w, uint32_t n)
+{
+    static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    e3db_version(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, n);
+    e3db_floats(w, 0x2010, v, 3 * n);
+    e3db_end(w);
+    e3db_u32(w, 0x1030, 0);
+    close_all(w);
+}
+
+static void zero_vertices_zero_triangles(e3db *w) { mesh_without_triangles(w, 0); }
+static void zero_triangles(e3db *w) { mesh_without_triangles(w, 3); }
+
+static void faces_materials_zero_count(e3db *w)
+{
+    e3db_cube(w, 0, &m);
+    put32(w, m.faces_materials + 10, 0);
+}
+
+static void track_zero_keys(e3db *w)
+{
+    track_begin(w);
+    e3db_u32(w, 0x3020, 1);
+    close_all(w);
+}
+
+/* One texture, material, mesh (3 vertices with a normal, a UV and one bone
+ * weight each; 1 triangle; 1 facesMaterials; a skin of 1 bone), node,
+ * animation, track and key. */
+static void one_of_everything(e3db *w)
+{
+    static const uint8_t png[16] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A,
+                                    0, 0, 0, 0x0D, 'I', 'H', 'D', 'R'};
+    static const float tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    static const float up[3] = {0, 0, 1}, box[6] = {0, 0, 0, 1, 1, 0};
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    static const float pos[3] = {0, 0, 0};
+    static const uint32_t frames[3] = {0, 0, 0};
+    e3db_version(w);
+    e3db_begin(w, 0x9000);
+    e3db_begin(w, 0x9001);
+    e3db_u32(w, 0x9002, 1);
+    e3db_leaf(w, 0x9101, png, sizeof png);
+    close_all(w);
+    e3db_begin(w, 0x8000);
+    e3db_begin(w, 0x8010);
+    e3db_u32(w, 0x8011, 1);
+    e3db_string(w, 0x8012, "one");
+    e3db_begin(w, 0x8200);
+    e3db_u32(w, 0x9002, 1);
+    close_all(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_floats(w, 0x1021, box, 6);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, 3);
+    e3db_begin(w, 0x2800);
+    mcb_u16(&w->b, 0x2010), mcb_u16(&w->b, 0);
+    mcb_u16(&w->b, 0x2020), mcb_u16(&w->b, 12);
+    mcb_u16(&w->b, 0x2030), mcb_u16(&w->b, 16);
+    mcb_u16(&w->b, 0x2090), mcb_u16(&w->b, 24);
+    mcb_u16(&w->b, 0), mcb_u16(&w->b, 26);
+    for (int i = 0; i < 3; i++) {
+        mcb_f32s(&w->b, tri[i], 3);
+        mcb_u32(&w->b, e3db_pack_normal(up));
+        mcb_f32s(&w->b, tri[i], 2);
+        mcb_u8(&w->b, 1);   /* bone 1 */
+        mcb_u8(&w->b, 255); /* weight 1 */
+    }
+    e3db_end(w);
+    e3db_end(w);
+    e3db_begin(w, 0x1030);
+    mcb_u32(&w->b, 1);
+    mcb_u16(&w->b, 0), mcb_u16(&w->b, 1), mcb_u16(&w->b, 2);
+    e3db_end(w);
+    e3db_begin(w, 0x1040);
+    mcb_u32(&w->b, 0), mcb_u32(&w->b, 1), mcb_u32(&w->b, 1);
+    e3db_end(w);
+    e3db_begin(w, 0x1050);
+    e3db_begin(w, 0x1053);
+    mcb_u8(&w->b, 1);
+    mcb_u16(&w->b, 3);
+    mcb_bytes(&w->b, "one", 3);
+    mcb_f32s(&w->b, identity, 16);
+    close_all(w);
+    e3db_begin(w, 0x3000);
+    e3db_begin(w, 0x3010);
+    e3db_u32(w, 0x3020, 1);
+    e3db_string(w, 0x3021, "one");
+    e3db_u32(w, 0x1020, 1);
+    close_all(w);
+    e3db_begin(w, 0xA000);
+    e3db_begin(w, 0xA010);
+    e3db_string(w, 0xA021, "one");
+    e3db_leaf(w, 0xA022, frames, sizeof frames);
+    e3db_begin(w, 0xA100);
+    mcb_u32(&w->b, 1);
+    mcb_u32(&w->b, 0);
+    mcb_u8(&w->b, 0);
+    e3db_floats(w, 0xA210, pos, 3);
+    e3db_u32(w, 0x3020, 1);
+    close_all(w);
+}
+
+/* 65536 vertices, the attributes limit, and a triFaces16 triangle naming
+ * vertex 65535, the last a 16-bit index reaches; all in one LZMA block
+ * (the 786 KB of mostly zero positions compress to a few hundred bytes). */
+static void vertices_65536(e3db *w)
+{
+    static const float one[3] = {1, 0, 0}, up[3] = {0, 1, 0};
+    e3db_version(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, 65536);
+    e3db_begin(w, 0x2010);
+    mcb_zeros(&w->b, 12);
+    mcb_f32s(&w->b, one, 3);
+    mcb_zeros(&w->b, 12 * 65533);
+    mcb_f32s(&w->b, up, 3);
+    e3db_end(w);
+    e3db_end(w);
+    e3db_begin(w, 0x1030);
+    mcb_u32(&w->b, 1);
+    mcb_u16(&w->b, 0), mcb_u16(&w->b, 1), mcb_u16(&w->b, 65535);
+    close_all(w);
+    wrap_top(w);
+}
+
+static void texture_name_of(e3db *w, size_t n)
+{
+    static char name[4098];
+    memset(name, 't', n);
+    name[n] = '\0';
+    e3db_version(w);
+    e3db_begin(w, 0x9000);
+    e3db_begin(w, 0x9001);
+    e3db_string(w, 0x9003, name);
+    close_all(w);
+}
+
+static void texture_name_4096(e3db *w) { texture_name_of(w, 4096); }
+static void texture_name_4097(e3db *w) { texture_name_of(w, 4097); }
+
+/* the longest string a u16 length can give */
+static void material_name_65535(e3db *w)
+{
+    static char name[65536];
+    memset(name, 'm', 65535);
+    e3db_version(w);
+    e3db_begin(w, 0x8000);
+    e3db_begin(w, 0x8010);
+    e3db_u32(w, 0x8011, 1);
+    e3db_string(w, 0x8012, name);
+    close_all(w);
+}
+
+/* cube2 with the spec's packing: -1 is -511, not the reference's -512 */
+static void normals_spec_511(e3db *w)
+{
+    e3db_cube(w, E3DB_NORMALS, &m);
+    for (size_t i = 0; i < 24; i++) {
+        uint32_t packed = 0;
+        for (int k = 0; k < 3; k++) {
+            long q = lroundf(e3db_cube_normals[i][k] * 511.0f);
+            packed |= ((uint32_t)q & 0x3FFu) << (10 * k);
+        }
+        put32(w, vtx(i, m.normal_at), packed);
+    }
+}
+
+/* boneWeights of 20 bytes: 10 slots, the most the reference reader's array
+ * holds (FIELD-NOTES); slot 0 is bone 1 at weight 255 */
+static void ten_bone_slots(e3db *w)
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    e3db_version(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, 1);
+    e3db_begin(w, 0x2800);
+    mcb_u16(&w->b, 0x2010), mcb_u16(&w->b, 0), mcb_u16(&w->b, 0x2090), mcb_u16(&w->b, 12);
+    mcb_u16(&w->b, 0), mcb_u16(&w->b, 32);
+    mcb_zeros(&w->b, 12);
+    mcb_u8(&w->b, 1);
+    mcb_zeros(&w->b, 9);
+    mcb_u8(&w->b, 255);
+    mcb_zeros(&w->b, 9);
+    e3db_end(w);
+    e3db_end(w);
+    e3db_begin(w, 0x1050);
+    e3db_begin(w, 0x1053);
+    mcb_u8(&w->b, 1);
+    mcb_u16(&w->b, 3);
+    mcb_bytes(&w->b, "one", 3);
+    mcb_f32s(&w->b, identity, 16);
+    close_all(w);
+    e3db_begin(w, 0x3000);
+    e3db_begin(w, 0x3010);
+    e3db_u32(w, 0x3020, 1);
+    e3db_string(w, 0x3021, "one");
+    e3db_u32(w, 0x1020, 1);
+    close_all(w);
+}
+
+/* the skinned cube's weights as boneWeights8 (0x2097) and skinBoneWeights 7,
+ * the last set the spec allows */
+static void weight_set_7(e3db *w)
+{
+    e3db_cube(w, E3DB_SKIN, &m);
+    put16(w, m.interleaved + 10, 0x2097);
+    put8(w, m.skin_bones + 146 + 6, 7);
+}
+
 #define CASE(dir, file, rule, desc, expect) {"e3d/" dir "/" file, "e3d", "e3d1", rule, desc, expect, NULL}
 #define FORCED(file, rule, desc, expect) {"e3d/invalid/" file, "e3d", "e3d1", rule, desc, expect, "--format e3d"}
 
@@ -796,6 +1034,21 @@ static const e3d_case e3d_cases[] = {
     {CASE("invalid", "loop_flag_2.e3d", "E3D_TRACK_LOOP_FLAG", "a track's loop flag is 2", "E3D_TRACK_LOOP_FLAG"), loop_flag},
     {CASE("invalid", "track_without_node.e3d", "E3D_TRACK_NO_TARGET", "an animation track with neither nodeID nor nodeName", "E3D_TRACK_NO_TARGET"), no_target},
     {CASE("invalid", "rotation_order_7.e3d", "E3D_ROTATION_ORDER_RANGE", "ftkRotationOrder 7 (0..5)", "E3D_ROTATION_ORDER_RANGE"), rotation_order},
+    /* edge cases (issue 7) */
+    {CASE("valid", "version_only.e3d", NULL, "the version block and nothing else", ""), version_only},
+    {CASE("valid", "empty_sections.e3d", NULL, "empty textures, materials, meshes, nodes and animations sections, in order", ""), empty_sections},
+    {CASE("valid", "mesh_zero_vertices_zero_triangles.e3d", NULL, "a mesh whose attributes count 0 vertices (an empty vertices block) and whose triFaces16 counts 0", ""), zero_vertices_zero_triangles},
+    {CASE("valid", "mesh_zero_triangles.e3d", NULL, "a mesh of 3 vertices whose triFaces16 counts 0 triangles", ""), zero_triangles},
+    {CASE("valid", "faces_materials_zero_count.e3d", NULL, "the cube with facesMaterials (0, 0, 0), as the spec's cube1 table prints it", ""), faces_materials_zero_count},
+    {CASE("valid", "track_zero_keys.e3d", NULL, "an animation track of 0 keys on node 1 (both track layouts read the same bytes)", ""), track_zero_keys},
+    {CASE("valid", "one_of_everything.e3d", NULL, "1 texture, 1 material, 1 mesh (3 vertices: normal, UV, 1 bone weight; 1 triangle; a skin of 1 bone), 1 node, 1 animation of 1 track of 1 key", ""), one_of_everything},
+    {CASE("valid", "vertices_65536_faces16_last_index.e3d", NULL, "65536 vertices (the attributes limit), a triFaces16 triangle naming vertex 65535; in LZMA", ""), vertices_65536},
+    {CASE("valid", "texture_name_4096_bytes.e3d", NULL, "a texture name of 4096 bytes, the longest accepted", ""), texture_name_4096},
+    {CASE("valid", "material_name_65535_bytes.e3d", NULL, "a material name of 65535 bytes, the longest a u16 length gives", ""), material_name_65535},
+    {CASE("valid", "normals_spec_packing_511.e3d", NULL, "cube2 with -1 packed as -511 as the spec says (the reference packs -512)", ""), normals_spec_511},
+    {CASE("valid", "bone_weights_10_slots.e3d", NULL, "a vertex with 10 boneWeights slots (20 bytes), the most the reference reader holds; bone 1 at 255", ""), ten_bone_slots},
+    {CASE("valid", "skin_weight_set_7.e3d", NULL, "the skinned cube's weights in boneWeights8 (0x2097), selected by skinBoneWeights 7", ""), weight_set_7},
+    {CASE("invalid", "texture_name_4097_bytes.e3d", "E3D_TEXTURE_NAME_LENGTH", "a texture name of 4097 bytes, one past the longest accepted", "E3D_TEXTURE_NAME_LENGTH"), texture_name_4097},
 };
 
 static int write_e3d_case(const char *root, const e3d_case *c, mcg_manifest *mf)

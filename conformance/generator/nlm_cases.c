@@ -393,6 +393,72 @@ static int node_transform_inf(nlmb_model *m)
     return 0;
 }
 
+/* ---- edge cases (issue 7): zero counts, one of everything, slot 99 ---- */
+
+static int zero_meshes(nlmb_model *m)
+{
+    return nlmb_resize_meshes(m, 0);
+}
+
+static int mesh_zero_vertices_zero_indices(nlmb_model *m)
+{
+    return nlmb_resize_mesh(&m->meshes[1], 0, 0);
+}
+
+static int mesh_zero_indices(nlmb_model *m)
+{
+    return nlmb_resize_mesh(&m->meshes[0], 4, 0);
+}
+
+static int animated_zero_channels(nlmb_model *m)
+{
+    return nlmb_resize_channels(m, 0);
+}
+
+static int animated_nothing_but_nodes(nlmb_model *m)
+{
+    return nlmb_resize_meshes(m, 0) || nlmb_resize_bone_infos(m, 0) || nlmb_resize_channels(m, 0);
+}
+
+/* 1 mesh (3 vertices, 3 indices, a PNG), 1 bone info, 1 channel with 1 key
+ * of each kind, 1 node: the root is the bone (slot 0) */
+static int one_of_everything(nlmb_model *m)
+{
+    nlmb_mesh *mesh = &m->meshes[0];
+    if (nlmb_resize_mesh(mesh, 3, 3) || nlmb_set_texture(mesh, nlmb_tiny_png, sizeof nlmb_tiny_png) ||
+        nlmb_resize_bone_infos(m, 1) || nlmb_resize_channels(m, 1) || nlmb_resize_nodes(m, 1) ||
+        nlmb_set_children(&m->nodes[0], NULL, 0))
+        return -1;
+    for (uint32_t i = 0; i < 3; i++) {
+        nlmb_vertex *v = &mesh->vertices[i];
+        for (int j = 0; j < 4; j++) {
+            v->bone[j] = j ? -1 : 0;
+            v->weight[j] = j ? 0.0f : 1.0f;
+        }
+    }
+    m->bone_infos[0].node_id = 0;
+    m->channels[0].node_id = 0;
+    for (int k = 0; k < NLMB_KEY_KINDS; k++)
+        if (nlmb_resize_keys(&m->channels[0], k, 1)) return -1;
+    return 0;
+}
+
+static int skinning_slot_99(nlmb_model *m)
+{
+    move_slot(m, 2, 99);
+    return 0;
+}
+
+static int channel_no_position_keys(nlmb_model *m)
+{
+    return nlmb_resize_keys(&m->channels[0], NLMB_POSITION, 0);
+}
+
+static int channel_no_scale_keys(nlmb_model *m)
+{
+    return nlmb_resize_keys(&m->channels[2], NLMB_SCALE, 0);
+}
+
 #define STAT NLMB_STATIC_TEXTURED
 #define TWO NLMB_STATIC_TWO_MESHES
 #define SKIN NLMB_SKINNED_ANIMATED
@@ -460,6 +526,16 @@ static const nlm_case nlm_cases[] = {
     {CASE("invalid", "root_listed_as_child.nlm", "NLM_NODE_ROOT_HAS_PARENT", "node 2's child is node 0, the root: 0 -> 1 -> 2 -> 0", "NLM_NODE_ROOT_HAS_PARENT NLM_NODE_CYCLE"), SKIN, root_listed_as_child, 0, 0},
     {CASE("invalid", "second_root.nlm", "NLM_NODE_UNREACHABLE", "node 1 drops child 3: node 3 is a second root", "NLM_NODE_UNREACHABLE"), SKIN, second_root, 0, 0},
     {CASE("invalid", "node_transform_inf.nlm", "NLM_NODE_TRANSFORM_NOT_FINITE", "an infinity in node 2's transformation", "NLM_NODE_TRANSFORM_NOT_FINITE"), SKIN, node_transform_inf, 0, 0},
+    /* edge cases (issue 7) */
+    {CASE("valid", "zero_meshes.nlm", NULL, "a static model of 0 meshes: header, AABB and a mesh count of 0", ""), TWO, zero_meshes, 0, 0},
+    {CASE("valid", "mesh_zero_vertices_zero_indices.nlm", NULL, "the second mesh has 0 vertices, 0 indices and no texture", ""), TWO, mesh_zero_vertices_zero_indices, 0, 0},
+    {CASE("valid", "mesh_zero_indices.nlm", NULL, "a textured mesh of 4 vertices and 0 indices", ""), STAT, mesh_zero_indices, 0, 0},
+    {CASE("valid", "animated_zero_channels.nlm", NULL, "3 bones, a bone map of 0 entries: nothing is animated", ""), SKIN, animated_zero_channels, 0, 0},
+    {CASE("valid", "animated_zero_meshes_bones_channels.nlm", NULL, "animation flag 1 with 0 meshes, 0 bone infos and 0 channels: only the 4 nodes", ""), SKIN, animated_nothing_but_nodes, 0, 0},
+    {CASE("valid", "one_of_everything.nlm", NULL, "1 mesh (3 vertices, 3 indices, a PNG), 1 bone info, 1 channel of 1 key of each kind, 1 node", ""), SKIN, one_of_everything, 0, 0},
+    {CASE("valid", "skinning_slot_99.nlm", NULL, "bone 2's skinning slot is 99 (vertices and channel follow): the last entry of the engine's array", ""), SKIN, skinning_slot_99, 0, 0},
+    {CASE("invalid", "channel_no_position_keys.nlm", "NLM_CHANNEL_NO_KEYS", "channel 0 has 0 position keys", "NLM_CHANNEL_NO_KEYS"), SKIN, channel_no_position_keys, 0, 0},
+    {CASE("invalid", "channel_no_scale_keys.nlm", "NLM_CHANNEL_NO_KEYS", "channel 2 has 0 scale keys", "NLM_CHANNEL_NO_KEYS"), SKIN, channel_no_scale_keys, 0, 0},
 };
 
 static int write_nlm_case(const char *root, const nlm_case *c, mcg_manifest *mf)

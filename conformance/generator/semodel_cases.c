@@ -372,6 +372,178 @@ static const se_case se_cases[] = {
     {CASE("invalid", "seblend_count_too_large.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "an SEBlend block claiming 2^32-1 shapes with 2 names and no deltas", "SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_count_too_large, 0},
 };
 
+/* ---- edge cases (issue 7): built from an empty model, not a sample ---- */
+
+typedef struct se_edge {
+    mcg_case meta;
+    enum semb_layout layout;
+    se_mutation build; /* fills semb_new(layout) */
+} se_edge;
+
+static int zero_vertices_zero_faces(semb_model *m)
+{
+    return semb_add_mesh(m, 0, 0, 0, 0) ? 0 : -1;
+}
+
+static int zero_faces(semb_model *m)
+{
+    m->mesh_flags = SEMB_NORMALS | SEMB_COLOR;
+    return semb_add_mesh(m, 4, 0, 0, 0) ? 0 : -1;
+}
+
+static int bones_only(semb_model *m)
+{
+    m->bone_flags = SEMB_GLOBAL | SEMB_LOCAL | SEMB_SCALES;
+    return semb_set_bones(m, 3);
+}
+
+static int materials_only(semb_model *m)
+{
+    return semb_set_materials(m, 1);
+}
+
+/* 1 bone, 1 mesh of 3 vertices and 1 face, 1 UV layer, 1 influence, 1 material */
+static int one_of_everything(semb_model *m)
+{
+    m->bone_flags = SEMB_GLOBAL | SEMB_LOCAL | SEMB_SCALES;
+    m->mesh_flags = SEMB_UVSET | SEMB_NORMALS | SEMB_COLOR | SEMB_WEIGHTS;
+    m->max_influence = 1;
+    if (semb_set_bones(m, 1) != 0 || !semb_add_mesh(m, 3, 1, 1, 1)) return -1;
+    return semb_set_materials(m, 1);
+}
+
+/* positions only (the smallest vertex the format allows) and one face
+ * naming the first, a middle and the last vertex */
+static int faces_spanning(semb_model *m, uint32_t n, uint8_t width)
+{
+    semb_mesh *s = semb_add_mesh(m, n, 1, 0, 0);
+    if (!s) return -1;
+    s->face[0][0] = 0;
+    s->face[0][1] = n / 2;
+    s->face[0][2] = n - 1;
+    s->face_width = width;
+    return 0;
+}
+
+static int faces_255(semb_model *m) { return faces_spanning(m, 255, 0); }
+static int faces_256(semb_model *m) { return faces_spanning(m, 256, 0); }
+static int faces_65535(semb_model *m) { return faces_spanning(m, 65535, 0); }
+static int faces_65536(semb_model *m) { return faces_spanning(m, 65536, 0); }
+static int faces_u8_256(semb_model *m) { return faces_spanning(m, 256, 1); }
+
+/* u16 face (253, 254, 252): bytes FD 00 FE 00 FC 00; read as u8 the face is
+ * (253, 0, 254) and 00 FC 00 is left over */
+static int faces_u16_255(semb_model *m)
+{
+    if (faces_spanning(m, 255, 2) != 0) return -1;
+    m->meshes[0].face[0][0] = 253;
+    m->meshes[0].face[0][1] = 254;
+    m->meshes[0].face[0][2] = 252;
+    return 0;
+}
+
+/* n bones without transforms; a mesh of 3 weighted vertices, the last on
+ * bone n - 1 */
+static int bones_weighted(semb_model *m, uint32_t n)
+{
+    m->mesh_flags = SEMB_WEIGHTS;
+    m->max_influence = 1;
+    if (semb_set_bones(m, n) != 0) return -1;
+    semb_mesh *s = semb_add_mesh(m, 3, 1, 0, 1);
+    if (!s) return -1;
+    s->bone[2] = n - 1;
+    return 0;
+}
+
+static int bones_255(semb_model *m) { return bones_weighted(m, 255); }
+static int bones_256(semb_model *m) { return bones_weighted(m, 256); }
+
+/* 256 bones, one vertex weighted to bone 255 written as a u8 bone_t: the
+ * mesh (1 vertex, 0 faces, the file's last bytes) is 1 byte short */
+static int bones_256_u8(semb_model *m)
+{
+    m->mesh_flags = SEMB_WEIGHTS;
+    if (semb_set_bones(m, 256) != 0) return -1;
+    semb_mesh *s = semb_add_mesh(m, 1, 0, 0, 1);
+    if (!s) return -1;
+    s->bone[0] = 255;
+    m->bone_width = 1;
+    return 0;
+}
+
+/* draft: n materials (the block itself is TODO in the draft); a mesh of 3
+ * vertices with 1 UV layer, the last vertex on material n - 1 */
+static int materials_mat_t(semb_model *m, uint32_t n)
+{
+    m->mesh_flags = SEMB_UVSET;
+    semb_mesh *s = semb_add_mesh(m, 3, 1, 1, 0);
+    if (!s) return -1;
+    s->uv_material[2] = n - 1;
+    return semb_set_materials(m, n);
+}
+
+static int mat_t_255(semb_model *m) { return materials_mat_t(m, 255); }
+static int mat_t_256(semb_model *m) { return materials_mat_t(m, 256); }
+
+/* 256 materials, one vertex (0 faces) whose mat_t 255 is written as u8 */
+static int mat_t_256_u8(semb_model *m)
+{
+    m->mesh_flags = SEMB_UVSET;
+    semb_mesh *s = semb_add_mesh(m, 1, 0, 1, 0);
+    if (!s) return -1;
+    s->uv_material[0] = 255;
+    m->mat_width = 1;
+    return semb_set_materials(m, 256);
+}
+
+#define EDGE(dir, file, layout, rule, desc, expect) \
+    {"semodel/" dir "/" file, "semodel", layout, rule, desc, expect, NULL}
+
+static const se_edge se_edges[] = {
+    /* zero counts */
+    {EDGE("valid", "zero_vertices_zero_faces_2018.semodel", "2018", NULL, "one mesh of 0 vertices and 0 faces, no bones, no materials", ""), S18, zero_vertices_zero_faces},
+    {EDGE("valid", "zero_vertices_zero_faces_draft.semodel", "draft", NULL, "one mesh of 0 vertices and 0 faces, no bones", ""), SDR, zero_vertices_zero_faces},
+    {EDGE("valid", "zero_faces_2018.semodel", "2018", NULL, "one mesh of 4 vertices (normals, colors) and 0 faces", ""), S18, zero_faces},
+    {EDGE("valid", "zero_faces_draft.semodel", "draft", NULL, "one mesh of 4 vertices (half normals, colors) and 0 faces", ""), SDR, zero_faces},
+    {EDGE("valid", "zero_meshes_bones_only_2018.semodel", "2018", NULL, "3 bones and nothing else: the bone block is the one data block", ""), S18, bones_only},
+    {EDGE("valid", "zero_meshes_bones_only_draft.semodel", "draft", NULL, "3 bones and nothing else: the bone block is the one data block", ""), SDR, bones_only},
+    {EDGE("valid", "zero_meshes_materials_only_2018.semodel", "2018", NULL, "1 material and nothing else: the material block is the one data block", ""), S18, materials_only},
+    /* one of everything */
+    {EDGE("valid", "one_of_everything_2018.semodel", "2018", NULL, "1 bone (global, local, scale), 1 mesh of 3 vertices and 1 face, 1 UV layer, normals, colors, 1 influence, 1 material", ""), S18, one_of_everything},
+    {EDGE("valid", "one_of_everything_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "1 bone, 1 mesh of 3 vertices and 1 face, 1 UV layer (mat_t 0), normals, colors, 1 influence; matCount 1 announces the draft's TODO material block", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SDR, one_of_everything},
+    /* width thresholds: face_t (2018), bone_t, mat_t (draft) */
+    {EDGE("valid", "faces_u8_255_vertices_2018.semodel", "2018", NULL, "255 vertices (positions only): u8 face_t, face (0, 127, 254)", ""), S18, faces_255},
+    {EDGE("valid", "faces_u16_256_vertices_2018.semodel", "2018", NULL, "256 vertices (positions only): u16 face_t, face (0, 128, 255)", ""), S18, faces_256},
+    {EDGE("valid", "faces_u16_65535_vertices_2018.semodel", "2018", NULL, "65535 vertices (positions only): u16 face_t, face (0, 32767, 65534)", ""), S18, faces_65535},
+    {EDGE("valid", "faces_u32_65536_vertices_2018.semodel", "2018", NULL, "65536 vertices (positions only): u32 face_t, face (0, 32768, 65535)", ""), S18, faces_65536},
+    {EDGE("valid", "bones_u8_255_2018.semodel", "2018", NULL, "255 bones: u8 bone_t, a weight on bone 254", ""), S18, bones_255},
+    {EDGE("valid", "bones_u16_256_2018.semodel", "2018", NULL, "256 bones: u16 bone_t, a weight on bone 255", ""), S18, bones_256},
+    {EDGE("valid", "bones_u8_255_draft.semodel", "draft", NULL, "255 bones: u8 bone_t in the vertex records, a weight on bone 254", ""), SDR, bones_255},
+    {EDGE("valid", "bones_u16_256_draft.semodel", "draft", NULL, "256 bones: u16 bone_t in the vertex records, a weight on bone 255", ""), SDR, bones_256},
+    {EDGE("valid", "mat_t_u8_255_materials_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "matCount 255: u8 mat_t, a vertex on material 254 (the material block is TODO)", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SDR, mat_t_255},
+    {EDGE("valid", "mat_t_u16_256_materials_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "matCount 256: u16 mat_t, a vertex on material 255 (the material block is TODO)", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SDR, mat_t_256},
+    {EDGE("invalid", "faces_u8_with_256_vertices_2018.semodel", "2018", "SEMODEL_TRUNCATED", "256 vertices but the face written as u8: the file ends 3 bytes early", "SEMODEL_TRUNCATED"), S18, faces_u8_256},
+    {EDGE("invalid", "faces_u16_with_255_vertices_2018.semodel", "2018", "SEMODEL_TRAILING_BYTES", "255 vertices but the face (253, 254, 252) written as u16: read as u8 it is (253, 0, 254) and 3 bytes are left", "SEMODEL_TRAILING_BYTES"), S18, faces_u16_255},
+    {EDGE("invalid", "bone_t_u8_with_256_bones_2018.semodel", "2018", "SEMODEL_TRUNCATED", "256 bones but the last mesh's one weight names bone 255 in a u8: 1 byte short", "SEMODEL_TRUNCATED"), S18, bones_256_u8},
+    {EDGE("invalid", "mat_t_u8_with_256_materials_draft.semodel", "draft", "SEMODEL_TRUNCATED", "matCount 256 but the one vertex's mat_t written as u8: 1 byte short (the material block is TODO)", "SEMODEL_TRUNCATED SEMODEL_DRAFT_BLOCK_UNDEFINED"), SDR, mat_t_256_u8},
+};
+
+static int write_se_edge(const char *root, const se_edge *c, mcg_manifest *mf)
+{
+    semb_model *m = semb_new(c->layout);
+    if (!m) return -1;
+    if (c->build(m) != 0) {
+        semb_free(m);
+        return -1;
+    }
+    mcb_buf b = {0};
+    semb_write(m, &b);
+    semb_free(m);
+    int rc = b.oom ? -1 : mcg_write_case(root, &c->meta, &b, mf);
+    mcb_free(&b);
+    return rc;
+}
+
 static int write_se_case(const char *root, const se_case *c, mcg_manifest *mf)
 {
     semb_model *m = semb_sample(c->base, c->layout);
@@ -396,5 +568,7 @@ int mcg_write_semodel(const char *root, mcg_manifest *mf)
         return -1;
     for (size_t i = 0; i < sizeof se_cases / sizeof se_cases[0]; i++)
         if (write_se_case(root, &se_cases[i], mf) != 0) return -1;
+    for (size_t i = 0; i < sizeof se_edges / sizeof se_edges[0]; i++)
+        if (write_se_edge(root, &se_edges[i], mf) != 0) return -1;
     return 0;
 }
