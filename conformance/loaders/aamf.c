@@ -18,6 +18,7 @@
  * number b * keyframe_count + f (the runtime's indexing).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mcl_internal.h"
@@ -81,30 +82,28 @@ static void matrix_to_float(const uint8_t *p, float out[16])
 /* aamf.md MATRIX: "3x3 rotation matrix"; FIELD-NOTES: built from a
  * quaternion, scale dropped. Orthonormal within 4.12 rounding and not a
  * mirror. Exact integer arithmetic so the verdict never depends on float
- * rounding. */
-static mcl_status check_matrix(aamf *a, uint64_t off, const char *what, uint64_t i, uint64_t j)
+ * rounding. Returns NULL, or what is wrong (in detail). */
+static const char *matrix_fault(const uint8_t *p, char *detail, size_t n)
 {
-    const uint8_t *p = a->d + off;
     int64_t m[9];
     for (int k = 0; k < 9; k++) m[k] = s16(p + 2 * k);
     for (int r = 0; r < 3; r++)
         for (int s = r; s < 3; s++) {
             int64_t dot = m[r * 3] * m[s * 3] + m[r * 3 + 1] * m[s * 3 + 1] + m[r * 3 + 2] * m[s * 3 + 2];
             int64_t dev = dot - (r == s ? (int64_t)4096 * 4096 : 0);
-            if (dev < -ORTHO_TOLERANCE || dev > ORTHO_TOLERANCE)
-                return mcl__fail(a->c, MCL_ERR_VALUE, off,
-                                 "%s %llu/%llu: rotation rows %d and %d have dot product %lld/4096^2 "
-                                 "(expected %s within 14192/4096^2: orthonormal)",
-                                 what, (unsigned long long)i, (unsigned long long)j, r, s,
-                                 (long long)dot, r == s ? "1" : "0");
+            if (dev < -ORTHO_TOLERANCE || dev > ORTHO_TOLERANCE) {
+                snprintf(detail, n, "rotation rows %d and %d have dot product %lld/4096^2 (expected %s within "
+                         "14192/4096^2: orthonormal)", r, s, (long long)dot, r == s ? "1" : "0");
+                return detail;
+            }
         }
     int64_t det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
                   m[2] * (m[3] * m[7] - m[4] * m[6]);
-    if (det < 0)
-        return mcl__fail(a->c, MCL_ERR_VALUE, off,
-                         "%s %llu/%llu: rotation has a negative determinant (a mirror, expected a rotation)",
-                         what, (unsigned long long)i, (unsigned long long)j);
-    return MCL_OK;
+    if (det < 0) {
+        snprintf(detail, n, "rotation has a negative determinant (a mirror, expected a rotation)");
+        return detail;
+    }
+    return NULL;
 }
 
 /* aamf.md: char name[8]; FIELD-NOTES: not necessarily NUL-terminated.
@@ -196,8 +195,10 @@ static mcl_status read_animation(aamf *a, uint64_t pos, uint32_t i, uint32_t bs,
                          i, bs, a->bone_count, frames);
     uint64_t keys = pos + ANIM_HEADER, n = (uint64_t)a->bone_count * frames;
     for (uint64_t k = 0; k < n; k++) {
-        s = check_matrix(a, keys + k * MATRIX_BYTES, "keyframe matrix (bone/frame)", k / frames, k % frames);
-        if (s != MCL_OK) return s;
+        char detail[128];
+        if (matrix_fault(a->d + keys + k * MATRIX_BYTES, detail, sizeof detail))
+            return mcl__fail(a->c, MCL_ERR_VALUE, keys + k * MATRIX_BYTES, "animation %u, bone %llu, keyframe %llu: %s",
+                             i, (unsigned long long)(k / frames), (unsigned long long)(k % frames), detail);
     }
     an->name = mcl__strdup(a->c, a->d + pos + 4, name_len);
     an->duration = (double)frames; /* frame f shows over [f, f + 1); then it loops */
@@ -289,8 +290,11 @@ static mcl_status read_bind_poses(aamf *a, uint64_t pos)
     mcl_status s = MCL_OK;
     for (uint32_t i = 0; i < a->bone_count && s == MCL_OK; i++) {
         uint64_t off = pos + (uint64_t)i * MATRIX_BYTES;
-        s = check_matrix(a, off, "bind pose (bone/-)", i, 0);
-        if (s != MCL_OK) break;
+        char detail[128];
+        if (matrix_fault(a->d + off, detail, sizeof detail)) {
+            s = mcl__fail(a->c, MCL_ERR_VALUE, off, "bind pose of bone %u: %s", i, detail);
+            break;
+        }
         matrix_to_float(a->d + off, bones[i].local);
         double local[16], inv[16];
         for (int k = 0; k < 16; k++) local[k] = bones[i].local[k];
