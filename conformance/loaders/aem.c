@@ -122,6 +122,11 @@ static mcl_status parse_header(mcl_ctx *c, aem_file *f, const uint8_t *data, siz
                              "%u %s records need bytes up to %llu, file has %zu", f->count[s],
                              section_name[s], (unsigned long long)end, size);
     }
+    /* The common model indexes materials and bones with int32_t: more than
+     * 2^31 of them (a file of 25 GB and more) cannot be represented. */
+    if (f->count[AEM_MATERIALS] > INT32_MAX || f->count[AEM_BONES] > INT32_MAX)
+        return mcl__fail(c, MCL_ERR_LIMIT, f->count[AEM_BONES] > INT32_MAX ? 24 : 20,
+                         "more than 2^31 materials or bones");
     if (end != size)
         return mcl__fail(c, MCL_ERR_SIZE, end, "%llu trailing bytes after the keyframe section (file %zu, expected %llu)",
                          (unsigned long long)(size - end), size, (unsigned long long)end);
