@@ -1,9 +1,656 @@
-/* AEM reference loader (not written yet: rejects every file). */
+/*
+ * AEM reference loader (../shared/specs/aem.md, FIELD-NOTES "AEM"), written
+ * from the spec independently of the validator.
+ *
+ * The file is nine fixed-size record arrays after a 40-byte header, so the
+ * header alone fixes the file size: that is checked first, and afterwards
+ * every record is read at an offset inside the data. Every index and range
+ * is then checked before the model is built.
+ *
+ * Mapping to the common model (mcl.h):
+ *   - AEM has one vertex buffer and meshes are ranges of one index buffer.
+ *     Each mcl_mesh gets the vertices its range references (compacted and
+ *     remapped, in first-use order) and its own indices; tangents and
+ *     bitangents have no place in the common model and are dropped.
+ *   - Skinning: 4 influences per vertex when the file has bones; a -1 slot
+ *     becomes joint 0 with weight 0. The extra bone (mesh animation) is the
+ *     mesh's rigid_bone, taken from the vertex of the mesh's first index
+ *     (the spec applies one extra bone to every vertex of a mesh).
+ *   - Materials: the base color texture's filename is texture_path; the
+ *     normal and ORM textures have no slot in the common model.
+ *   - Bones: inverse_bind as stored; the rest pose `local` is derived from
+ *     the bind matrices (AEM stores no rest pose; identity where the
+ *     inverse does not fit a float).
+ *   - Animations: per bone three tracks (translation, rotation, scale),
+ *     LINEAR, times in seconds as stored.
+ */
+#include <math.h>
+#include <string.h>
+
 #include "mcl_internal.h"
+
+/* Sections in file order (aem.md, File Header: counts in this order). */
+enum aem_section {
+    AEM_VERTICES, AEM_INDICES, AEM_TEXTURES, AEM_MESHES, AEM_MATERIALS,
+    AEM_BONES, AEM_ANIMATIONS, AEM_SEQUENCES, AEM_KEYFRAMES, AEM_SECTION_COUNT
+};
+
+#define AEM_HEADER_SIZE 40u
+#define AEM_NAME_SIZE 128u
+#define AEM_NO_TEXTURE 255 /* aem.md, Material Section */
+
+static const uint32_t record_size[AEM_SECTION_COUNT] = {92, 4, 128, 12, 12, 80, 136, 24, 20};
+static const char *const section_name[AEM_SECTION_COUNT] = {
+    "vertex", "index", "texture", "mesh", "material", "bone", "animation", "sequence", "keyframe",
+};
+
+/* Tolerances of docs/ISSUES.md (Khronos glTF-Validator defaults). */
+#define TOL_UNIT 0.00674
+#define TOL_QUAT 0.00769
+#define TOL_WEIGHT 2e-7   /* per non-zero weight */
+#define TOL_AFFINE 1e-5
+#define TOL_INVERTIBLE 1e-6
+#define TOL_TIME 1e-6     /* relative to the duration */
+
+typedef struct aem_file {
+    const uint8_t *data;
+    uint32_t count[AEM_SECTION_COUNT];
+    uint64_t start[AEM_SECTION_COUNT]; /* byte offset of each section */
+} aem_file;
+
+/* Offset of record i of section s; inside the data once the size matched. */
+static uint64_t rec(const aem_file *f, enum aem_section s, uint64_t i)
+{
+    return f->start[s] + i * record_size[s];
+}
+
+static uint32_t u32_at(const aem_file *f, uint64_t off)
+{
+    return mc_le32(f->data + off);
+}
+
+static int32_t i32_at(const aem_file *f, uint64_t off)
+{
+    uint32_t u = u32_at(f, off);
+    int32_t v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static float f32_at(const aem_file *f, uint64_t off)
+{
+    return mc_bits_f32(u32_at(f, off));
+}
+
+static double length(const float *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += (double)v[i] * v[i];
+    return sqrt(s);
+}
+
+/* ---- header and sizes ---- */
+
+static mcl_status parse_header(mcl_ctx *c, aem_file *f, const uint8_t *data, size_t size)
+{
+    mc_reader r = mc_reader_make(data, size);
+    /* aem.md, File Header: magic "AEM"; judge the bytes that exist. */
+    size_t have = size < 3 ? size : 3;
+    if (memcmp(data, "AEM", have) != 0)
+        return mcl__fail(c, MCL_ERR_MAGIC, 0, "magic is not \"AEM\"");
+    if (size < 4)
+        return mcl__fail(c, MCL_ERR_TRUNCATED, size, "file of %zu bytes ends inside the 40-byte header", size);
+    mc_reader_skip(&r, 3);
+    uint8_t version = mc_read_u8(&r);
+    if (version != 1) /* aem.md: this specification describes version 1 */
+        return mcl__fail(c, MCL_ERR_VERSION, 3, "version %u (expected 1)", version);
+    if (size < AEM_HEADER_SIZE)
+        return mcl__fail(c, MCL_ERR_TRUNCATED, size, "file of %zu bytes ends inside the 40-byte header", size);
+    for (int s = 0; s < AEM_SECTION_COUNT; s++) f->count[s] = mc_read_u32(&r);
+    f->data = data;
+
+    /* The header counts imply the exact file size (FIELD-NOTES AEM: other
+     * layouts share version 1; a size mismatch is an error, not a guess).
+     * At most 9 * 2^32 * 136 bytes: u64 cannot overflow, checked anyway. */
+    uint64_t end = AEM_HEADER_SIZE;
+    for (int s = 0; s < AEM_SECTION_COUNT; s++) {
+        f->start[s] = end;
+        if (!mc_add_mul_u64(&end, f->count[s], record_size[s]))
+            return mcl__fail(c, MCL_ERR_SIZE, 4 + 4u * (unsigned)s, "%s section size overflows", section_name[s]);
+        if (end > size)
+            return mcl__fail(c, MCL_ERR_TRUNCATED, size,
+                             "%u %s records need bytes up to %llu, file has %zu", f->count[s],
+                             section_name[s], (unsigned long long)end, size);
+    }
+    /* The common model indexes materials and bones with int32_t: more than
+     * 2^31 of them (a file of 25 GB and more) cannot be represented. */
+    if (f->count[AEM_MATERIALS] > INT32_MAX || f->count[AEM_BONES] > INT32_MAX)
+        return mcl__fail(c, MCL_ERR_LIMIT, f->count[AEM_BONES] > INT32_MAX ? 24 : 20,
+                         "more than 2^31 materials or bones");
+    if (end != size)
+        return mcl__fail(c, MCL_ERR_SIZE, end, "%llu trailing bytes after the keyframe section (file %zu, expected %llu)",
+                         (unsigned long long)(size - end), size, (unsigned long long)end);
+    return MCL_OK;
+}
+
+/* ---- vertices (aem.md, Vertex Section) ---- */
+
+static mcl_status check_vertex_floats(mcl_ctx *c, const aem_file *f, uint64_t o, uint32_t v)
+{
+    float a[14]; /* position, normal, tangent, bitangent, uv */
+    for (int i = 0; i < 14; i++) {
+        a[i] = f32_at(f, o + 4u * (unsigned)i);
+        if (!isfinite(a[i]))
+            return mcl__fail(c, MCL_ERR_VALUE, o + 4u * (unsigned)i, "vertex %u: float %d is %g (expected finite)", v, i, a[i]);
+    }
+    /* Vertex normals for lighting: unit length. */
+    double n = length(&a[3], 3);
+    if (fabs(n - 1.0) > TOL_UNIT)
+        return mcl__fail(c, MCL_ERR_VALUE, o + 12, "vertex %u: normal length %g (expected 1)", v, n);
+    /* Tangent frame for normal mapping: unit, or all zero (no frame). */
+    for (int t = 0; t < 2; t++) {
+        const float *tv = &a[6 + 3 * t];
+        double l = length(tv, 3);
+        if ((tv[0] != 0 || tv[1] != 0 || tv[2] != 0) && fabs(l - 1.0) > TOL_UNIT)
+            return mcl__fail(c, MCL_ERR_VALUE, o + 24 + 12u * (unsigned)t, "vertex %u: %s length %g (expected 1 or 0)",
+                             v, t ? "bitangent" : "tangent", l);
+    }
+    return MCL_OK;
+}
+
+static mcl_status check_vertex_skin(mcl_ctx *c, const aem_file *f, uint64_t o, uint32_t v)
+{
+    uint32_t bones = f->count[AEM_BONES];
+    int32_t b[4];
+    float w[4];
+    for (unsigned k = 0; k < 4; k++) {
+        b[k] = i32_at(f, o + 56 + 4 * k);
+        w[k] = f32_at(f, o + 72 + 4 * k);
+        if (!(w[k] >= 0.0f && w[k] <= 1.0f)) /* also NaN */
+            return mcl__fail(c, MCL_ERR_VALUE, o + 72 + 4 * k, "vertex %u: weight %u is %g (expected 0..1)", v, k + 1, w[k]);
+        /* Fewer than 4 bones: index -1 with weight 0.0. */
+        if (b[k] == -1 && w[k] != 0.0f)
+            return mcl__fail(c, MCL_ERR_VALUE, o + 72 + 4 * k, "vertex %u: bone index %u is -1 with weight %g (expected 0)",
+                             v, k + 1, w[k]);
+        if (b[k] != -1 && (b[k] < 0 || (uint32_t)b[k] >= bones))
+            return mcl__fail(c, MCL_ERR_RANGE, o + 56 + 4 * k, "vertex %u: bone index %u is %d (expected -1 or < %u)",
+                             v, k + 1, b[k], bones);
+    }
+    bool skinned = false;
+    for (unsigned k = 0; k < 4; k++) {
+        if (b[k] == -1) continue;
+        skinned = true;
+        for (unsigned j = k + 1; j < 4; j++)
+            if (b[j] == b[k])
+                return mcl__fail(c, MCL_ERR_STRUCTURE, o + 56 + 4 * j, "vertex %u: bone %d in slots %u and %u",
+                                 v, b[k], k + 1, j + 1);
+    }
+    /* The sum of all bone weights is always 1; all -1 with weight 0 is the
+     * exporter's unskinned vertex (FIELD-NOTES AEM), a warning only. */
+    if (skinned) {
+        double sum = 0;
+        unsigned nonzero = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            sum += w[k];
+            nonzero += w[k] != 0.0f;
+        }
+        if (fabs(sum - 1.0) > TOL_WEIGHT * nonzero)
+            return mcl__fail(c, MCL_ERR_VALUE, o + 72, "vertex %u: weights sum to %.9g (expected 1)", v, sum);
+    }
+    /* The extra bone index indexes into the bone section, -1 for none. */
+    int32_t e = i32_at(f, o + 88);
+    if (e != -1 && (e < 0 || (uint32_t)e >= bones))
+        return mcl__fail(c, MCL_ERR_RANGE, o + 88, "vertex %u: extra bone index %d (expected -1 or < %u)", v, e, bones);
+    return MCL_OK;
+}
+
+static mcl_status check_vertices(mcl_ctx *c, const aem_file *f)
+{
+    for (uint32_t v = 0; v < f->count[AEM_VERTICES]; v++) {
+        uint64_t o = rec(f, AEM_VERTICES, v);
+        mcl_status s = check_vertex_floats(c, f, o, v);
+        if (s == MCL_OK) s = check_vertex_skin(c, f, o, v);
+        if (s != MCL_OK) return s;
+    }
+    return MCL_OK;
+}
+
+/* aem.md, Index Section: indices index into the vertex section (all of
+ * them, also those no mesh uses: an index buffer is uploaded whole). */
+static mcl_status check_indices(mcl_ctx *c, const aem_file *f)
+{
+    for (uint32_t i = 0; i < f->count[AEM_INDICES]; i++) {
+        uint32_t x = u32_at(f, rec(f, AEM_INDICES, i));
+        if (x >= f->count[AEM_VERTICES])
+            return mcl__fail(c, MCL_ERR_RANGE, rec(f, AEM_INDICES, i), "index %u is %u (expected < %u vertices)",
+                             i, x, f->count[AEM_VERTICES]);
+    }
+    return MCL_OK;
+}
+
+/* ---- strings, textures, materials, meshes ---- */
+
+/* A null-terminated string of at most 128 bytes including the NUL; bytes
+ * after the NUL are the exporter's garbage (FIELD-NOTES AEM), not an error. */
+static mcl_status name_length(mcl_ctx *c, const aem_file *f, uint64_t o, const char *what, uint32_t i, size_t *len)
+{
+    const uint8_t *p = f->data + o;
+    const uint8_t *nul = memchr(p, 0, AEM_NAME_SIZE);
+    if (!nul) return mcl__fail(c, MCL_ERR_VALUE, o, "%s %u: name has no NUL in its 128 bytes", what, i);
+    *len = (size_t)(nul - p);
+    return MCL_OK;
+}
+
+static mcl_status check_textures(mcl_ctx *c, const aem_file *f)
+{
+    for (uint32_t t = 0; t < f->count[AEM_TEXTURES]; t++) {
+        size_t len;
+        mcl_status s = name_length(c, f, rec(f, AEM_TEXTURES, t), "texture", t, &len);
+        if (s != MCL_OK) return s;
+        if (len == 0) /* a texture without a filename names nothing */
+            return mcl__fail(c, MCL_ERR_VALUE, rec(f, AEM_TEXTURES, t), "texture %u: empty filename", t);
+    }
+    return MCL_OK;
+}
+
+/* 255 (spec) or -1 (the exporter, FIELD-NOTES AEM) mean "no texture"; with
+ * more than 255 textures 255 stays the sentinel, as the spec says. */
+static bool texture_undefined(int32_t t)
+{
+    return t == AEM_NO_TEXTURE || t == -1;
+}
+
+static mcl_status check_materials(mcl_ctx *c, const aem_file *f)
+{
+    for (uint32_t m = 0; m < f->count[AEM_MATERIALS]; m++) {
+        for (unsigned k = 0; k < 3; k++) {
+            uint64_t o = rec(f, AEM_MATERIALS, m) + 4 * k;
+            int32_t t = i32_at(f, o);
+            if (!texture_undefined(t) && (t < 0 || (uint32_t)t >= f->count[AEM_TEXTURES]))
+                return mcl__fail(c, MCL_ERR_RANGE, o, "material %u: texture index %d (expected 255, -1 or < %u)",
+                                 m, t, f->count[AEM_TEXTURES]);
+        }
+    }
+    return MCL_OK;
+}
+
+static mcl_status check_meshes(mcl_ctx *c, const aem_file *f)
+{
+    for (uint32_t m = 0; m < f->count[AEM_MESHES]; m++) {
+        uint64_t o = rec(f, AEM_MESHES, m);
+        uint32_t first = u32_at(f, o), count = u32_at(f, o + 4), mat = u32_at(f, o + 8);
+        /* A range of indices in the index section (the exporter writes
+         * ranges past the end for non-triangle meshes: FIELD-NOTES AEM). */
+        if ((uint64_t)first + count > f->count[AEM_INDICES])
+            return mcl__fail(c, MCL_ERR_RANGE, o, "mesh %u: indices %u + %u pass the %u of the index section",
+                             m, first, count, f->count[AEM_INDICES]);
+        if (count % 3 != 0)
+            return mcl__fail(c, MCL_ERR_STRUCTURE, o + 4, "mesh %u: %u indices (expected a multiple of 3)", m, count);
+        if (mat >= f->count[AEM_MATERIALS])
+            return mcl__fail(c, MCL_ERR_RANGE, o + 8, "mesh %u: material %u (expected < %u)", m, mat,
+                             f->count[AEM_MATERIALS]);
+    }
+    return MCL_OK;
+}
+
+/* ---- bones (aem.md, Bone Section) ---- */
+
+/* Determinant of the 3x3 linear part of a column-major 4x4 matrix. */
+static double det3(const double m[16])
+{
+    return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+           m[8] * (m[1] * m[6] - m[2] * m[5]);
+}
+
+/* Inverse of an affine matrix (last row taken as 0 0 0 1). */
+static void affine_inverse(const double m[16], double out[16])
+{
+    double d = det3(m);
+    double inv[9] = {
+        (m[5] * m[10] - m[6] * m[9]) / d, (m[2] * m[9] - m[1] * m[10]) / d, (m[1] * m[6] - m[2] * m[5]) / d,
+        (m[6] * m[8] - m[4] * m[10]) / d, (m[0] * m[10] - m[2] * m[8]) / d, (m[2] * m[4] - m[0] * m[6]) / d,
+        (m[4] * m[9] - m[5] * m[8]) / d, (m[1] * m[8] - m[0] * m[9]) / d, (m[0] * m[5] - m[1] * m[4]) / d,
+    };
+    for (int col = 0; col < 3; col++) {
+        for (int row = 0; row < 3; row++) out[col * 4 + row] = inv[col * 3 + row];
+        out[col * 4 + 3] = 0;
+    }
+    for (int row = 0; row < 3; row++)
+        out[12 + row] = -(inv[row] * m[12] + inv[3 + row] * m[13] + inv[6 + row] * m[14]);
+    out[15] = 1;
+}
+
+static void affine_mul(const double a[16], const double b[16], double out[16])
+{
+    for (int col = 0; col < 4; col++)
+        for (int row = 0; row < 4; row++) {
+            double v = 0;
+            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[col * 4 + k];
+            out[col * 4 + row] = v;
+        }
+}
+
+static mcl_status check_bone_matrix(mcl_ctx *c, const aem_file *f, uint32_t b, float m[16])
+{
+    uint64_t o = rec(f, AEM_BONES, b);
+    for (unsigned k = 0; k < 16; k++) {
+        m[k] = f32_at(f, o + 4 * k);
+        if (!isfinite(m[k]))
+            return mcl__fail(c, MCL_ERR_VALUE, o + 4 * k, "bone %u: inverse bind matrix element %u is %g", b, k, m[k]);
+    }
+    /* A bind transform is affine: last row 0 0 0 1 (column-major). */
+    static const float last_row[4] = {0, 0, 0, 1};
+    for (unsigned k = 0; k < 4; k++)
+        if (fabs((double)m[4 * k + 3] - last_row[k]) > TOL_AFFINE)
+            return mcl__fail(c, MCL_ERR_VALUE, o + 16 * k + 12, "bone %u: inverse bind last row element %u is %g (expected %g)",
+                             b, k, m[4 * k + 3], last_row[k]);
+    /* An inverse of a bind pose is itself invertible; judged relative to
+     * the column lengths so a uniformly tiny scale still counts. */
+    double d[16];
+    for (int k = 0; k < 16; k++) d[k] = m[k];
+    double cols = length(&m[0], 3) * length(&m[4], 3) * length(&m[8], 3);
+    if (!(cols > 0) || !(fabs(det3(d)) / cols > TOL_INVERTIBLE))
+        return mcl__fail(c, MCL_ERR_VALUE, o, "bone %u: inverse bind matrix is singular", b);
+    return MCL_OK;
+}
+
+/* Parent -1 for roots, else a bone written earlier (FIELD-NOTES AEM: the
+ * exporter writes breadth-first; the reference loader loops on cycles). */
+static mcl_status check_bone_parent(mcl_ctx *c, const aem_file *f, uint32_t b, int32_t *parent)
+{
+    uint64_t o = rec(f, AEM_BONES, b) + 64;
+    int32_t p = i32_at(f, o);
+    uint32_t n = f->count[AEM_BONES];
+    *parent = p;
+    if (p == -1) return MCL_OK;
+    if (p < 0 || (uint32_t)p >= n)
+        return mcl__fail(c, MCL_ERR_RANGE, o, "bone %u: parent %d (expected -1 or < %u)", b, p, n);
+    if ((uint32_t)p == b) return mcl__fail(c, MCL_ERR_STRUCTURE, o, "bone %u is its own parent", b);
+    if ((uint32_t)p > b)
+        return mcl__fail(c, MCL_ERR_STRUCTURE, o, "bone %u: parent %d comes after it (expected parents first)", b, p);
+    return MCL_OK;
+}
+
+/* The rest pose relative to the parent, from the bind matrices:
+ * local = inverse_bind(parent) * inverse(inverse_bind(self)).
+ * AEM stores no rest pose and every animation drives every bone, so libaem
+ * never inverts these matrices: a valid but extreme bind matrix (scale
+ * 1e-40) whose inverse does not fit a float is legal. Its bone rests at
+ * identity instead: the only pose the format itself never shows. */
+static void rest_local(mcl_bone *bones, uint32_t b)
+{
+    double self[16], global[16], local[16];
+    for (int k = 0; k < 16; k++) self[k] = bones[b].inverse_bind[k];
+    affine_inverse(self, global);
+    if (bones[b].parent >= 0) {
+        double parent[16];
+        for (int k = 0; k < 16; k++) parent[k] = bones[bones[b].parent].inverse_bind[k];
+        parent[3] = parent[7] = parent[11] = 0, parent[15] = 1;
+        affine_mul(parent, global, local);
+    } else {
+        memcpy(local, global, sizeof local);
+    }
+    for (int k = 0; k < 16; k++) {
+        bones[b].local[k] = (float)local[k];
+        if (!isfinite(bones[b].local[k])) {
+            mcl__identity(bones[b].local);
+            return;
+        }
+    }
+}
+
+static mcl_status load_bones(mcl_ctx *c, const aem_file *f, mcl_model *model)
+{
+    uint32_t n = f->count[AEM_BONES];
+    mcl_bone *bones = mcl__alloc(c, n, sizeof *bones);
+    if (!bones) return c->err->status;
+    for (uint32_t b = 0; b < n; b++) {
+        bones[b].name = "";
+        mcl_status s = check_bone_parent(c, f, b, &bones[b].parent);
+        if (s == MCL_OK) s = check_bone_matrix(c, f, b, bones[b].inverse_bind);
+        if (s != MCL_OK) return s;
+    }
+    for (uint32_t b = 0; b < n; b++) rest_local(bones, b);
+    model->bones = bones;
+    model->bone_count = n;
+    return MCL_OK;
+}
+
+/* ---- animations, sequences, keyframes ---- */
+
+static mcl_status check_animation_headers(mcl_ctx *c, const aem_file *f)
+{
+    for (uint32_t a = 0; a < f->count[AEM_ANIMATIONS]; a++) {
+        uint64_t o = rec(f, AEM_ANIMATIONS, a);
+        size_t len;
+        mcl_status s = name_length(c, f, o, "animation", a, &len); /* empty: a warning only */
+        if (s != MCL_OK) return s;
+        float d = f32_at(f, o + 128);
+        if (!(isfinite(d) && d > 0)) /* duration in seconds */
+            return mcl__fail(c, MCL_ERR_VALUE, o + 128, "animation %u: duration %g (expected finite, > 0)", a, d);
+        /* One sequence per bone from sequence_index on (FIELD-NOTES AEM: the
+         * reference loader reads sequences[index + bone] unchecked). */
+        uint32_t first = u32_at(f, o + 132);
+        if ((uint64_t)first + f->count[AEM_BONES] > f->count[AEM_SEQUENCES])
+            return mcl__fail(c, MCL_ERR_RANGE, o + 132, "animation %u: sequences %u + %u bones pass the %u sequences",
+                             a, first, f->count[AEM_BONES], f->count[AEM_SEQUENCES]);
+    }
+    return MCL_OK;
+}
+
+/* Every sequence, used or not, indexes the keyframe section with at least
+ * one key per channel (FIELD-NOTES AEM: the exporter writes one key at
+ * t = 0 for a channel without animation). */
+static mcl_status check_sequences(mcl_ctx *c, const aem_file *f)
+{
+    static const char *const channel[3] = {"position", "rotation", "scale"};
+    for (uint32_t q = 0; q < f->count[AEM_SEQUENCES]; q++) {
+        for (unsigned ch = 0; ch < 3; ch++) {
+            uint64_t o = rec(f, AEM_SEQUENCES, q) + 8 * ch;
+            uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
+            if ((uint64_t)first + count > f->count[AEM_KEYFRAMES])
+                return mcl__fail(c, MCL_ERR_RANGE, o, "sequence %u: %s keys %u + %u pass the %u keyframes",
+                                 q, channel[ch], first, count, f->count[AEM_KEYFRAMES]);
+            if (count == 0)
+                return mcl__fail(c, MCL_ERR_STRUCTURE, o + 4, "sequence %u: no %s keyframe", q, channel[ch]);
+        }
+    }
+    return MCL_OK;
+}
+
+/* Reads and checks one channel of one sequence as used by an animation of
+ * the given duration (aem.md, Keyframe Section). */
+static mcl_status load_track(mcl_ctx *c, const aem_file *f, uint64_t seq_off, unsigned ch, uint32_t bone,
+                             double duration, uint32_t a, mcl_track *t)
+{
+    static const mcl_track_kind kinds[3] = {MCL_TRACK_TRANSLATION, MCL_TRACK_ROTATION, MCL_TRACK_SCALE};
+    uint32_t first = u32_at(f, seq_off + 8 * ch), count = u32_at(f, seq_off + 8 * ch + 4);
+    unsigned width = ch == 1 ? 4 : 3;
+    float *times = mcl__alloc(c, count, sizeof *times);
+    float *values = times ? mcl__alloc(c, count, width * sizeof *values) : NULL;
+    if (!values) return c->err->status;
+    for (uint32_t k = 0; k < count; k++) {
+        uint64_t o = rec(f, AEM_KEYFRAMES, (uint64_t)first + k);
+        float v[5];
+        for (unsigned i = 0; i < 5; i++) {
+            v[i] = f32_at(f, o + 4 * i);
+            if (!isfinite(v[i]))
+                return mcl__fail(c, MCL_ERR_VALUE, o + 4 * i, "animation %u bone %u: keyframe %u field %u is %g",
+                                 a, bone, first + k, i, v[i]);
+        }
+        /* Times in seconds within the animation (rounding allowed). */
+        if (v[0] < 0 || (double)v[0] > duration * (1.0 + TOL_TIME))
+            return mcl__fail(c, MCL_ERR_VALUE, o, "animation %u bone %u: keyframe %u time %g outside 0..%g",
+                             a, bone, first + k, v[0], duration);
+        /* Strictly increasing: equal times divide by zero in libaem. */
+        if (k > 0 && !(v[0] > times[k - 1]))
+            return mcl__fail(c, MCL_ERR_STRUCTURE, o, "animation %u bone %u: keyframe %u time %g not after %g",
+                             a, bone, first + k, v[0], times[k - 1]);
+        if (ch != 1 && v[4] != 0.0f) /* position and scale keys: W is 0 */
+            return mcl__fail(c, MCL_ERR_VALUE, o + 16, "animation %u bone %u: keyframe %u W is %g (expected 0)",
+                             a, bone, first + k, v[4]);
+        if (ch == 1 && fabs(length(&v[1], 4) - 1.0) > TOL_QUAT)
+            return mcl__fail(c, MCL_ERR_VALUE, o + 4, "animation %u bone %u: rotation keyframe %u length %g (expected 1)",
+                             a, bone, first + k, length(&v[1], 4));
+        times[k] = v[0];
+        memcpy(&values[(uint64_t)k * width], &v[1], width * sizeof *values);
+    }
+    t->bone = bone;
+    t->kind = kinds[ch];
+    t->interpolation = MCL_LINEAR;
+    t->key_count = count;
+    t->times = times;
+    t->values = values;
+    return MCL_OK;
+}
+
+static mcl_status load_animations(mcl_ctx *c, const aem_file *f, mcl_model *model)
+{
+    uint32_t n = f->count[AEM_ANIMATIONS], bones = f->count[AEM_BONES];
+    mcl_animation *anims = mcl__alloc(c, n, sizeof *anims);
+    if (!anims) return c->err->status;
+    for (uint32_t a = 0; a < n; a++) {
+        uint64_t o = rec(f, AEM_ANIMATIONS, a);
+        size_t len = 0;
+        name_length(c, f, o, "animation", a, &len); /* checked before */
+        anims[a].name = mcl__strdup(c, f->data + o, len);
+        anims[a].duration = f32_at(f, o + 128);
+        /* Tracks are allocated before their keys are read, so the work of
+         * animations sharing sequences is bounded by the memory limit. */
+        mcl_track *tracks = anims[a].name ? mcl__alloc(c, (uint64_t)bones * 3, sizeof *tracks) : NULL;
+        if (!tracks) return c->err->status;
+        uint32_t seq = u32_at(f, o + 132);
+        for (uint32_t b = 0; b < bones; b++) {
+            uint64_t so = rec(f, AEM_SEQUENCES, (uint64_t)seq + b);
+            for (unsigned ch = 0; ch < 3; ch++) {
+                mcl_status s = load_track(c, f, so, ch, b, anims[a].duration, a, &tracks[(uint64_t)b * 3 + ch]);
+                if (s != MCL_OK) return s;
+            }
+        }
+        anims[a].tracks = tracks;
+        anims[a].track_count = bones * 3;
+    }
+    model->animations = anims;
+    model->animation_count = n;
+    return MCL_OK;
+}
+
+/* ---- building meshes and materials ---- */
+
+static void copy_vertex(const aem_file *f, uint32_t v, uint32_t j, mcl_mesh *me, float *pos, float *nrm, float *uv,
+                        uint32_t *joints, float *weights)
+{
+    uint64_t o = rec(f, AEM_VERTICES, v);
+    for (unsigned i = 0; i < 3; i++) {
+        pos[(uint64_t)j * 3 + i] = f32_at(f, o + 4 * i);
+        nrm[(uint64_t)j * 3 + i] = f32_at(f, o + 12 + 4 * i);
+    }
+    uv[(uint64_t)j * 2] = f32_at(f, o + 48);
+    uv[(uint64_t)j * 2 + 1] = f32_at(f, o + 52);
+    for (unsigned k = 0; k < me->influences; k++) {
+        int32_t b = i32_at(f, o + 56 + 4 * k);
+        joints[(uint64_t)j * 4 + k] = b < 0 ? 0 : (uint32_t)b; /* -1 carries weight 0 */
+        weights[(uint64_t)j * 4 + k] = f32_at(f, o + 72 + 4 * k);
+    }
+}
+
+/* One mesh: its index range, with the vertices it uses compacted in
+ * first-use order. remap (vertex count entries, all UINT32_MAX) is left as
+ * found. The indices are allocated first: the passes over them are then
+ * paid for by memory the limit allowed. */
+static mcl_status build_mesh(mcl_ctx *c, const aem_file *f, uint32_t m, uint32_t *remap, mcl_mesh *me)
+{
+    uint64_t o = rec(f, AEM_MESHES, m);
+    uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
+    me->name = "";
+    me->material = (int32_t)u32_at(f, o + 8); /* < material count, checked */
+    me->primitive = MCL_TRIANGLES;
+    me->rigid_bone = count ? i32_at(f, rec(f, AEM_VERTICES, u32_at(f, rec(f, AEM_INDICES, first))) + 88) : -1;
+    uint32_t *idx = mcl__alloc(c, count, sizeof *idx);
+    if (!idx) return c->err->status;
+    uint32_t used = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t v = u32_at(f, rec(f, AEM_INDICES, (uint64_t)first + k));
+        if (remap[v] == UINT32_MAX) remap[v] = used++;
+        idx[k] = remap[v];
+    }
+    me->influences = f->count[AEM_BONES] ? 4 : 0;
+    float *pos = mcl__alloc(c, used, 3 * sizeof(float));
+    float *nrm = pos ? mcl__alloc(c, used, 3 * sizeof(float)) : NULL;
+    float *uv = nrm ? mcl__alloc(c, used, 2 * sizeof(float)) : NULL;
+    uint32_t *joints = uv ? mcl__alloc(c, used, me->influences * sizeof(uint32_t)) : NULL;
+    float *weights = joints ? mcl__alloc(c, used, me->influences * sizeof(float)) : NULL;
+    for (uint32_t k = 0; k < count; k++) { /* fills each vertex once and resets remap */
+        uint32_t v = u32_at(f, rec(f, AEM_INDICES, (uint64_t)first + k));
+        if (remap[v] == UINT32_MAX) continue;
+        if (weights) copy_vertex(f, v, remap[v], me, pos, nrm, uv, joints, weights);
+        remap[v] = UINT32_MAX;
+    }
+    if (!weights) return c->err->status;
+    me->vertex_count = used;
+    me->positions = pos;
+    me->normals = nrm;
+    me->uv_layer_count = 1;
+    me->uvs = uv;
+    me->joints = joints;
+    me->weights = weights;
+    me->index_count = count;
+    me->indices = idx;
+    return MCL_OK;
+}
+
+static mcl_status build_meshes(mcl_ctx *c, const aem_file *f, mcl_model *model)
+{
+    uint32_t n = f->count[AEM_MESHES], nv = f->count[AEM_VERTICES];
+    mcl_mesh *meshes = mcl__alloc(c, n, sizeof *meshes);
+    uint32_t *remap = meshes ? mcl__scratch(c, nv, sizeof *remap) : NULL;
+    if (!remap) return c->err->status;
+    memset(remap, 0xff, (size_t)nv * sizeof *remap);
+    mcl_status s = MCL_OK;
+    for (uint32_t m = 0; m < n && s == MCL_OK; m++) s = build_mesh(c, f, m, remap, &meshes[m]);
+    mcl__scratch_free(c, remap, nv, sizeof *remap);
+    if (s != MCL_OK) return s;
+    model->meshes = meshes;
+    model->mesh_count = n;
+    return MCL_OK;
+}
+
+static mcl_status build_materials(mcl_ctx *c, const aem_file *f, mcl_model *model)
+{
+    uint32_t n = f->count[AEM_MATERIALS];
+    mcl_material *mats = mcl__alloc(c, n, sizeof *mats);
+    if (!mats) return c->err->status;
+    for (uint32_t m = 0; m < n; m++) {
+        mats[m].name = "";
+        for (int k = 0; k < 4; k++) mats[m].base_color[k] = 1.0f;
+        int32_t t = i32_at(f, rec(f, AEM_MATERIALS, m)); /* base color texture */
+        if (texture_undefined(t)) continue;
+        uint64_t to = rec(f, AEM_TEXTURES, (uint32_t)t);
+        const uint8_t *nul = memchr(f->data + to, 0, AEM_NAME_SIZE); /* present: checked */
+        mats[m].texture_path = mcl__strdup(c, f->data + to, nul ? (size_t)(nul - (f->data + to)) : 0);
+        if (!mats[m].texture_path) return c->err->status;
+    }
+    model->materials = mats;
+    model->material_count = n;
+    return MCL_OK;
+}
 
 mcl_status mcl__load_aem(mcl_ctx *c, const uint8_t *data, size_t size)
 {
-    (void)data;
-    (void)size;
-    return mcl__fail(c, MCL_ERR_UNSUPPORTED, 0, "the AEM reference loader is not written yet");
+    aem_file f;
+    memset(&f, 0, sizeof f);
+    mcl_status s = parse_header(c, &f, data, size);
+    if (s == MCL_OK) s = check_vertices(c, &f);
+    if (s == MCL_OK) s = check_indices(c, &f);
+    if (s == MCL_OK) s = check_textures(c, &f);
+    if (s == MCL_OK) s = check_meshes(c, &f);
+    if (s == MCL_OK) s = check_materials(c, &f);
+    if (s == MCL_OK) s = load_bones(c, &f, c->model);
+    if (s == MCL_OK) s = check_animation_headers(c, &f);
+    if (s == MCL_OK) s = check_sequences(c, &f);
+    if (s == MCL_OK) s = load_animations(c, &f, c->model);
+    if (s == MCL_OK) s = build_materials(c, &f, c->model);
+    if (s == MCL_OK) s = build_meshes(c, &f, c->model);
+    if (s == MCL_OK) c->model->layout = "aem1";
+    return s;
 }
