@@ -21,6 +21,7 @@ fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 # certify NAME WANT_EXIT ARGS...: runs certify with a JSON report in $tmp/NAME.json
 certify() {
     local name=$1 want=$2; shift 2
+    export MCC_ODD="${odd:-}"
     "$mc" certify --corpus "$corpus" --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
     local got=$?
     if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; head -5 "$tmp/$name.err"; fi
@@ -136,6 +137,25 @@ echo "peak RSS: quiet $quiet_rss KiB, noisy (100 MB of output) $noisy_rss KiB"
 certify stdin 1 --loader "$toy stdin" --format aem
 empties=$($py -c "import json; print(sum(1 for c in json.load(open('$corpus/manifest.json'))['cases'] if c['file'] == 'any/invalid/empty.bin'))")
 is stdin total.verdicts.conforming "$((aem_valid + empties))"
+
+# --- {format}, and {} quoted for the shell ----------------------------------
+certify format-sub 1 --loader "test {format} = aem" --format aem
+is format-sub total.verdicts.conforming "$aem_valid"
+is format-sub total.verdicts.too_lenient "$aem_invalid"
+odd="$tmp/it's a \$corpus; \"here\""
+cp -r "$corpus" "$odd"
+certify odd-path 0 --corpus "$odd" --loader "$toy oracle \"\$MCC_ODD\" {}" --format aem
+is odd-path total.verdicts.conforming "$((aem_runs - aem_skipped))"
+
+# --- SIGINT: the runner stops and takes its loaders with it ------------------
+"$mc" certify --corpus "$corpus" --loader "$toy hang zero_counts.aem $corpus {}" --format aem \
+    >/dev/null 2>"$tmp/int.err" &
+runner=$!
+sleep 2
+kill -INT "$runner"
+wait "$runner"
+[ $? -eq 2 ] && grep -q interrupted "$tmp/int.err" && ok || fail "SIGINT: exit and message"
+no_process sigint "toy_loader hang zero_counts.aem $corpus"
 
 # --- --library: the ABI in a forked child -----------------------------------
 # (one format: each in-process child runs LeakSanitizer at exit under ASan)
