@@ -462,6 +462,7 @@ static char *stderr_tail(const slot *s)
 static void finish(runner *r, slot *s)
 {
     kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
+    if (s->timed_out) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
     while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
     drain_and_close(r, s, &s->out_fd);
     drain_and_close(r, s, &s->err_fd);

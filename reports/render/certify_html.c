@@ -93,9 +93,11 @@ static void put_failure(FILE *out, const mcc_report *r, size_t i)
     if (!c->error_count) fputs("none (a valid file)", out);
     fputs("</p>\n", out);
     if (res->stderr_tail && res->stderr_tail[0]) {
-        fprintf(out, "<p>stderr, last %s bytes of %llu:</p>\n<pre>",
-                res->stderr_bytes > MCC_STDERR_TAIL ? "4096" : "all",
-                (unsigned long long)res->stderr_bytes);
+        if (res->stderr_bytes > MCC_STDERR_TAIL)
+            fprintf(out, "<p>stderr, the last %d of %llu bytes:</p>\n<pre>", MCC_STDERR_TAIL,
+                    (unsigned long long)res->stderr_bytes);
+        else
+            fprintf(out, "<p>stderr (%llu bytes):</p>\n<pre>", (unsigned long long)res->stderr_bytes);
         mcc_put_markup(out, res->stderr_tail);
         fputs("</pre>\n", out);
     }
