@@ -149,6 +149,7 @@ static size_t utf8_len(const unsigned char *p, size_t n)
         cp = cp << 6 | (p[i] & 0x3Fu);
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    if (cp == 0xFFFE || cp == 0xFFFF) return 0; /* valid UTF-8, but not allowed in XML */
     return len;
 }
 

@@ -167,7 +167,8 @@ int main(int argc, char **argv)
             strcmp(mode, "noisy") && strcmp(mode, "sanitizer"))
             return usage();
     } else if (strcmp(mode, "crash") == 0) {
-        fputs("about to crash <b>&amp;\n", stderr);
+        /* markup, invalid UTF-8, control characters: reports must stay well-formed */
+        fputs("about to crash <b>&amp;\n\xff\xc3\x28\x01\x1b[31m\n", stderr);
         raise(SIGSEGV);
     } else if (strcmp(mode, "abort") == 0) {
         abort();
