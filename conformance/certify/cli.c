@@ -194,8 +194,8 @@ static int render_to(const char *path, enum kind k, const mcc_report *r)
 {
     FILE *f = path ? fopen(path, "w") : stdout;
     int rc = f ? render(f, k, r) : -1;
-    if (f && f != stdout && fclose(f) != 0) rc = -1;
-    if (f == stdout && fflush(stdout) != 0) rc = -1;
+    if (path && f && fclose(f) != 0) rc = -1;
+    if (!path && fflush(stdout) != 0) rc = -1;
     if (rc) fprintf(stderr, "modelcheck certify: cannot write the report to %s\n", path ? path : "stdout");
     return rc;
 }

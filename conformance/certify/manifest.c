@@ -165,7 +165,8 @@ static int check_entry(const cJSON *j, const char *absdir, char *why, size_t why
         return fail(why, why_size, "%s: case paths must stay inside the corpus", file);
     char path[PATH_MAX];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", absdir, file);
+    int n = snprintf(path, sizeof path, "%s/%s", absdir, file);
+    if (n < 0 || (size_t)n >= sizeof path) return fail(why, why_size, "%s: path too long", file);
     if (stat(path, &st) != 0) return fail(why, why_size, "%s: %s", path, strerror(errno));
     if (!S_ISREG(st.st_mode)) return fail(why, why_size, "%s: not a regular file", path);
     return 0;
