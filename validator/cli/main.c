@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mc_certify.h"
 #include "mc_report.h"
 #include "modelcheck.h"
 #include "walk.h"
@@ -40,6 +41,8 @@ typedef struct cli {
 
 static const char usage_text[] =
     "usage: modelcheck [options] PATH...\n"
+    "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
+    "                            grade a loader on the corpus (modelcheck certify --help)\n"
     "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
     "recursively; unrecognised files are skipped) or - for standard input.\n"
     "\n"
@@ -283,6 +286,7 @@ static int list_codes(const cli *c)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "certify") == 0) return mcc_main(argc - 1, argv + 1);
     cli c;
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);

@@ -1,0 +1,269 @@
+/*
+ * modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]
+ * Options and exit codes: usage_text below and docs/CERTIFY.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mc_certify.h"
+#include "mc_certify_report.h"
+
+#ifndef MCC_DEFAULT_CORPUS
+#define MCC_DEFAULT_CORPUS "corpus"
+#endif
+#ifndef MCC_VERSION
+#define MCC_VERSION "unknown"
+#endif
+
+enum { EXIT_CONFORMING = 0, EXIT_NOT_CONFORMING = 1, EXIT_USAGE = 2 };
+enum kind { KIND_TEXT, KIND_JSON, KIND_JUNIT, KIND_HTML, KIND_COUNT };
+
+static const char usage_text[] =
+    "usage: modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
+    "Runs a model loader over every case of the conformance corpus and grades it against the\n"
+    "manifest: conforming, too lenient, too strict, crash or hang (docs/CERTIFY.md).\n"
+    "\n"
+    "Loader (exactly one):\n"
+    "      --loader CMD      a command run by /bin/sh -c per case: {} becomes the case file's\n"
+    "                        quoted absolute path, {format} its format; without {} the file\n"
+    "                        is on standard input. Exit 0 = accepted, other = rejected.\n"
+    "      --library LIB.so  a shared library exporting mc_certify_load (mc_loader_abi.h),\n"
+    "                        called in a forked child per case\n"
+    "      --reference       modelcheck's own reference loaders, in a forked child per case\n"
+    "Options:\n"
+    "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm)\n"
+    "  -c, --corpus DIR      corpus with manifest.json (default " MCC_DEFAULT_CORPUS ")\n"
+    "  -t, --timeout S       seconds per case before it counts as a hang (default 10)\n"
+    "  -j, --jobs N          cases run at once, 1 to 64 (default 1); reports do not change\n"
+    "  -o, --output KIND     text (default), json, junit or html, to standard output\n"
+    "      --report FILE     write that report to FILE instead\n"
+    "      --json FILE, --junit FILE, --html FILE, --text FILE\n"
+    "                        also write that report to FILE (any number of them)\n"
+    "      --timings         add per-case durations (reports are no longer reproducible)\n"
+    "      --timestamp       add the time of the run\n"
+    "  -h, --help            print this help and exit\n"
+    "\n"
+    "Exit codes: 0 every case conforming (skipped cases aside), 1 some case not conforming,\n"
+    "2 usage error, bad corpus, loader cannot be started, or a case could not be run.\n";
+
+typedef struct options {
+    mcc_loader loader;
+    int loader_modes;
+    const char *format, *corpus, *report;
+    const char *extra[KIND_COUNT];
+    enum kind output;
+    mcc_run_options run;
+    int timings, timestamp;
+} options;
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("modelcheck certify: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (try --help)\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int parse_kind(const char *s, enum kind *out)
+{
+    static const char *const names[KIND_COUNT] = {"text", "json", "junit", "html"};
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (strcmp(s, names[k]) == 0) return *out = (enum kind)k, 0;
+    return usage_error("unknown output '%s' (text, json, junit or html)", s);
+}
+
+static int parse_timeout(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || v > 86400)
+        return usage_error("--timeout expects seconds between 0 and 86400, got '%s'", s);
+    *out = v;
+    return 0;
+}
+
+static int parse_jobs(const char *s, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > 64)
+        return usage_error("--jobs expects a number from 1 to 64, got '%s'", s);
+    *out = (unsigned)v;
+    return 0;
+}
+
+static void set_loader(options *o, mcc_mode mode, const char *arg)
+{
+    o->loader_modes++;
+    o->loader.mode = mode;
+    if (mode == MCC_MODE_COMMAND) o->loader.command = arg;
+    if (mode == MCC_MODE_LIBRARY) o->loader.library = arg;
+}
+
+enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
+                 OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP };
+
+/* 0 to go on, -1 after --help, else the exit code. */
+static int parse_args(options *o, int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"loader", required_argument, NULL, OPT_LOADER},
+        {"library", required_argument, NULL, OPT_LIBRARY},
+        {"reference", no_argument, NULL, OPT_REFERENCE},
+        {"format", required_argument, NULL, 'f'},
+        {"corpus", required_argument, NULL, 'c'},
+        {"timeout", required_argument, NULL, 't'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"report", required_argument, NULL, OPT_REPORT},
+        {"json", required_argument, NULL, OPT_JSON},
+        {"junit", required_argument, NULL, OPT_JUNIT},
+        {"html", required_argument, NULL, OPT_HTML},
+        {"text", required_argument, NULL, OPT_TEXT},
+        {"timings", no_argument, NULL, OPT_TIMINGS},
+        {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    opterr = 0;
+    optind = 1;
+    int ch, rc = 0;
+    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
+        switch (ch) {
+        case OPT_LOADER: set_loader(o, MCC_MODE_COMMAND, optarg); break;
+        case OPT_LIBRARY: set_loader(o, MCC_MODE_LIBRARY, optarg); break;
+        case OPT_REFERENCE: set_loader(o, MCC_MODE_REFERENCE, NULL); break;
+        case 'f':
+            if (mcc_format_index(optarg) < 0)
+                rc = usage_error("unknown format '%s' (aem, semodel, aamf, e3d, nlm)", optarg);
+            o->format = optarg;
+            break;
+        case 'c': o->corpus = optarg; break;
+        case 't': rc = parse_timeout(optarg, &o->run.timeout_s); break;
+        case 'j': rc = parse_jobs(optarg, &o->run.jobs); break;
+        case 'o': rc = parse_kind(optarg, &o->output); break;
+        case OPT_REPORT: o->report = optarg; break;
+        case OPT_JSON: o->extra[KIND_JSON] = optarg; break;
+        case OPT_JUNIT: o->extra[KIND_JUNIT] = optarg; break;
+        case OPT_HTML: o->extra[KIND_HTML] = optarg; break;
+        case OPT_TEXT: o->extra[KIND_TEXT] = optarg; break;
+        case OPT_TIMINGS: o->timings = 1; break;
+        case OPT_TIMESTAMP: o->timestamp = 1; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
+        default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
+        }
+    }
+    if (rc) return rc;
+    if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->loader_modes != 1)
+        return usage_error("give exactly one of --loader CMD, --library LIB.so, --reference");
+    if (o->loader.mode == MCC_MODE_COMMAND && !o->loader.command[0])
+        return usage_error("--loader needs a command");
+    return 0;
+}
+
+static int render(FILE *out, enum kind k, const mcc_report *r)
+{
+    if (k == KIND_TEXT) mcc_report_text(out, r);
+    else if (k == KIND_JUNIT) mcc_report_junit(out, r);
+    else if (k == KIND_HTML) mcc_report_html(out, r);
+    else {
+        cJSON *doc = mcc_report_json(r);
+        char *s = doc ? cJSON_Print(doc) : NULL;
+        cJSON_Delete(doc);
+        if (!s) return -1;
+        fputs(s, out);
+        fputc('\n', out);
+        free(s);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static int render_to(const char *path, enum kind k, const mcc_report *r)
+{
+    FILE *f = path ? fopen(path, "w") : stdout;
+    int rc = f ? render(f, k, r) : -1;
+    if (path && f && fclose(f) != 0) rc = -1;
+    if (!path && fflush(stdout) != 0) rc = -1;
+    if (rc) fprintf(stderr, "modelcheck certify: cannot write the report to %s\n", path ? path : "stdout");
+    return rc;
+}
+
+static int write_reports(const options *o, const mcc_report *r)
+{
+    int rc = render_to(o->report, o->output, r);
+    for (int k = 0; k < KIND_COUNT; k++)
+        if (o->extra[k] && render_to(o->extra[k], (enum kind)k, r) != 0) rc = -1;
+    return rc;
+}
+
+static int run_and_report(options *o, const mcc_corpus *corpus)
+{
+    mcc_result *results = calloc(corpus->count, sizeof *results);
+    mcc_summary summary;
+    if (!results) return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
+    if (mcc_run(&o->loader, corpus, &o->run, results) != 0) {
+        fputs("modelcheck certify: interrupted (every loader process was killed)\n", stderr);
+        mcc_results_free(results, corpus->count);
+        return EXIT_USAGE;
+    }
+    if (mcc_summarize(corpus, results, &summary) != 0) {
+        mcc_results_free(results, corpus->count);
+        return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
+    }
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (o->timestamp && gmtime_r(&now, &tm)) strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    mcc_report r = {.loader = &o->loader, .corpus = corpus, .results = results, .summary = &summary,
+                    .only_format = o->format, .timeout_s = o->run.timeout_s, .timings = o->timings,
+                    .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION};
+    int rc = mcc_counts_conforming(&summary.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
+    if (summary.total.verdict[MCC_ERROR]) {
+        fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
+                summary.total.verdict[MCC_ERROR]);
+        rc = EXIT_USAGE;
+    }
+    if (write_reports(o, &r) != 0) rc = EXIT_USAGE;
+    mcc_summary_free(&summary);
+    mcc_results_free(results, corpus->count);
+    return rc;
+}
+
+int mcc_main(int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.corpus = MCC_DEFAULT_CORPUS;
+    o.run.timeout_s = 10;
+    o.run.jobs = 1;
+    int rc = parse_args(&o, argc, argv);
+    if (rc < 0) return EXIT_CONFORMING;
+    if (rc > 0) return rc;
+    char why[512];
+    mcc_corpus corpus;
+    if (mcc_corpus_load(o.corpus, o.format, &corpus, why, sizeof why) != 0) {
+        fprintf(stderr, "modelcheck certify: bad corpus: %s\n", why);
+        return EXIT_USAGE;
+    }
+    if (mcc_loader_open(&o.loader, why, sizeof why) != 0) {
+        fprintf(stderr, "modelcheck certify: %s\n", why);
+        mcc_corpus_free(&corpus);
+        return EXIT_USAGE;
+    }
+    rc = run_and_report(&o, &corpus);
+    mcc_loader_close(&o.loader);
+    mcc_corpus_free(&corpus);
+    return rc;
+}

@@ -1,0 +1,182 @@
+/*
+ * modelcheck certify: runs a model loader over the conformance corpus and
+ * grades every answer against the manifest (docs/CERTIFY.md).
+ *
+ *   manifest.c  the cases (corpus/manifest.json; "any" cases run once per format)
+ *   runner.c    one process per case: command, dlopen'ed library or reference
+ *               loaders; timeouts, process groups, bounded output capture
+ *   verdict.c   outcome -> verdict, scores per format and per rule group
+ *   cli.c       `modelcheck certify ...` (mcc_main)
+ * Reports are rendered by reports/render/certify_*.c (mc_certify_report.h).
+ *
+ * Prefix: mcc_. No global state apart from the flag the runner's SIGINT and
+ * SIGTERM handler sets.
+ */
+#ifndef MC_CERTIFY_H
+#define MC_CERTIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mc_loader_abi.h"
+
+#define MCC_FORMAT_COUNT 5
+/* "aem", "semodel", "aamf", "e3d", "nlm": the order of every report. */
+extern const char *const mcc_format_names[MCC_FORMAT_COUNT];
+/* Index in mcc_format_names, -1 when unknown. */
+int mcc_format_index(const char *name);
+
+/* The stderr bytes kept per case (the last ones: where a crash report ends). */
+#define MCC_STDERR_TAIL 4096
+
+typedef enum mcc_verdict {
+    MCC_CONFORMING = 0, /* valid accepted, invalid rejected */
+    MCC_TOO_LENIENT,    /* accepted a file with error-level codes */
+    MCC_TOO_STRICT,     /* rejected a valid file */
+    MCC_CRASH,          /* killed by a signal, or a sanitizer report on stderr */
+    MCC_HANG,           /* still running at the deadline */
+    MCC_ERROR,          /* the runner could not run the case */
+    MCC_SKIPPED,        /* the case needs a validator option a loader lacks */
+    MCC_VERDICT_COUNT
+} mcc_verdict;
+
+typedef enum mcc_outcome {
+    MCC_NOT_RUN = 0,
+    MCC_ACCEPTED,       /* exit 0 */
+    MCC_REJECTED,       /* any other exit status */
+    MCC_CRASHED,
+    MCC_TIMED_OUT,
+    MCC_RUNNER_ERROR
+} mcc_outcome;
+
+/* One run of the loader: a manifest case, with "any" cases expanded. */
+typedef struct mcc_case {
+    char *file;         /* as in the manifest, relative to the corpus */
+    char *path;         /* absolute */
+    const char *format; /* one of mcc_format_names: the format it is run as */
+    char *layout, *rule, *clause, *description;
+    char *group;        /* clause up to its first ':'; "valid files" for valid cases */
+    int valid;          /* no error-level expected code */
+    char **errors;      /* the expected error-level codes */
+    size_t error_count;
+    char *skip_reason;  /* non-NULL: not run (validator options a loader lacks) */
+} mcc_case;
+
+typedef struct mcc_corpus {
+    char *dir;          /* as given */
+    char *generator;    /* the manifest's "generator", "" when absent */
+    size_t manifest_cases;
+    mcc_case *cases;
+    size_t count;
+} mcc_corpus;
+
+/* Loads DIR/manifest.json. only_format NULL or a format name (its cases and
+ * the "any" cases run as it). Every case file must exist. 0, or -1 with a
+ * one-line reason in why. */
+int mcc_corpus_load(const char *dir, const char *only_format, mcc_corpus *out, char *why,
+                    size_t why_size);
+void mcc_corpus_free(mcc_corpus *c);
+
+typedef enum mcc_mode { MCC_MODE_COMMAND, MCC_MODE_LIBRARY, MCC_MODE_REFERENCE } mcc_mode;
+
+typedef struct mcc_loader {
+    mcc_mode mode;
+    const char *command;  /* MCC_MODE_COMMAND: run by /bin/sh -c, see mcc_command_for */
+    const char *library;  /* MCC_MODE_LIBRARY: path of the shared library */
+    mc_certify_load_fn fn; /* set by mcc_loader_open for the in-process modes */
+    void *handle;          /* dlopen handle */
+} mcc_loader;
+
+/* Resolves the in-process entry point (dlopen + dlsym, or the built-in
+ * reference loaders). 0, or -1 with the reason in why. */
+int mcc_loader_open(mcc_loader *l, char *why, size_t why_size);
+void mcc_loader_close(mcc_loader *l);
+
+/* The shell command for one case: `{}` -> the shell-quoted absolute path,
+ * `{format}` -> the format name. *stdin_file is set when the command has no
+ * `{}` (the file is then given on standard input). malloc'ed, NULL on OOM. */
+char *mcc_command_for(const char *tmpl, const mcc_case *c, int *stdin_file);
+
+typedef struct mcc_result {
+    mcc_outcome outcome;
+    int exit_code;        /* -1 when the process did not exit normally */
+    int signal;           /* 0, or the signal that ended it */
+    const char *sanitizer; /* the marker seen on stderr, or NULL */
+    uint64_t stdout_bytes;
+    uint64_t stderr_bytes;
+    char *stderr_tail;    /* last MCC_STDERR_TAIL bytes, made valid UTF-8 */
+    char *error;          /* MCC_RUNNER_ERROR: why */
+    double duration_ms;
+    mcc_verdict verdict;
+    char **missed;        /* MCC_TOO_LENIENT: the expected error codes (borrowed from the case) */
+    size_t missed_count;
+} mcc_result;
+
+typedef struct mcc_run_options {
+    double timeout_s;     /* per case, > 0 */
+    unsigned jobs;        /* cases at once, >= 1 */
+} mcc_run_options;
+
+/* Runs every case not skipped; results[i] belongs to corpus->cases[i] whatever
+ * the order of completion. Verdicts are filled in. 0, or -1 when interrupted
+ * (SIGINT/SIGTERM: every started process group has been killed). */
+int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
+            mcc_result *results);
+void mcc_results_free(mcc_result *results, size_t count);
+
+/* "SIGSEGV", "SIGABRT", ... or NULL for a signal without a short name here. */
+const char *mcc_signal_name(int sig);
+
+/* One line saying what happened, e.g. "accepted it; missed AEM_WEIGHT_SUM",
+ * "rejected a valid file (exit 1): <last stderr line>", "crashed: SIGSEGV".
+ * timeout_s is the one the run used. Returns buf. */
+char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, char *buf,
+                   size_t size);
+
+/* Verdicts and scores. */
+mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r);
+const char *mcc_verdict_name(mcc_verdict v);  /* "conforming", "too_lenient", ... */
+const char *mcc_verdict_label(mcc_verdict v); /* "conforming", "too lenient", ... */
+const char *mcc_outcome_name(mcc_outcome o);  /* "accepted", "rejected", ... */
+const char *mcc_mode_name(mcc_mode m);        /* "command", "library", "reference" */
+
+typedef struct mcc_counts {
+    unsigned total;
+    unsigned verdict[MCC_VERDICT_COUNT];
+} mcc_counts;
+
+/* conforming / (total - skipped) in percent, rounded to 0.1; 100 when nothing ran. */
+double mcc_score(const mcc_counts *c);
+/* every case that ran conformed (skipped cases aside) */
+int mcc_counts_conforming(const mcc_counts *c);
+
+typedef struct mcc_group {
+    char *name;
+    mcc_counts counts;
+} mcc_group;
+
+typedef struct mcc_format_summary {
+    const char *format;
+    mcc_counts counts;
+    mcc_group *groups;     /* sorted by name (byte order) */
+    size_t group_count;
+} mcc_format_summary;
+
+typedef struct mcc_summary {
+    mcc_counts total;
+    mcc_format_summary formats[MCC_FORMAT_COUNT]; /* mcc_format_names order; empty ones have total 0 */
+} mcc_summary;
+
+int mcc_summarize(const mcc_corpus *c, const mcc_result *r, mcc_summary *out);
+void mcc_summary_free(mcc_summary *s);
+
+/* Copies bytes into a NUL-terminated string of valid UTF-8: invalid or
+ * truncated sequences, NUL and control characters other than \n and \t
+ * become '?'. Reports can then embed it in JSON, XML and HTML as is. */
+char *mcc_clean_text(const unsigned char *bytes, size_t len);
+
+/* `modelcheck certify ARGS` (argv[0] is "certify"). Exit codes: 0 every case
+ * conforming, 1 some case not, 2 usage, bad corpus or loader not startable. */
+int mcc_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,598 @@
+/*
+ * Runs the loader once per case, each in a child process that leads its own
+ * process group, so that nothing a loader does (crash, hang, megabytes of
+ * output, children left behind) can take the runner down or outlive its case:
+ *
+ *   child   setpgid(0, 0); stdin = the file or /dev/null; stdout, stderr =
+ *           pipes; then exec /bin/sh -c CMD, or call the in-process entry
+ *           point and exit with 0 (accepted) or 1 (rejected)
+ *   parent  poll() over every running case (--jobs); stdout is counted and
+ *           dropped, stderr is scanned for sanitizer reports and only its last
+ *           MCC_STDERR_TAIL bytes are kept; at the deadline the group is
+ *           SIGKILLed; when the child ends the group is SIGKILLed too (before
+ *           the child is reaped, so the group id cannot have been reused), and
+ *           pipes a runaway grandchild still holds are drained once and closed
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mc_certify.h"
+
+/* The reference loaders' entry point (conformance/loaders/certify_entry.c). */
+int mc_certify_load(const char *format, const unsigned char *data, size_t size, char *reason,
+                    size_t reason_size);
+
+#define CHUNK 65536
+#define CARRY 31                 /* >= longest marker - 1 */
+#define DRAIN_LIMIT (1u << 20)   /* bytes read from a pipe after the child ended */
+#define TICK_MS 10               /* how often exits and deadlines are checked */
+
+/* What a sanitizer prints first; matched anywhere in the stderr stream. */
+static const char *const markers[] = {
+    "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "ERROR: MemorySanitizer",
+    "runtime error:", "ThreadSanitizer",
+};
+
+/* Set by SIGINT/SIGTERM while mcc_run runs: the one piece of global state. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Does nothing but exist: a caught SIGCHLD makes poll() return at once when
+ * a case ends, instead of at the next tick. */
+static void on_child(int sig)
+{
+    (void)sig;
+}
+
+typedef struct slot {
+    int used;
+    size_t index;
+    pid_t pid;
+    int out_fd, err_fd;
+    int ended, timed_out, status;
+    double start_ms, deadline_ms;
+    uint64_t out_bytes, err_bytes;
+    const char *marker;
+    size_t carry;                    /* stderr bytes kept at the start of win */
+    unsigned char ring[MCC_STDERR_TAIL];
+    unsigned char win[CARRY + CHUNK];
+} slot;
+
+typedef struct runner {
+    const mcc_loader *loader;
+    const mcc_corpus *corpus;
+    const mcc_run_options *opt;
+    mcc_result *results;
+    slot *slots;
+    unsigned nslots;
+    unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
+} runner;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ---- loader entry points ------------------------------------------------ */
+
+int mcc_loader_open(mcc_loader *l, char *why, size_t why_size)
+{
+    if (l->mode == MCC_MODE_REFERENCE) {
+        l->fn = mc_certify_load;
+        return 0;
+    }
+    if (l->mode != MCC_MODE_LIBRARY) return 0;
+    /* dlopen searches the library path for a bare name: "./" keeps it a file */
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s", strchr(l->library, '/') ? "" : "./", l->library);
+    l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!l->handle) {
+        snprintf(why, why_size, "cannot load %s: %s", l->library, dlerror());
+        return -1;
+    }
+    void *sym = dlsym(l->handle, MC_CERTIFY_SYMBOL);
+    if (!sym) {
+        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", l->library,
+                 MC_CERTIFY_SYMBOL);
+        dlclose(l->handle);
+        l->handle = NULL;
+        return -1;
+    }
+    memcpy(&l->fn, &sym, sizeof l->fn); /* POSIX: object to function pointer */
+    return 0;
+}
+
+void mcc_loader_close(mcc_loader *l)
+{
+    if (l->handle) dlclose(l->handle);
+    l->handle = NULL;
+    l->fn = NULL;
+}
+
+/* ---- the command line of one case ---------------------------------------- */
+
+/* Appends s to buf (grown as needed); single-quoted for the shell if quote. */
+static int append(char **buf, size_t *len, size_t *cap, const char *s, int quote)
+{
+    size_t need = *len + (quote ? 4 * strlen(s) + 3 : strlen(s)) + 1;
+    if (need > *cap) {
+        size_t ncap = need * 2;
+        char *b = realloc(*buf, ncap);
+        if (!b) return -1;
+        *buf = b;
+        *cap = ncap;
+    }
+    char *p = *buf + *len;
+    if (quote) *p++ = '\'';
+    for (; *s; s++) {
+        if (quote && *s == '\'') {
+            memcpy(p, "'\\''", 4); /* close, escaped quote, reopen */
+            p += 4;
+        } else {
+            *p++ = *s;
+        }
+    }
+    if (quote) *p++ = '\'';
+    *p = '\0';
+    *len = (size_t)(p - *buf);
+    return 0;
+}
+
+char *mcc_command_for(const char *tmpl, const mcc_case *c, int *stdin_file)
+{
+    size_t len = 0, cap = 0;
+    char *out = NULL;
+    char one[2] = {0, 0};
+    int rc = append(&out, &len, &cap, "", 0);
+    *stdin_file = 1;
+    for (const char *p = tmpl; *p && rc == 0; p++) {
+        if (strncmp(p, "{}", 2) == 0) {
+            rc = append(&out, &len, &cap, c->path, 1);
+            *stdin_file = 0;
+            p++;
+        } else if (strncmp(p, "{format}", 8) == 0) {
+            rc = append(&out, &len, &cap, c->format, 0);
+            p += 7;
+        } else {
+            one[0] = *p;
+            rc = append(&out, &len, &cap, one, 0);
+        }
+    }
+    if (rc) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* ---- the child ------------------------------------------------------------ */
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || ferror(f)) break;
+        unsigned char *bigger = realloc(buf, cap * 2);
+        if (!bigger) free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+typedef struct child_args {
+    const char *command;       /* command mode */
+    int stdin_file;
+    const unsigned char *data; /* in-process modes */
+    size_t size;
+    int out_w, err_w;
+} child_args;
+
+static void move_fd(int from, int to)
+{
+    if (from != to) {
+        dup2(from, to);
+        close(from);
+    }
+}
+
+__attribute__((noreturn)) static void child_main(const runner *r, const mcc_case *c,
+                                                 const child_args *a)
+{
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    /* other cases' pipes: an in-process child never execs, so FD_CLOEXEC is not enough */
+    for (unsigned i = 0; i < r->nslots; i++) {
+        if (!r->slots[i].used) continue;
+        close(r->slots[i].out_fd);
+        close(r->slots[i].err_fd);
+    }
+    int in = open(a->stdin_file ? c->path : "/dev/null", O_RDONLY);
+    if (in >= 0) move_fd(in, 0);
+    move_fd(a->out_w, 1);
+    move_fd(a->err_w, 2);
+    if (r->loader->mode == MCC_MODE_COMMAND) {
+        execl("/bin/sh", "sh", "-c", a->command, (char *)NULL);
+        dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
+        _exit(127);
+    }
+    char reason[512] = "";
+    int rc = r->loader->fn(c->format, a->data, a->size, reason, sizeof reason);
+    reason[sizeof reason - 1] = '\0';
+    if (rc != 0) dprintf(2, "rejected: %s\n", reason[0] ? reason : "(no reason given)");
+    /* exit, not _exit: stdio is flushed and LeakSanitizer, when linked, checks
+     * the loader's leaks (the runner's own memory is still reachable) */
+    exit(rc != 0);
+}
+
+/* ---- the parent ----------------------------------------------------------- */
+
+static void runner_error(mcc_result *res, const char *what)
+{
+    res->outcome = MCC_RUNNER_ERROR;
+    res->error = strdup(what);
+}
+
+static int make_pipe(int fds[2])
+{
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    return 0;
+}
+
+static void close_pair(int fds[2])
+{
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* Starts case `index` in slot s; 0, or -1 with a runner error recorded. */
+static int start_case(runner *r, slot *s, size_t index)
+{
+    const mcc_case *c = &r->corpus->cases[index];
+    mcc_result *res = &r->results[index];
+    child_args a = {0};
+    char *command = NULL;
+    unsigned char *data = NULL;
+    if (r->loader->mode == MCC_MODE_COMMAND) {
+        if (!(command = mcc_command_for(r->loader->command, c, &a.stdin_file)))
+            return runner_error(res, "out of memory"), -1;
+        a.command = command;
+    } else if (!(data = read_file(c->path, &a.size))) {
+        return runner_error(res, "cannot read the case file"), -1;
+    }
+    a.data = data;
+    int po[2], pe[2];
+    if (make_pipe(po) != 0) {
+        free(command), free(data);
+        return runner_error(res, "cannot create a pipe"), -1;
+    }
+    if (make_pipe(pe) != 0) {
+        close_pair(po), free(command), free(data);
+        return runner_error(res, "cannot create a pipe"), -1;
+    }
+    a.out_w = po[1];
+    a.err_w = pe[1];
+    fflush(NULL); /* or the child's exit() writes our buffered output again */
+    double start = now_ms();
+    pid_t pid = fork();
+    if (pid == 0) child_main(r, c, &a);
+    free(command);
+    free(data);
+    close(po[1]);
+    close(pe[1]);
+    if (pid < 0) {
+        close(po[0]), close(pe[0]);
+        return runner_error(res, "cannot fork"), -1;
+    }
+    setpgid(pid, pid); /* also here: kill(-pid) must work before the child runs */
+    memset(s, 0, offsetof(slot, ring));
+    s->used = 1;
+    s->index = index;
+    s->pid = pid;
+    s->out_fd = po[0];
+    s->err_fd = pe[0];
+    s->start_ms = start;
+    s->deadline_ms = start + r->opt->timeout_s * 1e3;
+    return 0;
+}
+
+static void ring_put(slot *s, const unsigned char *p, size_t n)
+{
+    if (n > MCC_STDERR_TAIL) {
+        s->err_bytes += n - MCC_STDERR_TAIL;
+        p += n - MCC_STDERR_TAIL;
+        n = MCC_STDERR_TAIL;
+    }
+    size_t at = (size_t)(s->err_bytes % MCC_STDERR_TAIL);
+    size_t first = n < MCC_STDERR_TAIL - at ? n : MCC_STDERR_TAIL - at;
+    memcpy(s->ring + at, p, first);
+    memcpy(s->ring, p + first, n - first);
+    s->err_bytes += n;
+}
+
+static const char *find_marker(const unsigned char *p, size_t n)
+{
+    for (size_t m = 0; m < sizeof markers / sizeof *markers; m++) {
+        size_t len = strlen(markers[m]);
+        for (size_t i = 0; i + len <= n; i++) {
+            const unsigned char *hit = memchr(p + i, markers[m][0], n - len + 1 - i);
+            if (!hit) break;
+            i = (size_t)(hit - p);
+            if (memcmp(hit, markers[m], len) == 0) return markers[m];
+        }
+    }
+    return NULL;
+}
+
+/* stderr: scanned with the previous chunk's last CARRY bytes in front, so a
+ * marker split across two reads is still found. */
+static void take_stderr(slot *s, size_t n)
+{
+    ring_put(s, s->win + s->carry, n);
+    size_t have = s->carry + n;
+    if (!s->marker) s->marker = find_marker(s->win, have);
+    size_t keep = have < CARRY ? have : CARRY;
+    memmove(s->win, s->win + have - keep, keep);
+    s->carry = keep;
+}
+
+/* One read from a pipe; returns bytes read, 0 at end of stream or nothing to
+ * read now (*fd is then -1 or unchanged). */
+static size_t read_pipe(runner *r, slot *s, int *fd)
+{
+    int is_err = fd == &s->err_fd;
+    unsigned char *dst = is_err ? s->win + s->carry : r->sink;
+    ssize_t n = read(*fd, dst, CHUNK);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+    if (n <= 0) {
+        close(*fd);
+        *fd = -1;
+        return 0;
+    }
+    if (is_err) take_stderr(s, (size_t)n);
+    else s->out_bytes += (uint64_t)n;
+    return (size_t)n;
+}
+
+/* After the child ended: what its group wrote is in the pipe; a grandchild
+ * that escaped the group may keep it open, so read a bounded amount only. */
+static void drain_and_close(runner *r, slot *s, int *fd)
+{
+    size_t total = 0, n;
+    while (*fd >= 0 && total < DRAIN_LIMIT && (n = read_pipe(r, s, fd)) > 0) total += n;
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+}
+
+static void poll_pipes(runner *r)
+{
+    struct pollfd pfd[2 * 64];
+    slot *owner[2 * 64];
+    int *which[2 * 64];
+    nfds_t n = 0;
+    double now = now_ms(), wait = TICK_MS;
+    for (unsigned i = 0; i < r->nslots; i++) {
+        slot *s = &r->slots[i];
+        if (!s->used) continue;
+        if (s->deadline_ms - now < wait) wait = s->deadline_ms - now;
+        int *fds[2] = {&s->out_fd, &s->err_fd};
+        for (int k = 0; k < 2; k++) {
+            if (*fds[k] < 0) continue;
+            pfd[n] = (struct pollfd){.fd = *fds[k], .events = POLLIN};
+            owner[n] = s;
+            which[n++] = fds[k];
+        }
+    }
+    int timeout = wait < 0 ? 0 : (int)wait + 1;
+    if (poll(pfd, n, timeout) <= 0) return; /* timeout, or EINTR: the caller checks */
+    for (nfds_t k = 0; k < n; k++)
+        if (pfd[k].revents) read_pipe(r, owner[k], which[k]);
+}
+
+static void classify_status(const runner *r, const slot *s, mcc_result *res)
+{
+    int st = s->status;
+    res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    int code = res->exit_code, shell = r->loader->mode == MCC_MODE_COMMAND;
+    if (s->timed_out) {
+        res->outcome = MCC_TIMED_OUT;
+    } else if (res->signal) {
+        res->outcome = MCC_CRASHED;
+    } else if (shell && (code == 126 || code == 127)) {
+        /* the shell's own "cannot execute" and "not found" */
+        runner_error(res, code == 127 ? "the shell could not find the loader command (exit 127)"
+                                      : "the shell could not execute the loader command (exit 126)");
+    } else if (shell && code > 128 && code <= 128 + 64) {
+        /* a shell that did not exec the loader reports its death as 128 + signal */
+        res->outcome = MCC_CRASHED;
+        res->signal = code - 128;
+    } else if (s->marker) {
+        res->outcome = MCC_CRASHED;
+    } else {
+        res->outcome = code == 0 ? MCC_ACCEPTED : MCC_REJECTED;
+    }
+    if (s->marker && res->outcome != MCC_TIMED_OUT && res->outcome != MCC_RUNNER_ERROR)
+        res->outcome = MCC_CRASHED;
+}
+
+static char *stderr_tail(const slot *s)
+{
+    if (s->err_bytes <= MCC_STDERR_TAIL) return mcc_clean_text(s->ring, (size_t)s->err_bytes);
+    unsigned char lin[MCC_STDERR_TAIL];
+    size_t at = (size_t)(s->err_bytes % MCC_STDERR_TAIL);
+    memcpy(lin, s->ring + at, MCC_STDERR_TAIL - at);
+    memcpy(lin + MCC_STDERR_TAIL - at, s->ring, at);
+    return mcc_clean_text(lin, MCC_STDERR_TAIL);
+}
+
+static void finish(runner *r, slot *s)
+{
+    kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
+    if (s->timed_out) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
+    while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
+    drain_and_close(r, s, &s->out_fd);
+    drain_and_close(r, s, &s->err_fd);
+    mcc_result *res = &r->results[s->index];
+    res->duration_ms = now_ms() - s->start_ms;
+    res->stdout_bytes = s->out_bytes;
+    res->stderr_bytes = s->err_bytes;
+    res->sanitizer = s->marker;
+    res->stderr_tail = stderr_tail(s);
+    classify_status(r, s, res);
+    mcc_classify(&r->corpus->cases[s->index], res);
+    s->used = 0;
+}
+
+/* Has the child ended? Asked without reaping it (WNOWAIT), so its process
+ * group id stays reserved until finish() has killed the group. */
+static int has_ended(const slot *s)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) return errno == ECHILD;
+    return si.si_pid == s->pid;
+}
+
+/* Finishes every slot whose child ended or whose deadline passed. */
+static unsigned reap(runner *r)
+{
+    unsigned done = 0;
+    double now = now_ms();
+    for (unsigned i = 0; i < r->nslots; i++) {
+        slot *s = &r->slots[i];
+        if (!s->used) continue;
+        if (!has_ended(s)) {
+            if (now < s->deadline_ms) continue;
+            s->timed_out = 1;
+        }
+        finish(r, s);
+        done++;
+    }
+    return done;
+}
+
+static void kill_all(runner *r)
+{
+    for (unsigned i = 0; i < r->nslots; i++) {
+        slot *s = &r->slots[i];
+        if (!s->used) continue;
+        kill(-s->pid, SIGKILL);
+        while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
+        close(s->out_fd);
+        close(s->err_fd);
+        s->used = 0;
+    }
+}
+
+static slot *free_slot(runner *r)
+{
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (!r->slots[i].used) return &r->slots[i];
+    return NULL;
+}
+
+static int run_all(runner *r)
+{
+    size_t next = 0, count = r->corpus->count;
+    unsigned active = 0;
+    while (next < count || active > 0) {
+        if (interrupted) {
+            kill_all(r);
+            return -1;
+        }
+        while (active < r->nslots && next < count) {
+            size_t i = next++;
+            if (r->corpus->cases[i].skip_reason) {
+                mcc_classify(&r->corpus->cases[i], &r->results[i]);
+            } else if (start_case(r, free_slot(r), i) == 0) {
+                active++;
+            } else {
+                mcc_classify(&r->corpus->cases[i], &r->results[i]);
+            }
+        }
+        if (active == 0) continue;
+        poll_pipes(r);
+        active -= reap(r);
+    }
+    return 0;
+}
+
+int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
+            mcc_result *results)
+{
+    for (size_t i = 0; i < corpus->count; i++) {
+        memset(&results[i], 0, sizeof results[i]);
+        results[i].exit_code = -1;
+    }
+    runner *r = calloc(1, sizeof *r);
+    unsigned jobs = o->jobs < 1 ? 1 : o->jobs > 64 ? 64 : o->jobs;
+    if (!r || !(r->slots = calloc(jobs, sizeof *r->slots))) {
+        free(r);
+        return -1;
+    }
+    r->loader = l;
+    r->corpus = corpus;
+    r->opt = o;
+    r->results = results;
+    r->nslots = jobs;
+    struct sigaction sa, old_int, old_term, old_chld;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sa.sa_handler = on_child;
+    sa.sa_flags = SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &sa, &old_chld);
+    int rc = run_all(r);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGCHLD, &old_chld, NULL);
+    free(r->slots);
+    free(r);
+    return rc;
+}
+
+void mcc_results_free(mcc_result *results, size_t count)
+{
+    for (size_t i = 0; results && i < count; i++) {
+        free(results[i].stderr_tail);
+        free(results[i].error);
+    }
+    free(results);
+}

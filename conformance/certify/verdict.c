@@ -1,0 +1,257 @@
+/*
+ * From what the loader did to what it means: the verdict of each case, and
+ * the scores per format and per rule group.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mc_certify.h"
+
+static const char *const verdict_names[MCC_VERDICT_COUNT] = {
+    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped"};
+static const char *const verdict_labels[MCC_VERDICT_COUNT] = {
+    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped"};
+
+const char *mcc_verdict_name(mcc_verdict v)
+{
+    return (unsigned)v < MCC_VERDICT_COUNT ? verdict_names[v] : "?";
+}
+
+const char *mcc_verdict_label(mcc_verdict v)
+{
+    return (unsigned)v < MCC_VERDICT_COUNT ? verdict_labels[v] : "?";
+}
+
+const char *mcc_outcome_name(mcc_outcome o)
+{
+    static const char *const names[] = {"not_run", "accepted", "rejected", "crashed", "timed_out",
+                                        "runner_error"};
+    return (unsigned)o < sizeof names / sizeof *names ? names[o] : "?";
+}
+
+const char *mcc_mode_name(mcc_mode m)
+{
+    return m == MCC_MODE_COMMAND ? "command" : m == MCC_MODE_LIBRARY ? "library" : "reference";
+}
+
+mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
+{
+    r->missed = NULL;
+    r->missed_count = 0;
+    switch (r->outcome) {
+    case MCC_ACCEPTED:
+        if (c->valid) return r->verdict = MCC_CONFORMING;
+        /* accepting means none of the expected errors was noticed */
+        r->missed = c->errors;
+        r->missed_count = c->error_count;
+        return r->verdict = MCC_TOO_LENIENT;
+    case MCC_REJECTED: return r->verdict = c->valid ? MCC_TOO_STRICT : MCC_CONFORMING;
+    case MCC_CRASHED: return r->verdict = MCC_CRASH;
+    case MCC_TIMED_OUT: return r->verdict = MCC_HANG;
+    case MCC_NOT_RUN: return r->verdict = c->skip_reason ? MCC_SKIPPED : MCC_ERROR;
+    case MCC_RUNNER_ERROR:
+    default: return r->verdict = MCC_ERROR;
+    }
+}
+
+double mcc_score(const mcc_counts *c)
+{
+    unsigned ran = c->total - c->verdict[MCC_SKIPPED];
+    if (ran == 0) return 100.0;
+    return round(1000.0 * c->verdict[MCC_CONFORMING] / ran) / 10.0;
+}
+
+int mcc_counts_conforming(const mcc_counts *c)
+{
+    return c->verdict[MCC_CONFORMING] + c->verdict[MCC_SKIPPED] == c->total;
+}
+
+static void count(mcc_counts *c, mcc_verdict v)
+{
+    c->total++;
+    c->verdict[v]++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const mcc_group *)a)->name, ((const mcc_group *)b)->name);
+}
+
+/* The group of that name in f, added when new; NULL on OOM. Linear: a
+ * format has a few dozen groups. */
+static mcc_group *group_in(mcc_format_summary *f, const char *name, size_t *cap)
+{
+    for (size_t i = 0; i < f->group_count; i++)
+        if (strcmp(f->groups[i].name, name) == 0) return &f->groups[i];
+    if (f->group_count == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 16;
+        mcc_group *g = realloc(f->groups, ncap * sizeof *g);
+        if (!g) return NULL;
+        f->groups = g;
+        *cap = ncap;
+    }
+    mcc_group *g = &f->groups[f->group_count];
+    memset(g, 0, sizeof *g);
+    if (!(g->name = strdup(name))) return NULL;
+    f->group_count++;
+    return g;
+}
+
+int mcc_summarize(const mcc_corpus *c, const mcc_result *r, mcc_summary *out)
+{
+    size_t caps[MCC_FORMAT_COUNT] = {0};
+    memset(out, 0, sizeof *out);
+    for (int f = 0; f < MCC_FORMAT_COUNT; f++) out->formats[f].format = mcc_format_names[f];
+    for (size_t i = 0; i < c->count; i++) {
+        mcc_format_summary *f = &out->formats[mcc_format_index(c->cases[i].format)];
+        mcc_group *g = group_in(f, c->cases[i].group, &caps[f - out->formats]);
+        if (!g) {
+            mcc_summary_free(out);
+            return -1;
+        }
+        count(&out->total, r[i].verdict);
+        count(&f->counts, r[i].verdict);
+        count(&g->counts, r[i].verdict);
+    }
+    for (int f = 0; f < MCC_FORMAT_COUNT; f++)
+        if (out->formats[f].group_count)
+            qsort(out->formats[f].groups, out->formats[f].group_count, sizeof(mcc_group), by_name);
+    return 0;
+}
+
+void mcc_summary_free(mcc_summary *s)
+{
+    for (int f = 0; f < MCC_FORMAT_COUNT; f++) {
+        for (size_t i = 0; i < s->formats[f].group_count; i++) free(s->formats[f].groups[i].name);
+        free(s->formats[f].groups);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    size_t len;
+    unsigned min;
+    if (p[0] < 0x80) return 1;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) len = 2, min = 0x80;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF) len = 3, min = 0x800;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4) len = 4, min = 0x10000;
+    else return 0;
+    if (len > n) return 0;
+    unsigned cp = p[0] & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (p[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    if (cp == 0xFFFE || cp == 0xFFFF) return 0; /* valid UTF-8, but not allowed in XML */
+    return len;
+}
+
+char *mcc_clean_text(const unsigned char *bytes, size_t len)
+{
+    char *out = malloc(len + 1);
+    if (!out) return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_len(bytes + i, len - i);
+        if (n == 0 || (n == 1 && ((bytes[i] < 0x20 && bytes[i] != '\n' && bytes[i] != '\t') ||
+                                  bytes[i] == 0x7F))) {
+            out[o++] = '?';
+            i++;
+            continue;
+        }
+        memcpy(out + o, bytes + i, n);
+        o += n;
+        i += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+const char *mcc_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    case SIGPIPE: return "SIGPIPE";
+    default: return NULL;
+    }
+}
+
+/* The last non-empty line of text, at most max bytes of it (cut at a UTF-8
+ * character boundary), into buf. */
+static const char *last_line(const char *text, char *buf, size_t size, size_t max)
+{
+    size_t end = text ? strlen(text) : 0;
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ')) end--;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    size_t len = end - start;
+    if (len > max) len = max;
+    if (len >= size) len = size - 1;
+    while (len > 0 && len < end - start && ((unsigned char)text[start + len] & 0xC0) == 0x80) len--;
+    if (len) memcpy(buf, text + start, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+static void how_it_ended(const mcc_result *r, char *buf, size_t size)
+{
+    const char *sig = mcc_signal_name(r->signal);
+    if (r->signal && sig) snprintf(buf, size, "%s", sig);
+    else if (r->signal) snprintf(buf, size, "signal %d", r->signal);
+    else snprintf(buf, size, "exit %d", r->exit_code);
+}
+
+char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, char *buf, size_t size)
+{
+    char line[200], end[32];
+    size_t used = 0;
+    last_line(r->stderr_tail, line, sizeof line, 160);
+    how_it_ended(r, end, sizeof end);
+    switch (r->verdict) {
+    case MCC_CONFORMING:
+        snprintf(buf, size, "%s", c->valid ? "accepted" : "rejected");
+        break;
+    case MCC_TOO_LENIENT:
+        used = (size_t)snprintf(buf, size, "accepted a file with errors; missed");
+        for (size_t i = 0; i < r->missed_count && used < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, " %s", r->missed[i]);
+        break;
+    case MCC_TOO_STRICT:
+        snprintf(buf, size, "rejected a valid file (%s)%s%s", end, line[0] ? ": " : "", line);
+        break;
+    case MCC_CRASH:
+        if (r->sanitizer)
+            snprintf(buf, size, "crashed: sanitizer report (%s), %s", r->sanitizer, end);
+        else
+            snprintf(buf, size, "crashed: %s%s%s", end, line[0] ? ": " : "", line);
+        break;
+    case MCC_HANG:
+        snprintf(buf, size, "no answer within %g s: killed", timeout_s);
+        break;
+    case MCC_SKIPPED:
+        snprintf(buf, size, "skipped: %s", c->skip_reason ? c->skip_reason : "");
+        break;
+    case MCC_ERROR:
+    default:
+        snprintf(buf, size, "runner error: %s", r->error ? r->error : "not run");
+        break;
+    }
+    return buf;
+}

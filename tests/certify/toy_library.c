@@ -1,0 +1,55 @@
+/*
+ * A toy loader library for `certify --library` (the ABI of
+ * conformance/certify/mc_loader_abi.h). What it does comes from the
+ * environment variable MCC_TOY_MODE, which the forked child inherits:
+ *   accept (default)  accepts everything
+ *   crash_empty       SIGSEGV on an empty file, accepts the rest
+ *   hang_empty        never returns on an empty file, accepts the rest
+ *   leak              leaks 64 bytes per file and accepts it (LeakSanitizer's job)
+ * Built without TOY_EXPORT it exports nothing: the "no entry point" case.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef TOY_EXPORT
+int mc_certify_load(const char *format, const unsigned char *data, size_t size, char *reason,
+                    size_t reason_size);
+
+/* Blocks reachable from nowhere: a real leak. LeakSanitizer scans
+ * conservatively, and a stale copy of a pointer left in a dead stack slot
+ * that a later frame reuses makes a block look reachable; so several blocks,
+ * and the stack below us wiped afterwards. */
+__attribute__((noinline)) static void leak(void)
+{
+    for (int i = 0; i < 8; i++) {
+        volatile char *p = malloc(64);
+        if (p) p[0] = 1;
+    }
+}
+
+__attribute__((noinline)) static void wipe_stack(void)
+{
+    volatile char junk[16384];
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = 0;
+}
+
+__attribute__((visibility("default"))) int mc_certify_load(const char *format,
+                                                           const unsigned char *data, size_t size,
+                                                           char *reason, size_t reason_size)
+{
+    (void)format, (void)data, (void)reason, (void)reason_size;
+    const char *mode = getenv("MCC_TOY_MODE");
+    if (!mode) mode = "accept";
+    if (strcmp(mode, "crash_empty") == 0 && size == 0) raise(SIGSEGV);
+    if (strcmp(mode, "hang_empty") == 0 && size == 0)
+        for (;;) pause();
+    if (strcmp(mode, "leak") == 0) leak(), wipe_stack();
+    return 0;
+}
+#else
+int mcc_toy_nothing(void);
+int mcc_toy_nothing(void) { return 0; }
+#endif
