@@ -131,5 +131,54 @@ expect list-codes-json 0 "$mc" --list-codes --output json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["code"]=="IO_OPEN_FAILED" and c["origin"]=="tool" for c in d)' "$tmp/out" && ok || fail "list-codes json"
 expect markdown-needs-list 2 "$mc" --output markdown "$valid"
 
+# tolerance options: each one changes the verdict it governs; bad values are usage errors
+normal=$tmp/corpus/aem/invalid/normal_length_0_9.aem
+rotation=$tmp/corpus/aem/invalid/rotation_key_not_unit.aem
+expect weight-tolerance 0 "$mc" --weight-tolerance 0.1 "$weights"
+expect unit-tolerance-default 1 "$mc" "$normal"
+expect unit-tolerance 0 "$mc" --unit-tolerance 0.2 "$normal"
+expect quaternion-tolerance-default 1 "$mc" "$rotation"
+expect quaternion-tolerance 0 "$mc" --quaternion-tolerance 0.6 "$rotation"
+expect bad-tolerance-text 2 "$mc" --unit-tolerance abc "$valid"; one_line bad-tolerance-text "$tmp/err"
+contains bad-tolerance-msg "$tmp/err" "modelcheck: bad tolerance 'abc' (try --help)"
+expect bad-tolerance-empty 2 "$mc" --weight-tolerance "" "$valid"; one_line bad-tolerance-empty "$tmp/err"
+expect bad-tolerance-negative 2 "$mc" --quaternion-tolerance -1 "$valid"; one_line bad-tolerance-negative "$tmp/err"
+expect bad-tolerance-huge 2 "$mc" --unit-tolerance 1e31 "$valid"
+expect bad-tolerance-nan 2 "$mc" --weight-tolerance nan "$valid"
+expect bad-tolerance-suffix 2 "$mc" --quaternion-tolerance 0.5x "$valid"
+
+# --no-sha256: the JSON report carries a null hash
+expect no-sha256 0 "$mc" --no-sha256 --output json "$valid"
+/usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; assert f["sha256"] is None, f["sha256"]' "$tmp/out" && ok || fail "no-sha256: sha256 not null"
+expect with-sha256 0 "$mc" --output json "$valid"
+/usr/bin/python3 -c 'import json,sys,hashlib; f=json.load(open(sys.argv[1]))["files"][0]; assert f["sha256"] == hashlib.sha256(open(sys.argv[2],"rb").read()).hexdigest()' "$tmp/out" "$valid" && ok || fail "sha256 of the file"
+
+# standard input: closed, and too large for the memory at hand
+expect stdin-closed 3 bash -c 'exec "$0" - <&-' "$mc"
+one_line stdin-closed "$tmp/err"
+contains stdin-closed-msg "$tmp/err" "modelcheck: -: cannot read standard input: Bad file descriptor"
+if [ -z "$limit" ]; then
+    ok # ASan reserves its shadow memory: an address-space limit cannot be set
+else
+    expect stdin-no-memory 3 bash -c 'ulimit -v 65536; head -c 100000000 /dev/zero | "$0" -' "$mc"
+    contains stdin-no-memory-msg "$tmp/err" "modelcheck: -: out of memory"
+fi
+
+# a directory that cannot be listed is named on stderr while the rest of the
+# tree is still checked (as root: without the capabilities that bypass file
+# permissions, still uid 0 so the coverage data can be written)
+mkdir -p "$tmp/walk/locked"; cp "$valid" "$tmp/walk/a.aem"; chmod 000 "$tmp/walk/locked"
+as=()
+drop=(setpriv --bounding-set -dac_override,-dac_read_search)
+[ "$(id -u)" -eq 0 ] && "${drop[@]}" true 2>/dev/null && as=("${drop[@]}")
+if [ "$(id -u)" -ne 0 ] || [ ${#as[@]} -gt 0 ]; then
+    ${as[@]+"${as[@]}"} "$mc" "$tmp/walk" >"$tmp/out" 2>"$tmp/err" </dev/null
+    contains locked-dir-msg "$tmp/err" "modelcheck: $tmp/walk/locked: cannot read directory: Permission denied"
+    contains locked-dir-rest "$tmp/out" "1 file: 1 valid, 0 invalid, 0 unreadable, 0 skipped"
+else
+    ok; ok # root that cannot drop its capabilities reads every directory
+fi
+chmod 700 "$tmp/walk/locked"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

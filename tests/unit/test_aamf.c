@@ -877,3 +877,17 @@ Test(aamf, legacy_with_257_bones_is_clean)
     expect_codes(r, -1);
     cr_expect_eq(r->info.bones, 257);
 }
+
+/* ---- coverage ---- */
+
+Test(aamf, chunk_header_passes_the_block_end)
+{
+    sample(AAMFB_ONE_BONE, 1);
+    aamfb_amf *a = &m->bones[0].amf;
+    a->chunk_count = 0; /* the 1 x 1 grid's table entry and 20 of 48 header bytes */
+    a->extra = 4 + 20;
+    r = run(0, 0);
+    expect_only(r, MC_AAMF_AMF_LAYOUT, 1, off(AAMFB_BONE_BLOCKS, 0) + aamfb_amf_chunk_offset(a, 0) + 4);
+    cr_expect(strstr(r->issues[0].instances[0].message,
+                     "chunk 0 of 1: its 48-byte header passes the block end") != NULL);
+}

@@ -544,3 +544,21 @@ Test(aem, overlapping_meshes_hit_the_work_limit)
     cr_expect_eq((off - at(m, AEMB_MESHES, 0, 0)) % 12, 0);
     cr_expect(mc_result_valid(r));
 }
+
+/* ---- coverage ---- */
+
+/* Animations listed out of sequence order: the coverage of the sequences is
+ * computed over sorted starts (animation 0 at 6, animation 1 at 0). */
+Test(aem, sequences_covered_by_animations_out_of_order)
+{
+    cr_assert_eq(aemb_resize(m, AEMB_SEQUENCES, 9), 0);
+    for (int s = 3; s < 9; s++) m->sequences[s] = m->sequences[s % 3];
+    cr_assert_eq(aemb_resize(m, AEMB_ANIMATIONS, 2), 0);
+    m->animations[1] = m->animations[0];
+    m->animations[0].sequence_index = 6;
+    r = validate_aem(m, NULL, 0);
+    expect_only(r, MC_AEM_SEQUENCE_UNUSED, 3, at(m, AEMB_SEQUENCES, 3, 0));
+    const mc_issue *is = mc_result_find(r, MC_AEM_SEQUENCE_UNUSED);
+    cr_assert_eq(is->instance_count, 3);
+    cr_expect_str_eq(is->instances[2].path, "/sequences/5");
+}

@@ -272,3 +272,99 @@ Test(reader, checked_arithmetic)
     cr_expect_eq(v, 19);
     cr_expect_not(mc_add_mul_u64(&v, UINT64_MAX, 2));
 }
+
+/* ---- coverage: status strings, the issue counter, standard input ---- */
+
+#include <fcntl.h>
+
+#include "mc_validate.h"
+
+Test(core, every_status_has_a_message)
+{
+    cr_expect_str_eq(mc_strerror(MC_OK), "success");
+    cr_expect_str_eq(mc_strerror(MC_ERR_NOMEM), "out of memory");
+    cr_expect_str_eq(mc_strerror(MC_ERR_INVALID_ARG), "invalid argument");
+    cr_expect_str_eq(mc_strerror(MC_ERR_IO), "the file could not be read");
+    cr_expect_str_eq(mc_strerror((mc_status)99), "unknown status");
+}
+
+Test(core, issue_count_counts_emits_and_not_ignored_or_unknown_codes)
+{
+    mc_options o;
+    mc_options_init(&o);
+    o.max_instances = 1;
+    o.severity[MC_AEM_INDEX_RANGE] = MC_SEVERITY_IGNORE;
+    mc_info info;
+    memset(&info, 0, sizeof info);
+    mc_ctx c;
+    cr_assert_eq(mc_ctx_begin(&c, (const uint8_t *)"x", 1, &o, &info), MC_OK);
+    cr_expect_not_null(mc_emit(&c, MC_AEM_WEIGHT_SUM, 4));
+    cr_expect_null(mc_emit(&c, MC_AEM_WEIGHT_SUM, 8)); /* counted, not kept */
+    cr_expect_null(mc_emit(&c, MC_AEM_INDEX_RANGE, 4));
+    cr_expect_null(mc_emit(&c, MC_CODE_COUNT, 4));
+    cr_expect_eq(mc_issue_count(&c, MC_AEM_WEIGHT_SUM), 2);
+    cr_expect_eq(mc_issue_count(&c, MC_AEM_INDEX_RANGE), 0);
+    cr_expect_eq(mc_issue_count(&c, MC_CODE_COUNT), 0);
+    mc_result *r = mc_result_new();
+    cr_assert_not_null(r);
+    cr_assert_eq(mc_ctx_finish(&c, r), MC_OK);
+    expect_only(r, MC_AEM_WEIGHT_SUM, 2, 4);
+    mc_result_free(r);
+}
+
+/* Makes fd 0 read n bytes of b (n > 64 KiB: the pipe would block). */
+static void stdin_from(const mcb_buf *b)
+{
+    char path[] = "/tmp/mc_stdin_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(mcb_write_file(b, path), 0);
+    fd = open(path, O_RDONLY);
+    cr_assert_geq(fd, 0);
+    unlink(path);
+    cr_assert_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+    close(fd);
+}
+
+Test(core, standard_input_larger_than_the_first_buffer)
+{
+    mcb_buf b = {0};
+    mcb_zeros(&b, 200000);
+    stdin_from(&b);
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path("-", NULL, &r), MC_OK);
+    cr_assert_not_null(r);
+    cr_expect_eq(r->size, 200000);
+    cr_expect(r->hashed);
+    mc_result_free(r);
+    mcb_free(&b);
+}
+
+Test(core, standard_input_stops_one_buffer_past_the_limit)
+{
+    mcb_buf b = {0};
+    mcb_zeros(&b, 200000);
+    stdin_from(&b);
+    mc_options o;
+    mc_options_init(&o);
+    o.max_file_bytes = 1000;
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path("-", &o, &r), MC_OK);
+    cr_assert_not_null(r);
+    expect_only(r, MC_FILE_TOO_LARGE, 1, 0);
+    cr_expect_eq(r->size, 65536, "read stops at the first full buffer past the limit");
+    mc_result_free(r);
+    mcb_free(&b);
+}
+
+Test(core, standard_input_closed_is_a_read_failure)
+{
+    close(STDIN_FILENO);
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path("-", NULL, &r), MC_ERR_IO);
+    cr_assert_not_null(r);
+    expect_only(r, MC_IO_READ_FAILED, 1, 0);
+    cr_expect_str_eq(r->issues[0].instances[0].message, "cannot read standard input: Bad file descriptor");
+    mc_result_free(r);
+}

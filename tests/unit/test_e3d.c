@@ -1301,3 +1301,570 @@ Test(e3d, key_track_wrong_size)
     r = run();
     expect_only(r, MC_E3D_COUNT_SIZE, 1, 57);
 }
+
+/* ---- coverage: payload layouts of the remaining block types ---- */
+
+Test(e3d, material_colour_not_finite)
+{
+    static const float diffuse[3] = {1.0f, INFINITY, 0.0f};
+    e3db_version(&w);
+    e3db_begin(&w, 0x8000);
+    e3db_begin(&w, 0x8010);
+    e3db_floats(&w, 0x8030, diffuse, 3);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 24 + 6 + 4);
+    expect_path(MC_E3D_NOT_FINITE, "/materials/material[0]/diffuse");
+}
+
+Test(e3d, material_opacity_not_finite)
+{
+    static const float opacity = NAN;
+    e3db_version(&w);
+    e3db_begin(&w, 0x8000);
+    e3db_begin(&w, 0x8010);
+    e3db_floats(&w, 0x8021, &opacity, 1);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 30);
+}
+
+Test(e3d, string_shorter_than_its_block)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x8000);
+    e3db_begin(&w, 0x8010);
+    e3db_begin(&w, 0x8012);
+    mcb_u16(&w.b, 3);
+    mcb_bytes(&w.b, "abc", 3);
+    mcb_zeros(&w.b, 2);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_STRING_SIZE, 1, 30);
+    cr_expect(strstr(first(MC_E3D_STRING_SIZE)->message, "leaves 2 bytes unused") != NULL);
+}
+
+Test(e3d, texture_name_with_a_drive_letter)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_begin(&w, 0x9001);
+    e3db_string(&w, 0x9003, "c:maps\\wood.png");
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_NAME_PATH, 1, 32);
+    cr_expect(strstr(first(MC_E3D_TEXTURE_NAME_PATH)->message, "a drive-letter path") != NULL);
+}
+
+/* One texture holding one image blob. */
+static void texture_blob(uint16_t type, const uint8_t *p, size_t n)
+{
+    e3db_begin(&w, 0x9001);
+    e3db_leaf(&w, type, p, n);
+    e3db_end(&w);
+}
+
+Test(e3d, jpeg_and_jpeg2000_signatures)
+{
+    static const uint8_t bad_jpg[4] = {0xff, 0xd8, 0x00, 0xe0};
+    static const uint8_t jpg[4] = {0xff, 0xd8, 0xff, 0xe0};
+    static const uint8_t j2c[6] = {0xff, 0x4f, 0xff, 0x51, 0, 0};
+    static const uint8_t jp2[12] = {0, 0, 0, 0x0c, 'j', 'P', ' ', ' ', 0x0d, 0x0a, 0x87, 0x0a};
+    static const uint8_t bad_jp2[12] = {0, 0, 0, 0x0c, 'j', 'P', ' ', ' ', 0x0d, 0x0a, 0x87, 0x0b};
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    texture_blob(0x9102, bad_jpg, sizeof bad_jpg); /* texture 18, blob 24 */
+    texture_blob(0x9102, jpg, sizeof jpg);
+    texture_blob(0x9103, j2c, sizeof j2c);
+    texture_blob(0x9103, jp2, sizeof jp2);
+    size_t last = w.b.size;
+    texture_blob(0x9103, bad_jp2, sizeof bad_jp2);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_SIGNATURE, 2, 30);
+    const mc_issue *is = mc_result_find(r, MC_E3D_TEXTURE_SIGNATURE);
+    cr_assert_eq(is->instance_count, 2);
+    cr_expect_eq(is->instances[1].offset, last + 6 + 6);
+    cr_expect(strstr(is->instances[0].message, "JPEG SOI") != NULL);
+    cr_expect(strstr(is->instances[1].message, "JPEG 2000") != NULL);
+    cr_expect_eq(r->info.textures, 5);
+}
+
+Test(e3d, standalone_double_position_not_finite)
+{
+    double v[6] = {0, 0, 0, 1, NAN, 0};
+    static const uint8_t q[12] = {0};
+    static const uint32_t tangents[4] = {0, 0, 0, 0};
+    attrs_begin(2);
+    size_t at = e3db_doubles(&w, 0x2011, v, 6); /* 44 */
+    e3db_leaf(&w, 0x2018, q, sizeof q);
+    e3db_leaf(&w, 0x2081, tangents, sizeof tangents);
+    e3db_leaf(&w, 0x2080, tangents, 8);
+    e3db_leaf(&w, 0x2070, tangents, 8);
+    close_all();
+    cr_assert_eq(at, 44);
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 50 + 24);
+    expect_path(MC_E3D_NOT_FINITE, "/meshes/mesh[0]/attributes/verticesDbl/1");
+}
+
+Test(e3d, standalone_attribute_sizes_per_type)
+{
+    static const uint8_t z[64] = {0};
+    attrs_begin(2);
+    size_t q = e3db_leaf(&w, 0x2018, z, 6);     /* verticesQ: 6 bytes each */
+    size_t bi = e3db_leaf(&w, 0x2081, z, 8);    /* tangentsBi: 8 */
+    size_t dbl = e3db_leaf(&w, 0x2011, z, 24);  /* verticesDbl: 24 */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 3, q);
+    const mc_issue *is = mc_result_find(r, MC_E3D_COUNT_SIZE);
+    cr_assert_eq(is->instance_count, 3);
+    cr_expect_eq(is->instances[1].offset, bi);
+    cr_expect_eq(is->instances[2].offset, dbl);
+    cr_expect(strstr(is->instances[0].message, "2 vertices x 6 bytes = 12 expected") != NULL);
+    cr_expect(strstr(is->instances[1].message, "2 vertices x 8 bytes = 16 expected") != NULL);
+    cr_expect(strstr(is->instances[2].message, "2 vertices x 24 bytes = 48 expected") != NULL);
+}
+
+Test(e3d, standalone_bone_weights_not_in_pairs)
+{
+    static const uint8_t z[6] = {0};
+    attrs_begin(2);
+    e3db_leaf(&w, 0x2090, z, 6); /* 3 bytes per vertex */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, 44);
+}
+
+Test(e3d, standalone_bone_weights_with_no_vertices)
+{
+    static const uint8_t z[2] = {0};
+    attrs_begin(0);
+    e3db_leaf(&w, 0x2090, NULL, 0); /* nothing for nothing: fine */
+    e3db_leaf(&w, 0x2091, z, 2);    /* bytes for no vertex */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, 50);
+}
+
+Test(e3d, standalone_bone_weights_too_many_slots)
+{
+    static const uint8_t z[24] = {0};
+    attrs_begin(1);
+    e3db_leaf(&w, 0x2090, z, sizeof z); /* 12 bone IDs, 12 weights */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_INFLUENCES_LIMIT, 1, 50);
+}
+
+Test(e3d, standalone_bone_weights_without_a_skin)
+{
+    static const uint8_t bw[8] = {1, 0, 255, 0, 1, 2, 100, 155};
+    attrs_begin(2);
+    e3db_leaf(&w, 0x2091, bw, sizeof bw); /* 2 IDs, 2 weights per vertex */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_BONE_ID_RANGE, 1, 50 + 4 + 1);
+    expect_path(MC_E3D_BONE_ID_RANGE, "/meshes/mesh[0]/attributes/boneWeights2/1");
+    cr_expect(strstr(first(MC_E3D_BONE_ID_RANGE)->message, "bone ID 2 in weight set 1") != NULL);
+    cr_expect_eq(r->info.max_influences, 2);
+}
+
+Test(e3d, interleaved_lists_an_attribute_twice)
+{
+    static const float v[3] = {0, 0, 0};
+    attrs_begin(1);
+    e3db_begin(&w, 0x2800);
+    mcb_u16(&w.b, 0x2010), mcb_u16(&w.b, 0), mcb_u16(&w.b, 0x2010), mcb_u16(&w.b, 0);
+    mcb_u16(&w.b, 0), mcb_u16(&w.b, 12);
+    mcb_f32s(&w.b, v, 3);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_ATTRIBUTE_DUPLICATE, 1, 54);
+}
+
+Test(e3d, attributes_too_short_for_the_count)
+{
+    static const uint8_t two[2] = {0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_leaf(&w, 0x2000, two, sizeof two);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_PAYLOAD_SIZE, 1, 24);
+}
+
+/* ---- coverage: mesh blocks ---- */
+
+Test(e3d, faces_materials_not_whole_entries)
+{
+    static const uint8_t z[11] = {0};
+    tri_begin();
+    e3db_leaf(&w, 0x1040, z, sizeof z);
+    size_t empty = e3db_leaf(&w, 0x1040, NULL, 0);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 2, 102);
+    cr_expect_eq(mc_result_find(r, MC_E3D_COUNT_SIZE)->instances[1].offset, empty);
+}
+
+Test(e3d, bbox_not_finite)
+{
+    e3db_cube(&w, E3DB_BBOX, &m);
+    putf(m.bbox + 6 + 20, NAN);
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, m.bbox + 6);
+    cr_expect(strstr(first(MC_E3D_NOT_FINITE)->message, "meshBBox") != NULL);
+}
+
+Test(e3d, parts_fit_neither_layout)
+{
+    static const uint8_t z[13] = {0};
+    tri_begin();
+    e3db_leaf(&w, 0x1060, z, sizeof z);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, 102);
+    cr_expect(strstr(first(MC_E3D_COUNT_SIZE)->message, "fits neither") != NULL);
+}
+
+Test(e3d, duplicate_vertices_fit_neither_layout)
+{
+    static const uint8_t z[5] = {0};
+    tri_begin();
+    e3db_leaf(&w, 0x1022, z, sizeof z);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, 102);
+}
+
+Test(e3d, duplicate_vertices_lone_zero_count_is_spec)
+{
+    tri_begin();
+    e3db_u32(&w, 0x1022, 0);
+    tri_end();
+    r = run();
+    expect_codes(r, -1);
+}
+
+Test(e3d, duplicate_vertices_told_apart_by_content)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1022);
+    mcb_u32(&w.b, 2), mcb_u16(&w.b, 1), mcb_u16(&w.b, 2); /* as int32: 2, 0x20001 */
+    tri_end();
+    r = run();
+    expect_codes(r, -1);
+}
+
+Test(e3d, duplicate_vertices_layout_ambiguous)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1022);
+    mcb_u32(&w.b, 2), mcb_u16(&w.b, 1), mcb_u16(&w.b, 0); /* as int32: 2, 1 */
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_LAYOUT_AMBIGUOUS, 1, 102);
+}
+
+Test(e3d, skin_bones_with_bytes_left_over)
+{
+    tri_begin();
+    e3db_begin(&w, 0x1050);
+    e3db_begin(&w, 0x1053);
+    mcb_u8(&w.b, 0);
+    mcb_zeros(&w.b, 3);
+    tri_end();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 1, 108);
+    cr_expect(strstr(first(MC_E3D_COUNT_SIZE)->message, "0 bones") != NULL);
+    cr_expect_eq(r->info.bones, 0);
+}
+
+Test(e3d, morphs_too_short_for_the_count)
+{
+    static const uint8_t two[2] = {0};
+    tri_begin();
+    e3db_leaf(&w, 0x1070, two, sizeof two);
+    tri_end();
+    r = run();
+    expect_codes(r, MC_E3D_MORPH_BLOCK, MC_E3D_PAYLOAD_SIZE, -1);
+    expect_issue(r, MC_E3D_PAYLOAD_SIZE, 1, 102);
+    expect_issue(r, MC_E3D_MORPH_BLOCK, 1, 102);
+}
+
+/* ---- coverage: nodes, textures by name, animations ---- */
+
+Test(e3d, orientation_not_finite)
+{
+    static const double q[4] = {NAN, 0, 0, 0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_doubles(&w, 0x3031, q, 4);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 30);
+    cr_expect(strstr(first(MC_E3D_NOT_FINITE)->message, "orientation") != NULL);
+}
+
+Test(e3d, position_not_finite_names_the_component)
+{
+    static const double p[3] = {0, INFINITY, 0};
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_doubles(&w, 0x3032, p, 3);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, 30 + 8);
+    expect_path(MC_E3D_NOT_FINITE, "/nodes/meshNode[0]/position");
+}
+
+Test(e3d, skeleton_blocks)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010); /* 18: a valid skeleton */
+    e3db_begin(&w, 0x3040);
+    mcb_u32(&w.b, 1), mcb_u16(&w.b, 3), mcb_bytes(&w.b, "rig", 3);
+    e3db_end(&w);
+    e3db_end(&w);
+    size_t short_at = e3db_begin(&w, 0x3010) + 6; /* too short for the u32 */
+    mcb_u16(&w.b, 0x3040), mcb_u32(&w.b, 8), mcb_u16(&w.b, 0);
+    e3db_end(&w);
+    size_t long_at = e3db_begin(&w, 0x3010) + 6; /* a byte after the name */
+    e3db_begin(&w, 0x3040);
+    mcb_u32(&w.b, 1), mcb_u16(&w.b, 3), mcb_bytes(&w.b, "rig", 3), mcb_u8(&w.b, 0);
+    close_all();
+    cr_assert_eq(short_at, 45);
+    cr_assert_eq(long_at, 59);
+    r = run();
+    expect_codes(r, MC_E3D_PAYLOAD_SIZE, MC_E3D_STRING_SIZE, -1);
+    expect_issue(r, MC_E3D_PAYLOAD_SIZE, 1, 45);
+    expect_issue(r, MC_E3D_STRING_SIZE, 1, 59 + 6 + 4);
+    cr_expect(strstr(first(MC_E3D_STRING_SIZE)->message, "skeleton name length 3 leaves 1 bytes unused") != NULL);
+}
+
+Test(e3d, map_texture_by_name)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_begin(&w, 0x9001);
+    e3db_string(&w, 0x9003, "a.png"); /* 24..37 */
+    e3db_end(&w);
+    e3db_end(&w);
+    e3db_begin(&w, 0x8000);             /* 37 */
+    e3db_begin(&w, 0x8010);             /* 43 */
+    e3db_begin(&w, 0x8200);             /* 49 */
+    e3db_string(&w, 0x9003, "a.png");   /* 55: resolves */
+    e3db_end(&w);
+    e3db_begin(&w, 0x8201);             /* 68 */
+    e3db_string(&w, 0x9003, "b.png");   /* 74: does not */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_TEXTURE_REF_UNRESOLVED, 1, 80);
+    expect_path(MC_E3D_TEXTURE_REF_UNRESOLVED, "/materials/material[0]/phongSpecularMap/textureName");
+    cr_expect(strstr(first(MC_E3D_TEXTURE_REF_UNRESOLVED)->message, "\"b.png\"") != NULL);
+}
+
+/* nodes (12) / meshNode (18) / nodeID 1 (24..34); animations 34, animation
+ * 40, animationTrack 46 with `keys` frames 0, 1, ... and loop flag 0; its
+ * first child at 56 + 4 * keys. Left open. */
+static void track_begin(uint32_t keys)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    e3db_begin(&w, 0xA000);
+    e3db_begin(&w, 0xA010);
+    e3db_begin(&w, 0xA100);
+    mcb_u32(&w.b, keys);
+    for (uint32_t k = 0; k < keys; k++) mcb_u32(&w.b, k);
+    mcb_u8(&w.b, 0);
+    cr_assert_eq(w.b.size, 57 + 4 * (size_t)keys);
+}
+
+Test(e3d, track_by_node_name)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_string(&w, 0x3021, "root"); /* 24..36 */
+    close_all();
+    e3db_begin(&w, 0xA000);          /* 36 */
+    e3db_begin(&w, 0xA010);          /* 42 */
+    e3db_begin(&w, 0xA100);          /* 48 */
+    mcb_u32(&w.b, 0), mcb_u8(&w.b, 0);
+    e3db_string(&w, 0x3021, "root"); /* 59: resolves */
+    e3db_end(&w);
+    e3db_begin(&w, 0xA100);          /* 71 */
+    mcb_u32(&w.b, 0), mcb_u8(&w.b, 0);
+    e3db_string(&w, 0x3021, "tail"); /* 82: does not */
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NODE_REF_UNRESOLVED, 1, 88);
+    expect_path(MC_E3D_NODE_REF_UNRESOLVED, "/animations/animation[0]/animationTrack[1]/nodeName");
+}
+
+Test(e3d, key_blocks_of_every_size_are_clean)
+{
+    static const float tcb[10] = {0};
+    static const float four[2] = {0, 0};
+    static const float color[6] = {1, 1, 1, 0, 0, 0};
+    static const uint8_t hide[2] = {0, 1};
+    static const uint32_t morph[3] = {0, 0, 0};
+    track_begin(2);
+    e3db_floats(&w, 0xA110, tcb, 10);     /* 20 bytes per key */
+    e3db_floats(&w, 0xA240, four, 2);     /* 4 */
+    e3db_floats(&w, 0xA270, four, 2);
+    e3db_floats(&w, 0xA2B0, color, 6);    /* 12 */
+    e3db_leaf(&w, 0xA2C0, hide, 2);       /* 1 */
+    e3db_leaf(&w, 0xA300, morph, 12);     /* morph index + 4 per key */
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.keyframes, 2);
+}
+
+Test(e3d, key_blocks_wrong_sizes)
+{
+    static const uint8_t z[8] = {0};
+    track_begin(2);
+    size_t hide = e3db_leaf(&w, 0xA2C0, z, 3);  /* 65 */
+    size_t morph = e3db_leaf(&w, 0xA300, z, 8);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    cr_assert_eq(hide, 65);
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 2, 65);
+    const mc_issue *is = mc_result_find(r, MC_E3D_COUNT_SIZE);
+    cr_expect_eq(is->instances[1].offset, morph);
+    cr_expect(strstr(is->instances[0].message, "2 keys x 1 bytes = 2 expected") != NULL);
+    cr_expect(strstr(is->instances[1].message, "2 keys x 4 bytes + 4 = 12 expected") != NULL);
+}
+
+Test(e3d, key_not_finite)
+{
+    static const float scale[6] = {1, 1, 1, 1, NAN, 1};
+    track_begin(2);
+    size_t at = e3db_floats(&w, 0xA220, scale, 6);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_NOT_FINITE, 1, at + 6 + 12);
+    expect_path(MC_E3D_NOT_FINITE, "/animations/animation[0]/animationTrack[0]/ftkScaling/1");
+}
+
+Test(e3d, rotation_order_as_u32_and_wrong_size)
+{
+    static const uint8_t two[2] = {1, 0};
+    track_begin(0);
+    e3db_u32(&w, 0xA120, 5);               /* 57: u32 order 5 is fine */
+    e3db_end(&w);
+    e3db_begin(&w, 0xA100);                /* 67 */
+    mcb_u32(&w.b, 0), mcb_u8(&w.b, 0);
+    e3db_leaf(&w, 0xA120, two, sizeof two); /* 78 */
+    e3db_u32(&w, 0x3020, 1);
+    e3db_end(&w);
+    close_all();
+    r = run();
+    expect_codes(r, MC_E3D_PAYLOAD_SIZE, MC_E3D_TRACK_NO_TARGET, -1);
+    expect_issue(r, MC_E3D_PAYLOAD_SIZE, 1, 78);
+    expect_issue(r, MC_E3D_TRACK_NO_TARGET, 1, 46);
+}
+
+Test(e3d, track_too_short_for_its_header)
+{
+    static const uint8_t two[2] = {0};
+    static const uint8_t five_keys[9] = {5, 0, 0, 0, 0, 0, 0, 0, 0};
+    e3db_version(&w);
+    e3db_begin(&w, 0xA000);
+    e3db_begin(&w, 0xA010);
+    e3db_leaf(&w, 0xA100, two, sizeof two);          /* 24 */
+    size_t at = e3db_leaf(&w, 0xA100, five_keys, sizeof five_keys);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_COUNT_SIZE, 2, 24);
+    const mc_issue *is = mc_result_find(r, MC_E3D_COUNT_SIZE);
+    cr_expect_eq(is->instances[1].offset, at);
+    cr_expect(strstr(is->instances[0].message, "too short for the u32 key count") != NULL);
+    cr_expect(strstr(is->instances[1].message, "too short for 5 key frames and the loop flag (25 bytes)") != NULL);
+}
+
+Test(e3d, track_layout_ambiguous)
+{
+    track_begin(0);
+    w.b.size -= 5;
+    mcb_u32(&w.b, 1);
+    mcb_u8(&w.b, 1), mcb_u32(&w.b, 0); /* spec: frame 1, loop 0; code: loop 1, frame 0 */
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_LAYOUT_AMBIGUOUS, 1, 46);
+}
+
+/* ---- coverage: the ID set and the LZMA decoder ---- */
+
+Test(e3d, forty_texture_ids_then_a_duplicate)
+{
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    for (uint32_t i = 1; i <= 41; i++) {
+        e3db_begin(&w, 0x9001);
+        e3db_u32(&w, 0x9002, i <= 40 ? i : 1); /* the set grows past 32 keys */
+        e3db_end(&w);
+    }
+    close_all();
+    r = run();
+    expect_only(r, MC_E3D_DUPLICATE_ID, 1, 30 + 16 * 40);
+    cr_expect_eq(r->info.textures, 41);
+}
+
+Test(e3d, lzma_output_larger_than_64_kib)
+{
+    static uint8_t png[100000];
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    memcpy(png, sig, sizeof sig);
+    e3db_version(&w);
+    e3db_begin(&w, 0x9000);
+    e3db_begin(&w, 0x9001);
+    e3db_u32(&w, 0x9002, 1);
+    e3db_leaf(&w, 0x9101, png, sizeof png);
+    close_all();
+    size_t plain = w.b.size - 12;
+    wrap_top();
+    r = run();
+    expect_codes(r, -1);
+    cr_expect_eq(r->info.decompressed_bytes, plain);
+    cr_expect_eq(r->info.textures, 1);
+}
+
+Test(e3d, lzma_end_marker_before_the_declared_size)
+{
+    e3db_lzma p = e3db_lzma_reference;
+    p.end_mark = true;
+    e3db_cube(&w, 0, &m);
+    cr_assert_neq(e3db_lzma_wrap(&w, 12, &p), E3DB_FAIL);
+    put32(18, 456 + 50);
+    r = run();
+    expect_only(r, MC_E3D_LZMA_SIZE_SHORT, 1, 18);
+    cr_expect(strstr(first(MC_E3D_LZMA_SIZE_SHORT)->message, "after 456 decoded bytes") != NULL);
+}
+
+Test(e3d, lzma_end_marker_cut_short)
+{
+    e3db_lzma p = e3db_lzma_reference;
+    p.end_mark = true;
+    e3db_cube(&w, 0, &m);
+    cr_assert_neq(e3db_lzma_wrap(&w, 12, &p), E3DB_FAIL);
+    w.b.size -= 1;
+    put32(14, (uint32_t)(w.b.size - 12));
+    r = run();
+    expect_only(r, MC_E3D_LZMA_SIZE_LONG, 1, 18);
+}

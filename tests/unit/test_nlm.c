@@ -768,3 +768,41 @@ Test(nlm, chain_of_200000_nodes_needs_no_recursion)
     r = validate_nlm(m, NULL, 0);
     expect_codes(r, -1);
 }
+
+/* ---- coverage: truncation inside each counted part ---- */
+
+/* Writes the model, keeps its first `size` bytes: one NLM_TRUNCATED at the
+ * file's end, naming the part that does not fit. */
+static void expect_cut(uint64_t size, const char *path)
+{
+    cr_assert_lt(size, nlmb_size(m));
+    mc_result_free(r);
+    r = validate_nlm(m, NULL, (size_t)(nlmb_size(m) - size));
+    expect_only(r, MC_NLM_TRUNCATED, 1, size);
+    cr_expect_str_eq(first_path(r, MC_NLM_TRUNCATED), path, "cut at %llu", (unsigned long long)size);
+}
+
+Test(nlm, truncated_in_each_counted_part)
+{
+    cr_assert_geq(m->channel_count, 2);
+    expect_cut(nlmb_index_offset(m, 0, 1) + 2, "/meshes/0/indices");
+    expect_cut(nlmb_bone_info_offset(m, 1) + 10, "/animation/bone_info");
+    expect_cut(nlmb_channel_offset(m, 0) + 10, "/animation/channels");
+    expect_cut(nlmb_channel_offset(m, 1) + 10, "/animation/channels/1");
+    expect_cut(nlmb_node_offset(m, 0) + 10, "/animation/nodes");
+}
+
+Test(nlm, truncated_in_the_children_of_the_last_node)
+{
+    static const int32_t kids[20] = {0};
+    uint32_t last = m->node_count - 1;
+    cr_assert_eq(nlmb_set_children(&m->nodes[last], kids, 20), 0);
+    expect_cut(nlmb_child_offset(m, last, 10) + 2, "/animation/nodes/3/children");
+    cr_expect(strstr(first_msg(r, MC_NLM_TRUNCATED), "node 3's 20 child IDs") != NULL);
+}
+
+Test(nlm, truncated_in_the_header_of_the_second_mesh)
+{
+    use_sample(NLMB_STATIC_TWO_MESHES);
+    expect_cut(nlmb_mesh_offset(m, 1) + 4, "/meshes/1");
+}

@@ -990,3 +990,43 @@ Test(semodel, work_options_respected)
     check(&o, 0);
     expect_codes(r, -1);
 }
+
+/* ---- coverage: truncation after the names ---- */
+
+/* All bone names fit, and so does boneCount x (record + 1), but not the
+ * records after the names. */
+Test(semodel, truncated_in_the_bone_records_after_the_names)
+{
+    use(SEMB_SKINNED, SEMB_2018);
+    mcb_buf b = {0};
+    semb_write(m, &b);
+    cr_assert_eq(m->bone_count, 3);
+    uint64_t record = m->bones[2].at - m->bones[1].at;
+    uint64_t names = m->bones[0].at - m->bones_at;
+    cr_assert_gt(names, 3);
+    uint64_t size = m->bones_at + 3 * (record + 1) + 1;
+    cr_assert_lt(size, m->bones_at + names + 3 * record);
+    r = validate_buf(b.data, (size_t)size, NULL);
+    mcb_free(&b);
+    expect_only(r, MC_SEMODEL_TRUNCATED, 1, size);
+    expect_path(MC_SEMODEL_TRUNCATED, "/bones");
+    expect_msg(MC_SEMODEL_TRUNCATED, "bone data: 3 x");
+}
+
+Test(semodel, truncated_before_is_simple_material)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    mcb_buf b = {0};
+    semb_write(m, &b);
+    cr_assert_eq(m->nmaterials, 1);
+    uint64_t size = m->materials[0].at + strlen(m->materials[0].name) + 1;
+    cr_assert_lt(size, b.size);
+    r = validate_buf(b.data, (size_t)size, NULL);
+    mcb_free(&b);
+    expect_only(r, MC_SEMODEL_TRUNCATED, 1, size);
+    expect_path(MC_SEMODEL_TRUNCATED, "/materials");
+    char text[96];
+    snprintf(text, sizeof text, "material 0: file ends before isSimpleMaterial at 0x%llx",
+             (unsigned long long)size);
+    expect_msg(MC_SEMODEL_TRUNCATED, text);
+}
