@@ -237,16 +237,21 @@ static void check_file(cli *c, const char *path, int from_walk)
     mc_result_free(r);
 }
 
-static void walk_error(const char *path, int err)
+/* A directory that cannot be listed hides files from the check: the run
+ * cannot say they are valid, so it counts as unreadable (exit 3). */
+static void walk_error(void *ctx, const char *path, int err)
 {
+    cli *c = ctx;
     fprintf(stderr, "modelcheck: %s: cannot read directory: %s\n", path, strerror(err));
+    c->summary.unreadable++;
+    raise_exit(c, EXIT_UNREADABLE);
 }
 
 static void check_directory(cli *c, const char *dir)
 {
     mc_pathlist list = {0};
     uint64_t before_files = c->summary.files, before_skipped = c->summary.skipped;
-    if (mc_walk(dir, MAX_WALK_DEPTH, &list, walk_error) != 0) {
+    if (mc_walk(dir, MAX_WALK_DEPTH, &list, walk_error, c) != 0) {
         fprintf(stderr, "modelcheck: %s: out of memory listing the directory\n", dir);
         raise_exit(c, EXIT_UNREADABLE);
     }

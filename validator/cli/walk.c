@@ -44,12 +44,13 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-int mc_walk(const char *dir, int max_depth, mc_pathlist *out, void (*err_cb)(const char *, int))
+int mc_walk(const char *dir, int max_depth, mc_pathlist *out,
+            void (*err_cb)(void *, const char *, int), void *ctx)
 {
     struct dirent **list;
     int n = scandir(dir, &list, visible, by_name);
     if (n < 0) {
-        if (err_cb) err_cb(dir, errno);
+        if (err_cb) err_cb(ctx, dir, errno);
         return 0;
     }
     int rc = 0;
@@ -64,7 +65,7 @@ int mc_walk(const char *dir, int max_depth, mc_pathlist *out, void (*err_cb)(con
         int is_link = lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode);
         int ok = stat(p, &st) == 0;
         if (ok && S_ISDIR(st.st_mode)) {
-            if (!is_link && max_depth > 0) rc = mc_walk(p, max_depth - 1, out, err_cb);
+            if (!is_link && max_depth > 0) rc = mc_walk(p, max_depth - 1, out, err_cb, ctx);
             free(p);
         } else if (push(out, p) != 0) {
             free(p);
