@@ -124,7 +124,7 @@ cmp -s "$tmp/json1" "$tmp/json2" && ok || fail "json output differs between runs
 expect version 0 "$mc" --version
 contains version-text "$tmp/out" "modelcheck 0."
 expect help 0 "$mc" --help
-contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file."
+contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory."
 expect list-codes 0 "$mc" --list-codes
 contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
 expect list-codes-json 0 "$mc" --list-codes --output json

@@ -5,7 +5,8 @@
  *   0  every file valid (no errors; no warnings either with --werror)
  *   1  some file has errors (or warnings with --werror)
  *   2  usage error (bad option or value, no PATH)
- *   3  some file could not be read (missing, unreadable, not a file)
+ *   3  some file could not be read (missing, unreadable, not a file) or some
+ *      directory could not be listed
  * When several apply, the highest wins.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -63,7 +64,7 @@ static const char usage_text[] =
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
-    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file.\n";
+    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.\n";
 
 static void raise_exit(cli *c, int code)
 {
