@@ -373,11 +373,17 @@ static mcl_status read_bone_record(mcl_ctx *c, mc_reader *r, const se_header *h,
     memcpy(rec->lp, zero3, sizeof zero3);
     memcpy(rec->lq, ident_q, sizeof ident_q);
     memcpy(rec->s, one3, sizeof one3);
-    uint64_t global_at = r->pos, local_at = 0, scale_at = 0;
-    if (h->bone_flags & SE_GLOBAL) mc_read_f32s(r, rec->gp, 3), mc_read_f32s(r, rec->gq, 4);
-    local_at = r->pos;
-    if (h->bone_flags & SE_LOCAL) mc_read_f32s(r, rec->lp, 3), mc_read_f32s(r, rec->lq, 4);
-    scale_at = r->pos;
+    uint64_t global_at = r->pos;
+    if (h->bone_flags & SE_GLOBAL) {
+        mc_read_f32s(r, rec->gp, 3);
+        mc_read_f32s(r, rec->gq, 4);
+    }
+    uint64_t local_at = r->pos;
+    if (h->bone_flags & SE_LOCAL) {
+        mc_read_f32s(r, rec->lp, 3);
+        mc_read_f32s(r, rec->lq, 4);
+    }
+    uint64_t scale_at = r->pos;
     if (h->bone_flags & SE_SCALES) mc_read_f32s(r, rec->s, 3);
     if (r->fail) return truncated(c, at, 5, mc_reader_left(r), "a bone record");
     /* semodel.md SEModel_BoneData: boneParent is -1 for a root, otherwise
