@@ -101,6 +101,7 @@ static bool is_known(uint16_t t)
                                        E3_MESH, E3_ATTRIBUTES, E3_SKIN, E3_MORPHS, E3_MORPH, E3_NODES,
                                        E3_MESH_NODE, E3_ANIMATIONS, E3_ANIMATION, E3_TRACK, 0x8200};
     if (t == E3_VERSION || t == E3_LZMA || t == E3_CAMERA_NODE || t == E3_LIGHT_NODE) return true;
+    if (t >= 0x4000 && t <= 0x5FFF) return false; /* custom: an attribute only inside attributes */
     for (size_t i = 0; i < sizeof parents / sizeof parents[0]; i++)
         if (allowed_under(parents[i], t)) return true;
     return false;

@@ -597,7 +597,7 @@ static mcl_status dup_vertices(e3 *s, const e3_blk *b, const mesh *m)
 }
 
 /* parts: the spec's 12 bytes per part or the reference code's 16 (u64
- * ID); decided like meshDuplicateVertices. Needs the final face count. */
+ * ID); decided like meshDuplicateVertices, against the triangles so far. */
 static bool parts_ok(const e3_blk *b, uint32_t size, uint64_t tris)
 {
     for (uint32_t i = 0; i + size <= b->len; i += size) {
@@ -635,7 +635,7 @@ static mcl_status faces(e3 *s, uint32_t i, mesh *m)
     return MCL_OK;
 }
 
-static mcl_status faces_materials(e3 *s, const e3_blk *b)
+static mcl_status faces_materials(e3 *s, const e3_blk *b, const mesh *m)
 {
     if (b->len == 0 || b->len % 12)
         return FAILF(s, MCL_ERR_SIZE, b, "facesMaterials payload of %u bytes (12-byte entries expected)", b->len);
@@ -643,6 +643,10 @@ static mcl_status faces_materials(e3 *s, const e3_blk *b)
         uint32_t id = mc_le32(b->p + i + 8);
         if (id != 0 && !id_slot(&s->k->mat_ids, id)->used)
             return FAILF(s, MCL_ERR_RANGE, b, "facesMaterials names material %u, not defined before it", id);
+        /* the triangles given so far (triFaces come first, FIELD-NOTES) */
+        if ((uint64_t)mc_le32(b->p + i) + mc_le32(b->p + i + 4) > m->tri_count)
+            return FAILF(s, MCL_ERR_RANGE, b, "facesMaterials range [%u, +%u) passes the face count %llu",
+                         mc_le32(b->p + i), mc_le32(b->p + i + 4), (unsigned long long)m->tri_count);
     }
     return MCL_OK;
 }
@@ -709,8 +713,10 @@ static mcl_status mesh_block(e3 *s, uint32_t i)
     case E3_TRI16: case E3_TRI32: return faces(s, i, m);
     case E3_FACES_MATERIALS:
         if ((st = order_check(s, b, m->has_faces, "triFaces")) != MCL_OK) return st;
-        return faces_materials(s, b);
-    case E3_PARTS: return order_check(s, b, m->has_faces, "triFaces");
+        return faces_materials(s, b, m);
+    case E3_PARTS:
+        if ((st = order_check(s, b, m->has_faces, "triFaces")) != MCL_OK) return st;
+        return parts(s, b, m);
     case E3_SKIN:
         if ((st = order_check(s, b, m->has_attrs, "attributes")) != MCL_OK) return st;
         k->aux[i] = k->n[O_SKIN];
@@ -787,7 +793,10 @@ static mcl_status node_block(e3 *s, uint32_t i)
     case E3_POSITION:
         if ((st = need_size(s, b, 24)) != MCL_OK) return st;
         return doubles(s, b, 3, nd->t);
-    default: return MCL_OK; /* skeleton: informative */
+    default: /* skeleton: u32 root node ID, then a string (e3d.adoc) */
+        if (b->len < 6 || mc_le16(b->p + 4) != b->len - 6u)
+            return FAILF(s, MCL_ERR_SIZE, b, "skeleton payload of %u bytes is not a u32 and a string", b->len);
+        return MCL_OK;
     }
 }
 
@@ -838,7 +847,7 @@ static uint32_t ftk_width(uint16_t t)
     case 0xA210: case 0xA220: case 0xA2B0: return 12;
     case 0xA230: return 16;
     case 0xA2C0: return 1;
-    case E3_FTK_MORPH: return 0; /* FIELD-NOTES: int morph index + float per key; not checked */
+    case E3_FTK_MORPH: return 0; /* FIELD-NOTES: int morph index + float per key */
     default: return 4;           /* one float per key */
     }
 }
@@ -880,7 +889,11 @@ static mcl_status track_block(e3 *s, uint32_t i)
         return floats(s, b, b->p, t->keys * 5, NULL);
     default: {
         uint32_t w = ftk_width(b->type);
-        if (w == 0) return MCL_OK;
+        if (w == 0) {
+            if ((uint64_t)t->keys * 4 + 4 != b->len)
+                return FAILF(s, MCL_ERR_SIZE, b, "ftkMorph of %u bytes for a morph index and %u keys", b->len, t->keys);
+            return floats(s, b, b->p + 4, t->keys, NULL);
+        }
         if ((uint64_t)t->keys * w != b->len)
             return FAILF(s, MCL_ERR_SIZE, b, "key track 0x%04X of %u bytes for %u keys x %u", b->type, b->len, t->keys, w);
         if (w == 1) return MCL_OK;
@@ -1101,12 +1114,9 @@ static mcl_status bone_ids(e3 *s, uint32_t mi)
     for (int set = 0; set < 8; set++) {
         const attr *a = &m->a[A_WEIGHTS + set];
         if (!a->present) continue;
-        uint32_t nb = 0;
+        uint32_t nb = 0; /* several skins may share a set: the largest bounds the IDs */
         for (uint32_t j = 0; j < k->n[O_SKIN]; j++)
-            if (k->skins[j].mesh == mi && k->skins[j].set == set) {
-                nb = k->skins[j].nbones;
-                break;
-            }
+            if (k->skins[j].mesh == mi && k->skins[j].set == set && k->skins[j].nbones > nb) nb = k->skins[j].nbones;
         for (uint32_t v = 0; v < m->vcount; v++)
             for (uint32_t j = 0; j < a->width / 2; j++)
                 if (a->p[(size_t)v * a->stride + j] > nb)
@@ -1122,14 +1132,6 @@ static mcl_status block_post(e3 *s, uint32_t i)
     const e3_blk *b = &s->blk[i];
     if (e3__is_map(b->type) && !k->mark[i])
         return FAILF(s, MCL_ERR_STRUCTURE, b, "material map 0x%04X holds neither textureID nor textureName", b->type);
-    if (b->type == E3_FACES_MATERIALS) {
-        const mesh *m = &k->meshes[k->aux[b->parent]];
-        for (uint32_t j = 0; j < b->len; j += 12)
-            if ((uint64_t)mc_le32(b->p + j) + mc_le32(b->p + j + 4) > m->tri_count)
-                return FAILF(s, MCL_ERR_RANGE, b, "facesMaterials range [%u, +%u) passes the face count %llu",
-                             mc_le32(b->p + j), mc_le32(b->p + j + 4), (unsigned long long)m->tri_count);
-    }
-    if (b->type == E3_PARTS) return parts(s, b, &k->meshes[k->aux[b->parent]]);
     return MCL_OK;
 }
 
@@ -1273,14 +1275,17 @@ static void read_positions(const mesh *m, float *out)
     }
 }
 
-/* The first skin of the mesh whose weight set is present. */
+/* The skin driving the mesh: the first whose weight set is present, or
+ * the largest sharing that set (its bone count bounds the IDs). */
 static const skin *mesh_skin(const e3_content *k, uint32_t mi)
 {
+    const skin *best = NULL;
     for (uint32_t j = 0; j < k->n[O_SKIN]; j++) {
         const skin *sk = &k->skins[j];
-        if (sk->mesh == mi && sk->nbones && k->meshes[mi].a[A_WEIGHTS + sk->set].present) return sk;
+        if (sk->mesh != mi || !sk->nbones || !k->meshes[mi].a[A_WEIGHTS + sk->set].present) continue;
+        if (!best || (sk->set == best->set && sk->nbones > best->nbones)) best = sk;
     }
-    return NULL;
+    return best;
 }
 
 static mcl_status build_skinning(e3 *s, const mesh *m, const skin *sk, mcl_mesh *out)
