@@ -108,6 +108,7 @@ typedef struct mesh {
     float bbox[6];
     uint64_t bbox_off, tri_count;
     uint32_t node, instances; /* nodes instancing it */
+    uint32_t set_bones[8], set_skin[8]; /* per weight set: the largest skin using it */
 } mesh;
 
 typedef struct skin {
@@ -1106,18 +1107,27 @@ static mcl_status mesh_post(e3 *s, mesh *m)
 }
 
 /* e3d.adoc, boneWeights and skinBoneWeights: a weight set's bone IDs
- * index the bones of the skin using that set (none: 0 bones). */
-static mcl_status bone_ids(e3 *s, uint32_t mi)
+ * index the bones of the skin using that set (none: 0 bones); several
+ * skins may share a set, the largest bounds the IDs. One pass over the
+ * skins, then one over each mesh's weights: linear. */
+static void skin_sets(e3_content *k)
 {
-    e3_content *k = s->k;
-    const mesh *m = &k->meshes[mi];
+    for (uint32_t j = 0; j < k->n[O_SKIN]; j++) {
+        const skin *sk = &k->skins[j];
+        mesh *m = &k->meshes[sk->mesh];
+        if (sk->nbones > m->set_bones[sk->set]) {
+            m->set_bones[sk->set] = sk->nbones;
+            m->set_skin[sk->set] = j;
+        }
+    }
+}
+
+static mcl_status bone_ids(e3 *s, const mesh *m)
+{
     for (int set = 0; set < 8; set++) {
         const attr *a = &m->a[A_WEIGHTS + set];
-        if (!a->present) continue;
-        uint32_t nb = 0; /* several skins may share a set: the largest bounds the IDs */
-        for (uint32_t j = 0; j < k->n[O_SKIN]; j++)
-            if (k->skins[j].mesh == mi && k->skins[j].set == set && k->skins[j].nbones > nb) nb = k->skins[j].nbones;
-        for (uint32_t v = 0; v < m->vcount; v++)
+        uint32_t nb = m->set_bones[set];
+        for (uint32_t v = 0; a->present && v < m->vcount; v++)
             for (uint32_t j = 0; j < a->width / 2; j++)
                 if (a->p[(size_t)v * a->stride + j] > nb)
                     return mcl__fail(s->c, MCL_ERR_RANGE, a->off, "vertex %u: bone ID %u in weight set %d of a %u-bone skin", v,
@@ -1168,7 +1178,8 @@ mcl_status e3__content(e3 *s)
     for (uint32_t i = 0; st == MCL_OK && i < s->nblk; i++) st = block_post(s, i);
     e3_content *k = s->k;
     for (uint32_t i = 0; st == MCL_OK && i < k->n[O_MESH]; i++) st = mesh_post(s, &k->meshes[i]);
-    for (uint32_t i = 0; st == MCL_OK && i < k->n[O_MESH]; i++) st = bone_ids(s, i);
+    if (st == MCL_OK) skin_sets(k);
+    for (uint32_t i = 0; st == MCL_OK && i < k->n[O_MESH]; i++) st = bone_ids(s, &k->meshes[i]);
     for (uint32_t i = 0; st == MCL_OK && i < k->n[O_SKIN]; i++) st = skin_post(s, &k->skins[i]);
     for (uint32_t i = 0; st == MCL_OK && i < k->n[O_TRACK]; i++) st = track_post(s, &k->tracks[i]);
     return st;
@@ -1275,17 +1286,13 @@ static void read_positions(const mesh *m, float *out)
     }
 }
 
-/* The skin driving the mesh: the first whose weight set is present, or
- * the largest sharing that set (its bone count bounds the IDs). */
-static const skin *mesh_skin(const e3_content *k, uint32_t mi)
+/* The skin driving the mesh: the largest using the first weight set the
+ * mesh has (its bone count bounds the IDs, checked above). */
+static const skin *mesh_skin(const e3_content *k, const mesh *m)
 {
-    const skin *best = NULL;
-    for (uint32_t j = 0; j < k->n[O_SKIN]; j++) {
-        const skin *sk = &k->skins[j];
-        if (sk->mesh != mi || !sk->nbones || !k->meshes[mi].a[A_WEIGHTS + sk->set].present) continue;
-        if (!best || (sk->set == best->set && sk->nbones > best->nbones)) best = sk;
-    }
-    return best;
+    for (int set = 0; set < 8; set++)
+        if (m->a[A_WEIGHTS + set].present && m->set_bones[set]) return &k->skins[m->set_skin[set]];
+    return NULL;
 }
 
 static mcl_status build_skinning(e3 *s, const mesh *m, const skin *sk, mcl_mesh *out)
@@ -1364,7 +1371,7 @@ static mcl_status build_mesh(e3 *s, uint32_t mi, mcl_mesh *out)
                 col[(size_t)v * 4 + (size_t)c] = (float)m->a[A_COLOR].p[(size_t)v * m->a[A_COLOR].stride + (size_t)c] / 255.0f;
         out->colors = col;
     }
-    const skin *sk = mesh_skin(k, mi);
+    const skin *sk = mesh_skin(k, m);
     if (sk) {
         mcl_status st = build_skinning(s, m, sk, out);
         if (st != MCL_OK) return st;
