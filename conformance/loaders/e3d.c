@@ -317,6 +317,9 @@ static mcl_status walk_block(e3 *s, walker *w, range *rp)
     const uint8_t *p = h + 6;
     uint32_t plen = length - 6;
     uint16_t parent_type = r->parent == E3_NONE ? 0 : s->blk[r->parent].type;
+    /* any block past max_depth, known or not: the reference reader recurses */
+    if (r->depth > c->limits->max_depth)
+        return mcl__fail(c, MCL_ERR_LIMIT, at, "block nested %u deep (max_depth %u)", r->depth, c->limits->max_depth);
     if (type == E3_VERSION)
         return mcl__fail(c, MCL_ERR_STRUCTURE, at, "a version block after the first block (expected only at offset 0)");
     if (type == E3_LZMA) {
@@ -339,8 +342,6 @@ static mcl_status walk_block(e3 *s, walker *w, range *rp)
         return mcl__fail(c, MCL_ERR_STRUCTURE, at, "block 0x%04X may not appear %s 0x%04X", type,
                          parent_type ? "under block" : "at the top level", parent_type);
     }
-    if (r->depth > c->limits->max_depth)
-        return mcl__fail(c, MCL_ERR_LIMIT, at, "block nested %u deep (max_depth %u)", r->depth, c->limits->max_depth);
     uint32_t index;
     mcl_status st = record(s, type, p, plen, r->parent, at, &index);
     if (st != MCL_OK) return st;
