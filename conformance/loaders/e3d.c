@@ -9,7 +9,7 @@
  *      and record every known block in document order (parents first);
  *   2. content (e3d_content.c): read every block's fields, resolve IDs and
  *      names through hash tables, check every count, index and value;
- *   3. model (e3d_content.c): build the common model.
+ *   3. model (e3d_model.c): build the common model.
  * Every error-level rule of the issue catalog rejects the file; warnings
  * (unknown blocks, the reference code's layouts, zero normals...) do not.
  */

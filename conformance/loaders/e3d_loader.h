@@ -3,6 +3,8 @@
 #ifndef E3D_LOADER_H
 #define E3D_LOADER_H
 
+#include <string.h>
+
 #include "mcl_internal.h"
 
 /* Block types (e3d.adoc, "Detailed description of all block types"). */
@@ -63,6 +65,119 @@ typedef struct e3 {
 bool e3__grow(e3 *s, void **arr, uint32_t *cap, uint64_t need, size_t elem);
 bool e3__is_attribute(uint16_t t);
 bool e3__is_map(uint16_t t);
+
+/* ---- shared by e3d_content.c (reads and checks) and e3d_model.c ---- */
+
+/* ---- a hash map for IDs (u32) and names (bytes) ---- */
+
+typedef struct entry {
+    uint64_t hash;
+    const uint8_t *s; /* NULL for IDs */
+    uint32_t len;
+    uint32_t val;
+    bool used;
+} entry;
+
+typedef struct hmap {
+    entry *e;
+    uint32_t cap; /* power of two, at least twice the entries */
+} hmap;
+
+/* ---- the objects ---- */
+
+enum { A_POS, A_POSD, A_POSQ, A_NORMAL, A_UV, A_COLOR = A_UV + 8, A_TAN, A_TANBI, A_WEIGHTS, A_COUNT = A_WEIGHTS + 8 };
+
+typedef struct attr {
+    const uint8_t *p; /* first vertex's element */
+    uint32_t stride, width;
+    uint64_t off;
+    bool present;
+} attr;
+
+typedef struct mesh {
+    uint32_t blk, id, vcount, ntri_blocks, tri[4];
+    bool has_id, has_attrs, has_bbox, has_faces;
+    attr a[A_COUNT];
+    float bbox[6];
+    uint64_t bbox_off, tri_count;
+    uint32_t node, instances; /* nodes instancing it */
+    uint32_t set_bones[8], set_skin[8]; /* per weight set: the largest skin using it */
+} mesh;
+
+typedef struct skin {
+    uint32_t mesh, bones_blk, nbones;
+    float bind[16];
+    uint8_t set;
+} skin;
+
+typedef struct node {
+    const uint8_t *name;
+    uint32_t name_len, mesh;
+    int32_t parent;
+    float scale[3];
+    double q[4]; /* w, x, y, z */
+    double t[3];
+} node;
+
+typedef struct mat {
+    const uint8_t *name;
+    uint32_t name_len, tex;
+    float diffuse[3], opacity;
+} mat;
+
+typedef struct tex {
+    const uint8_t *name, *data;
+    uint32_t name_len, size;
+    bool has_name;
+} tex;
+
+typedef struct anim {
+    const uint8_t *name;
+    uint32_t name_len, frames[3];
+    bool has_frames;
+} anim;
+
+enum { K_POS, K_SCALE, K_ROT, K_YAW, K_PITCH, K_ROLL, K_COUNT };
+
+typedef struct track {
+    uint32_t anim, blk, keys, node_id, name_len, order;
+    const uint8_t *frames, *name; /* frames: keys u32 */
+    uint32_t ftk[K_COUNT];        /* block index or E3_NONE */
+    bool has_id, has_name;
+} track;
+
+typedef struct e3_content {
+    uint32_t *aux;       /* per block: its object's index */
+    uint64_t (*seen)[2]; /* per block: once-only children already seen */
+    uint8_t *mark;       /* per map block: holds a texture reference */
+    mesh *meshes;
+    skin *skins;
+    node *nodes;
+    mat *mats;
+    tex *texs;
+    anim *anims;
+    track *tracks;
+    uint32_t n[7], cap[7]; /* counts and allocated sizes, in the order above */
+    hmap mesh_ids, node_ids, node_names, mat_ids, tex_ids, tex_names;
+    int rank; /* the last top-level section's rank */
+} e3_content;
+
+enum { O_MESH, O_SKIN, O_NODE, O_MAT, O_TEX, O_ANIM, O_TRACK };
+
+static inline float f32_at(const uint8_t *p) { return mc_bits_f32(mc_le32(p)); }
+
+static inline double f64_at(const uint8_t *p)
+{
+    uint64_t bits = mc_le64(p);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+entry *e3__id_slot(const hmap *m, uint32_t id);
+entry *e3__name_slot(const hmap *m, const uint8_t *p, uint32_t n);
+void e3__normal_fields(uint32_t packed, int32_t v[3]);
+float e3__vertex_coord(const mesh *m, uint32_t v, int c);
 
 mcl_status e3__content(e3 *s);
 mcl_status e3__build(e3 *s);
