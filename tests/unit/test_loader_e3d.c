@@ -374,3 +374,92 @@ Test(loader_e3d_hostile, values)
     w.b.data[map.track + 6 + 12] = 2; /* loop flag */
     expect_fail(MCL_ERR_RANGE, map.track);
 }
+
+/* version, meshes{mesh{meshID 1, attributes{3 vertices}, triFaces16{1}}}; left open */
+static void triangle_begin(void)
+{
+    static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    fresh();
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    e3db_begin(&w, 0x1010);
+    e3db_u32(&w, 0x1020, 1);
+    e3db_begin(&w, 0x2000);
+    mcb_u32(&w.b, 3);
+    e3db_floats(&w, 0x2010, v, 9);
+    e3db_end(&w);
+    e3db_begin(&w, 0x1030);
+    mcb_u32(&w.b, 1);
+    mcb_u16(&w.b, 0), mcb_u16(&w.b, 1), mcb_u16(&w.b, 2);
+    e3db_end(&w);
+}
+
+static void close_all(void)
+{
+    while (w.depth) e3db_end(&w);
+}
+
+Test(loader_e3d_hostile, spec_and_reference_layouts)
+{
+    /* 48 zero bytes of parts: 4 spec parts or 3 reference-code parts */
+    triangle_begin();
+    size_t at = e3db_begin(&w, 0x1060);
+    mcb_zeros(&w.b, 48);
+    close_all();
+    expect_fail(MCL_ERR_STRUCTURE, at);
+    /* one 16-byte part: only the reference code's layout fits */
+    triangle_begin();
+    e3db_begin(&w, 0x1060);
+    mcb_u32(&w.b, 7), mcb_u32(&w.b, 0), mcb_u32(&w.b, 0), mcb_u32(&w.b, 1);
+    close_all();
+    mcl_free(load_ok());
+    /* meshDuplicateVertices as 3 int32 (reference code): accepted */
+    static const int32_t dup[3] = {0, 1, 2};
+    triangle_begin();
+    e3db_leaf(&w, 0x1022, dup, sizeof dup);
+    close_all();
+    mcl_free(load_ok());
+    /* spec layout naming vertex 7 of 3 */
+    triangle_begin();
+    at = e3db_begin(&w, 0x1022);
+    mcb_u32(&w.b, 3), mcb_u16(&w.b, 0), mcb_u16(&w.b, 1), mcb_u16(&w.b, 7);
+    close_all();
+    expect_fail(MCL_ERR_RANGE, at);
+}
+
+Test(loader_e3d_files, yaw_track_becomes_rotation)
+{
+    static const float yaw[2] = {0, 90};
+    fresh();
+    e3db_version(&w);
+    e3db_begin(&w, 0x3000);
+    e3db_begin(&w, 0x3010);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    e3db_begin(&w, 0xA000);
+    e3db_begin(&w, 0xA010);
+    e3db_begin(&w, 0xA100);
+    mcb_u32(&w.b, 2), mcb_u32(&w.b, 0), mcb_u32(&w.b, 4), mcb_u8(&w.b, 0);
+    e3db_floats(&w, 0xA240, yaw, 2);
+    e3db_u32(&w, 0x3020, 1);
+    close_all();
+    mcl_model *m = load_ok();
+    cr_assert_eq(m->animations[0].track_count, 1);
+    cr_assert_eq(m->animations[0].tracks[0].kind, MCL_TRACK_ROTATION);
+    cr_assert_eq(m->animations[0].duration, 4.0); /* no animationFrames: the last key */
+    float g[16];
+    cr_assert_eq(mcl_evaluate_pose(m, 0, 4.0, g, NULL), MCL_OK);
+    near(g[0], 0.0f); /* 90 degrees about y: x axis to -z */
+    near(g[2], -1.0f);
+    mcl_free(m);
+}
+
+Test(loader_e3d_hostile, memory_limit)
+{
+    cube(E3DB_NORMALS | E3DB_LZMA_TOP);
+    mcl_limits l = mcl_limits_default();
+    l.max_alloc_bytes = 4096;
+    mcl_model *m = NULL;
+    cr_assert_eq(load_limits(&m, &l), MCL_ERR_LIMIT);
+    cr_assert_null(m);
+}
