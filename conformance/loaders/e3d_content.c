@@ -406,18 +406,14 @@ static int by_offset(const void *a, const void *b)
 static mcl_status interleaved_layout(e3 *s, const e3_blk *b, ientry *e, uint32_t n, uint32_t stride)
 {
     qsort(e, n, sizeof *e, by_offset);
+    /* the next larger offset of each entry, in one backward sweep */
+    for (uint32_t i = n, next = stride; i-- > 0;) {
+        e[i].width = next > e[i].off ? next - e[i].off : 0;
+        if (i && e[i - 1].off < e[i].off) next = e[i].off;
+    }
     for (uint32_t i = 0; i < n; i++) {
         int slot = attr_slot(e[i].type);
-        e[i].width = attr_width(slot);
-        if (e[i].width == 0) {
-            uint32_t next = stride;
-            for (uint32_t j = i + 1; j < n; j++)
-                if (e[j].off > e[i].off) {
-                    next = e[j].off;
-                    break;
-                }
-            e[i].width = next > e[i].off ? next - e[i].off : 0;
-        }
+        if (attr_width(slot)) e[i].width = attr_width(slot);
         if ((uint32_t)e[i].off + e[i].width > stride)
             return FAILF(s, MCL_ERR_RANGE, b, "interleaved attribute 0x%04X at offset %u + %u bytes passes the %u-byte vertex",
                          e[i].type, e[i].off, e[i].width, stride);

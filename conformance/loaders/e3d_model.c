@@ -215,29 +215,56 @@ static mcl_status build_mesh(e3 *s, uint32_t mi, mcl_mesh *out)
 }
 
 /* facesMaterials: per triangle, the model material (-1: ID 0, none);
- * overlapping ranges (FIELD-NOTES: official samples) resolve to the last. */
+ * overlapping ranges (FIELD-NOTES: official samples) resolve to the last.
+ * Ranges are applied last first, each triangle once: `next` skips the
+ * triangles already given (path halving), so overlaps stay linear. */
+static uint32_t next_free(uint32_t *next, uint32_t t)
+{
+    while (next[t] != t) {
+        next[t] = next[next[t]];
+        t = next[t];
+    }
+    return t;
+}
+
 static mcl_status build_face_materials(e3 *s, mcl_model *model)
 {
     e3_content *k = s->k;
     mcl_mesh *meshes = (mcl_mesh *)model->meshes;
-    for (uint32_t i = 0; i < s->nblk; i++) {
+    uint32_t **next = mcl__scratch(s->c, k->n[O_MESH], sizeof *next);
+    if (!next) return s->c->err->status;
+    mcl_status st = MCL_OK;
+    for (uint32_t i = s->nblk; st == MCL_OK && i-- > 0;) {
         const e3_blk *b = &s->blk[i];
         if (b->type != E3_FACES_MATERIALS) continue;
-        uint32_t mi = k->aux[b->parent];
+        uint32_t mi = k->aux[b->parent], nt = (uint32_t)k->meshes[mi].tri_count; /* < 2^32 / 3 */
         mcl_mesh *me = &meshes[mi];
         if (!me->face_materials) {
-            int32_t *fm = mcl__alloc(s->c, k->meshes[mi].tri_count, sizeof *fm);
-            if (!fm) return s->c->err->status;
-            for (uint64_t t = 0; t < k->meshes[mi].tri_count; t++) fm[t] = -1;
+            int32_t *fm = mcl__alloc(s->c, nt, sizeof *fm);
+            next[mi] = mcl__scratch(s->c, (uint64_t)nt + 1, sizeof **next);
+            if (!fm || !next[mi]) {
+                st = s->c->err->status;
+                break;
+            }
+            for (uint32_t t = 0; t < nt; t++) fm[t] = -1;
+            for (uint32_t t = 0; t <= nt; t++) next[mi][t] = t;
             me->face_materials = fm;
         }
         int32_t *fm = (int32_t *)me->face_materials;
-        for (uint32_t j = 0; j < b->len; j += 12) {
-            uint32_t start = mc_le32(b->p + j), count = mc_le32(b->p + j + 4), id = mc_le32(b->p + j + 8);
+        for (uint32_t j = b->len; j >= 12; j -= 12) {
+            uint32_t start = mc_le32(b->p + j - 12), count = mc_le32(b->p + j - 8), id = mc_le32(b->p + j - 4);
             int32_t mat_index = id ? (int32_t)e3__id_slot(&k->mat_ids, id)->val : -1;
-            for (uint64_t t = start; t < (uint64_t)start + count; t++) fm[t] = mat_index;
+            uint32_t end = start + count; /* checked <= nt */
+            for (uint32_t t = next_free(next[mi], start); t < end; t = next_free(next[mi], t)) {
+                fm[t] = mat_index;
+                next[mi][t] = t + 1;
+            }
         }
     }
+    for (uint32_t mi = 0; mi < k->n[O_MESH]; mi++)
+        if (next[mi]) mcl__scratch_free(s->c, next[mi], k->meshes[mi].tri_count + 1, sizeof **next);
+    mcl__scratch_free(s->c, next, k->n[O_MESH], sizeof *next);
+    if (st != MCL_OK) return st;
     for (uint32_t mi = 0; mi < model->mesh_count; mi++) {
         mcl_mesh *me = &meshes[mi];
         uint32_t nt = me->index_count / 3;
