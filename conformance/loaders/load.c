@@ -73,7 +73,9 @@ mcl_format mcl_format_from_name(const char *name)
 
 mcl_limits mcl_limits_default(void)
 {
-    mcl_limits l = {(uint64_t)1 << 30, (uint64_t)1 << 30, 64};
+    /* The decompression limit equals the validator's default, so the two
+     * agree on files that declare more. */
+    mcl_limits l = {(uint64_t)1 << 30, (uint64_t)256 << 20, 64};
     return l;
 }
 

@@ -73,7 +73,7 @@ typedef struct mcl_limits {
     uint32_t max_depth;              /* nesting (E3D blocks, hierarchies) */
 } mcl_limits;
 
-/* 1 GiB of memory, 1 GiB decompressed, depth 64. */
+/* 1 GiB of memory, 256 MiB decompressed (the validator's default), depth 64. */
 mcl_limits mcl_limits_default(void);
 
 typedef enum mcl_primitive { MCL_TRIANGLES = 0, MCL_LINES = 1 } mcl_primitive;
