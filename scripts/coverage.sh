@@ -2,11 +2,12 @@
 # Coverage of the validator, the report renderers and the reference loaders
 # from the whole test suite (unit, CLI, corpus, replay of seeds and
 # regressions), with gcovr: HTML in build/coverage/coverage/index.html and a
-# summary line. Fails when the validator's line coverage falls below the
-# threshold (set from the measurement: see README, Quality).
+# summary line. Fails when line coverage falls below the thresholds (set
+# from the measurement: see README, Quality).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-min_lines=${MC_COVERAGE_MIN_LINES:-97}
+min_lines=${MC_COVERAGE_MIN_LINES:-97}   # validator/ (measured 98.5%)
+min_all=${MC_COVERAGE_MIN_ALL:-96}       # validator/ + reports/ + conformance/loaders/ (measured 97.3%)
 cmake --preset coverage >/dev/null
 cmake --build --preset coverage >/dev/null
 find build/coverage -name '*.gcda' -delete
@@ -14,7 +15,7 @@ ctest --preset coverage >/dev/null
 mkdir -p build/coverage/coverage
 gcovr --root . --object-directory build/coverage \
       --filter validator/ --filter reports/ --filter conformance/loaders/ \
-      --html-details build/coverage/coverage/index.html --print-summary \
+      --html-details build/coverage/coverage/index.html --fail-under-line "$min_all" --print-summary \
       | sed 's/^/coverage (validator, reports, loaders): /'
 gcovr --root . --object-directory build/coverage --filter validator/ \
       --fail-under-line "$min_lines" --print-summary -o build/coverage/coverage/report.txt \
