@@ -21,6 +21,7 @@ for t in "${targets[@]}"; do
     seeds=corpus
     [ "$t" = auto ] || seeds=corpus/$t
     [ -d "$seeds" ] || seeds=corpus
+    rm -rf "build/fuzz/artifacts/$t" # findings of earlier runs are kept already
     mkdir -p "$work/$t" "fuzz/regressions/$t" build/fuzz/artifacts/$t
     log=build/fuzz/$t.log
     set +e

@@ -182,7 +182,7 @@ static mcl_status read_animation(aamf *a, uint64_t pos, uint32_t i, uint32_t bs,
      * 20 + 32 * bone_count * keyframe_count bytes. */
     if (bs < ANIM_HEADER)
         return mcl__fail(a->c, MCL_ERR_SIZE, pos, "animation %u: block_size %u cannot hold the 20-byte header", i, bs);
-    size_t name_len;
+    size_t name_len = 0;
     mcl_status s = check_name(a, pos + 4, "animation", i, &name_len);
     if (s != MCL_OK) return s;
     uint32_t frames = mc_le32(a->d + pos + 12);

@@ -244,7 +244,7 @@ static mcl_status name_length(mcl_ctx *c, const aem_file *f, uint64_t o, const c
 static mcl_status check_textures(mcl_ctx *c, const aem_file *f)
 {
     for (uint32_t t = 0; t < f->count[AEM_TEXTURES]; t++) {
-        size_t len;
+        size_t len = 0;
         mcl_status s = name_length(c, f, rec(f, AEM_TEXTURES, t), "texture", t, &len);
         if (s != MCL_OK) return s;
         if (len == 0) /* a texture without a filename names nothing */

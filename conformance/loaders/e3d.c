@@ -342,7 +342,7 @@ static mcl_status walk_block(e3 *s, walker *w, range *rp)
         return mcl__fail(c, MCL_ERR_STRUCTURE, at, "block 0x%04X may not appear %s 0x%04X", type,
                          parent_type ? "under block" : "at the top level", parent_type);
     }
-    uint32_t index;
+    uint32_t index = 0;
     mcl_status st = record(s, type, p, plen, r->parent, at, &index);
     if (st != MCL_OK) return st;
     int prefix = child_prefix(type);

@@ -210,8 +210,8 @@ static mcl_status texture_block(e3 *s, uint32_t i)
         return MCL_OK;
     }
     if (b->type == E3_TEXTURE_NAME) {
-        const uint8_t *p;
-        uint32_t n;
+        const uint8_t *p = NULL;
+        uint32_t n = 0;
         if ((st = string(s, b, &p, &n)) != MCL_OK) return st;
         if (n > TEXTURE_NAME_MAX)
             return FAILF(s, MCL_ERR_LIMIT, b, "textureName of %u bytes (at most %u)", n, TEXTURE_NAME_MAX);
@@ -255,7 +255,7 @@ static mcl_status material_block(e3 *s, uint32_t i)
     case E3_MATERIAL_NAME: return string(s, b, &m->name, &m->name_len);
     case E3_MATERIAL_GROUP: case E3_MATERIAL_FLAGS: return u32_field(s, b, &v);
     case 0x8021: case 0x8022: case 0x8023: case 0x8024: {
-        float f;
+        float f = 0;
         if ((st = need_size(s, b, 4)) != MCL_OK || (st = floats(s, b, b->p, 1, &f)) != MCL_OK) return st;
         if (b->type == E3_OPACITY) m->opacity = f;
         return MCL_OK;
@@ -627,8 +627,8 @@ static mcl_status skin_block(e3 *s, uint32_t i)
 {
     const e3_blk *b = &s->blk[i];
     skin *sk = &s->k->skins[s->k->aux[b->parent]];
-    const uint8_t *p;
-    uint32_t n;
+    const uint8_t *p = NULL;
+    uint32_t n = 0;
     mcl_status st;
     switch (b->type) {
     case E3_SKIN_NAME: return string(s, b, &p, &n);
@@ -795,7 +795,7 @@ static mcl_status track_block(e3 *s, uint32_t i)
         if ((st = floats(s, b, b->p, b->len / 4, NULL)) != MCL_OK) return st;
         if (b->type == E3_FTK_ROTATION)
             for (uint32_t key = 0; key < t->keys; key++) {
-                float q[4];
+                float q[4] = {0, 0, 0, 0};
                 floats(s, b, b->p + 16 * (size_t)key, 4, q);
                 if (!mc_is_unit(q, 4, QUATERNION_TOLERANCE))
                     return FAILF(s, MCL_ERR_VALUE, b, "ftkRotation key %u is not a unit quaternion", key);
