@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Byte-level vs structure-aware mutation, same budget (docs/FUZZING.md,
+# "Structure-aware mutators"). For each format and seed: mc_fuzz_<f> and
+# mc_fuzz_<f>_sa with the same -runs, -seed, seeds (corpus/<f>), dictionary
+# and options, each into a fresh output corpus; libFuzzer's final cov/ft;
+# then the line coverage of the format's validator module by the replay
+# driver built with gcc --coverage, over that run's output corpus plus the
+# seeds.
+#
+#   fuzz/mutators/measure.sh RUNS "SEEDS" FORMAT...    e.g. 200000 "1 2" e3d aem
+#
+# Needs the fuzz preset built (cmake --preset fuzz && cmake --build --preset fuzz).
+# Prints one table row per run; work files in build/measure/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=$1
+seeds=$2
+shift 2
+bin=build/fuzz/fuzz
+work=build/measure
+cov=build/mcm-cov
+mkdir -p "$work"
+if [ ! -d "$cov" ]; then
+    cmake -S . -B "$cov" -DCMAKE_BUILD_TYPE=Debug -DMC_COVERAGE=ON -DMC_TESTS=OFF >/dev/null
+fi
+echo "| format | engine | seed | runs | cov | ft | corpus | lines of the module |"
+echo "|---|---|---|---|---|---|---|---|"
+for f in "$@"; do
+    nice cmake --build "$cov" -j1 --target "mc_replay_$f" >/dev/null
+    case $f in
+    e3d) filter='validator/formats/e3d(_blocks)?\.c' ;;
+    *) filter="validator/formats/$f\\.c" ;;
+    esac
+    for s in $seeds; do
+        for engine in byte sa; do
+            target=mc_fuzz_$f
+            [ "$engine" = sa ] && target=mc_fuzz_${f}_sa
+            out=$work/$f-$engine-$s
+            rm -rf "$out" && mkdir -p "$out"
+            log=$work/$f-$engine-$s.log
+            nice "$bin/$target" -runs="$runs" -seed="$s" -dict="fuzz/dict/$f.dict" -max_len=65536 \
+                -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 "$out" "corpus/$f" >"$log" 2>&1 || true
+            line=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1)
+            c=$(echo "$line" | grep -o 'cov: [0-9]*' | grep -o '[0-9]*' || echo '?')
+            ft=$(echo "$line" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || echo '?')
+            n=$(ls "$out" | wc -l)
+            find "$cov" -name '*.gcda' -delete
+            "$cov/fuzz/mc_replay_$f" "$out" "corpus/$f" >/dev/null 2>&1 || true
+            lines=$(gcovr --root . --object-directory "$cov" --filter "$filter" --print-summary 2>/dev/null |
+                grep '^lines:' | sed 's/^lines: //')
+            echo "| $f | $engine | $s | $runs | $c | $ft | $n | $lines |"
+        done
+    done
+done
