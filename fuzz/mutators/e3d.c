@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcm_lzma.h" /* first: the SDK names as the mutators' copy has them */
+
 #include "LzmaDec.h"
 #include "LzmaEnc.h"
 #include "mcm.h"
