@@ -1,7 +1,7 @@
 /*
  * AFL++ custom mutator library (AFL_CUSTOM_MUTATOR_LIBRARY): afl_custom_init,
  * afl_custom_fuzz, afl_custom_deinit. The format is the library's build
- * default (-DMCM_DEFAULT_FORMAT="e3d", one library per format) unless the
+ * default (-DMCM_DEFAULT_FORMAT=e3d, one library per format) unless the
  * environment variable MCM_FORMAT names another (auto, aem, semodel, aamf,
  * e3d, nlm). The library owns its output buffer, as the API asks.
  * Compiled without AFL instrumentation: it runs inside afl-fuzz, not in the
@@ -14,8 +14,10 @@
 #include "mcm.h"
 
 #ifndef MCM_DEFAULT_FORMAT
-#define MCM_DEFAULT_FORMAT "auto"
+#define MCM_DEFAULT_FORMAT auto
 #endif
+#define MCM_STR2(x) #x
+#define MCM_STR(x) MCM_STR2(x)
 
 typedef struct {
     mcm_mutator fn;
@@ -35,7 +37,7 @@ void *afl_custom_init(void *afl, unsigned int seed)
     mcm_afl *m = calloc(1, sizeof *m);
     if (!m) return NULL;
     const char *name = getenv("MCM_FORMAT");
-    m->fn = mcm_find(name && *name ? name : MCM_DEFAULT_FORMAT);
+    m->fn = mcm_find(name && *name ? name : MCM_STR(MCM_DEFAULT_FORMAT));
     if (!m->fn) m->fn = mcm_mutate_auto;
     m->seed = seed;
     return m;
