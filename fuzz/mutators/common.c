@@ -3,6 +3,7 @@
  * fallback), interesting values, and the layout engine of the fixed-layout
  * formats (see mcm.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcm.h"
@@ -440,9 +441,8 @@ static void mutate_in_place(const mcm_layout *l, mcm_rng *r, uint8_t *data, size
     mutate_element(l, r, data + off, len, g->elem ? g->shape : NULL);
 }
 
-size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t size, size_t max_size)
+static size_t layout_once(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t size, size_t max_size)
 {
-    if (l->nfields == 0 && l->ngroups == 0 && l->nblobs == 0) return mcm_bytes(r, data, size, max_size);
     /* A few in-place edits, then at most one edit that moves bytes (the
      * layout's offsets are stale after it). */
     unsigned edits = (unsigned)mcm_below(r, 3);
@@ -466,4 +466,23 @@ size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t 
     }
     mutate_in_place(l, r, data, size);
     return size;
+}
+
+size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t size, size_t max_size)
+{
+    if (l->nfields == 0 && l->ngroups == 0 && l->nblobs == 0) return mcm_bytes(r, data, size, max_size);
+    /* An edit can leave the input as it was (a value already there, an
+     * element that does not fit): try again, since an unchanged input is a
+     * wasted execution; the layout is still valid while nothing changed. */
+    uint8_t *orig = malloc(size ? size : 1);
+    if (!orig) return layout_once(l, r, data, size, max_size);
+    memcpy(orig, data, size);
+    size_t n = size;
+    bool same = true;
+    for (int attempt = 0; attempt < 4 && same; attempt++) {
+        n = layout_once(l, r, data, size, max_size);
+        same = n == size && memcmp(data, orig, n) == 0;
+    }
+    free(orig);
+    return same ? mcm_bytes(r, data, size, max_size) : n;
 }

@@ -373,7 +373,6 @@ static int pick(const tree *t, unsigned kinds)
 
 #define K(x) (1u << (x))
 #define ANY_BLOCK (K(N_LEAF) | K(N_BOX) | K(N_LZMA))
-#define HOLDERS (K(N_ROOT) | K(N_BOX) | K(N_LZMA))
 
 static int pick_holder(const tree *t)
 {
@@ -507,13 +506,12 @@ static int fresh_block(tree *t)
     return id;
 }
 
-static void edit_insert(tree *t, const int *par)
+static void edit_insert(tree *t)
 {
     int src = mcm_chance(t->r, 2) ? pick(t, ANY_BLOCK) : -1;
     int id = src >= 0 ? copy_subtree(t, src, 0) : fresh_block(t);
     if (id < 0) return;
     int holder = pick_holder(t);
-    (void)par;
     link_child(t, holder, random_child(t, holder), id);
 }
 
@@ -636,7 +634,7 @@ static void edit_framing(tree *t)
     else nd->len_delta = deltas[mcm_below(t->r, 7)];
 }
 
-/* A tree edit, or -1 to say the tree is unusable. */
+/* One tree edit, on the parents as they are now. */
 static void edit(tree *t, int *stack)
 {
     parents(t, stack);
@@ -653,7 +651,7 @@ static void edit(tree *t, int *stack)
     }
     case 5: edit_prefix(t); break;
     case 6:
-    case 7: edit_insert(t, par); break;
+    case 7: edit_insert(t); break;
     case 8: edit_delete(t, par); break;
     case 9: edit_duplicate(t, par); break;
     case 10: edit_move(t, par); break;
@@ -698,10 +696,17 @@ size_t mcm_mutate_e3d(uint8_t *data, size_t size, size_t max_size, unsigned seed
         if (root == 0 && parse_list(t, 0, data, size, 0, true) == 0 && t->nodes[0].first >= 0 &&
             t->nodes[t->nodes[0].first].kind != N_RAW) {
             unsigned edits = 1 + (unsigned)mcm_below(&r, 3);
-            for (unsigned e = 0; e < edits; e++) edit(t, stack);
             outbuf o = {out, 0, max_size, false};
-            write_list(t, t->nodes[0].first, &o, 0);
-            if (!o.fail && o.len > 0) {
+            /* an edit may change nothing (a value already there, a move to
+             * where the block was): edit more rather than waste a run */
+            for (int attempt = 0; attempt < 4; attempt++) {
+                for (unsigned e = 0; e < edits; e++) edit(t, stack);
+                o = (outbuf){out, 0, max_size, false};
+                write_list(t, t->nodes[0].first, &o, 0);
+                if (o.fail || o.len != size || memcmp(out, data, size) != 0) break;
+                edits = 1;
+            }
+            if (!o.fail && o.len > 0 && (o.len != size || memcmp(out, data, size) != 0)) {
                 memcpy(data, out, o.len);
                 result = o.len;
                 done = true;

@@ -80,8 +80,7 @@ static void parse(mcm_layout *l, const uint8_t *d, size_t size)
         uint32_t tex = take32(&c);
         if (c.fail) break;
         size_t n = tex < c.size - c.at ? tex : c.size - c.at;
-        mcm_blob *b = mcm_add_blob(l, c.at, n, tex_off, 4);
-        (void)b;
+        (void)mcm_add_blob(l, c.at, n, tex_off, 4);
         c.at += n;
         if (n < tex) c.fail = true;
         if (mg) mg->count = m + 1;
