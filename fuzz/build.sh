@@ -8,7 +8,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${WORK:-/tmp}/modelcheck-ossfuzz-build
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$CC" \
     -DCMAKE_C_FLAGS="$CFLAGS" -DMC_TESTS=OFF -DMC_FUZZ=ON -DMC_FUZZ_OWN_FLAGS=OFF \
-    -DMC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" >/dev/null
+    -DMC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
+    -DMC_FUZZ_SA="$([ "${FUZZING_ENGINE:-libfuzzer}" = libfuzzer ] && echo ON || echo OFF)" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 mkdir -p "$OUT"
 for t in auto aem semodel aamf e3d nlm; do
@@ -19,4 +20,11 @@ for t in auto aem semodel aamf e3d nlm; do
     [ "$t" = auto ] || [ ! -d "$here/corpus/$t" ] || seeds=$here/corpus/$t
     rm -f "$OUT/mc_fuzz_${t}_seed_corpus.zip"
     (cd "$seeds" && find . -type f ! -name '*.json' ! -name '*.md' | sort | zip -q -X -@ "$OUT/mc_fuzz_${t}_seed_corpus.zip")
+    # structure-aware twin (fuzz/mutators; libFuzzer engines only): same seeds, dictionary, options
+    if [ -x "$build/fuzz/mc_fuzz_${t}_sa" ]; then
+        cp "$build/fuzz/mc_fuzz_${t}_sa" "$OUT/"
+        cp "$OUT/mc_fuzz_$t.dict" "$OUT/mc_fuzz_${t}_sa.dict"
+        cp "$OUT/mc_fuzz_$t.options" "$OUT/mc_fuzz_${t}_sa.options"
+        cp "$OUT/mc_fuzz_${t}_seed_corpus.zip" "$OUT/mc_fuzz_${t}_sa_seed_corpus.zip"
+    fi
 done

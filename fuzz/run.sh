@@ -4,6 +4,8 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, all targets
 #   fuzz/run.sh --smoke                             CI: 15 s per target, fails on any finding
+# Targets: auto aem semodel aamf e3d nlm, and the structure-aware <target>_sa
+# (same harness, fuzz/mutators): e.g. fuzz/run.sh 600 e3d_sa aem_sa
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=0
@@ -18,14 +20,15 @@ bin=build/fuzz/fuzz
 work=build/fuzz/corpora
 found=0
 for t in "${targets[@]}"; do
+    base=${t%_sa} # the _sa targets share their format's seeds and dictionary
     seeds=corpus
-    [ "$t" = auto ] || seeds=corpus/$t
+    [ "$base" = auto ] || seeds=corpus/$base
     [ -d "$seeds" ] || seeds=corpus
     rm -rf "build/fuzz/artifacts/$t" # findings of earlier runs are kept already
     mkdir -p "$work/$t" "fuzz/regressions/$t" build/fuzz/artifacts/$t
     log=build/fuzz/$t.log
     set +e
-    "$bin/mc_fuzz_$t" -max_total_time="$seconds" -dict="fuzz/dict/$t.dict" -max_len=65536 \
+    "$bin/mc_fuzz_$t" -max_total_time="$seconds" -dict="fuzz/dict/$base.dict" -max_len=65536 \
         -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
         -artifact_prefix="build/fuzz/artifacts/$t/" "$work/$t" "$seeds" >"$log" 2>&1
     rc=$?

@@ -1,0 +1,3 @@
+/* LzFind.c of the LZMA SDK with the mcm_ names (mcm_lzma.h). */
+#include "mcm_lzma.h"
+#include "LzFind.c"
