@@ -358,7 +358,7 @@ static size_t resize_element(const mcm_layout *l, const mcm_group *g, size_t i, 
     /* all must fit first */
     size_t grow = 0;
     for (unsigned k = 0; k < n; k++) {
-        size_t off, len;
+        size_t off = 0, len = 0;
         if (!group_elem(set[k], i, &off, &len) || off > size || len > size - off) return size;
         grow += len;
     }
@@ -366,7 +366,7 @@ static size_t resize_element(const mcm_layout *l, const mcm_group *g, size_t i, 
     /* descending element offsets */
     for (unsigned a = 0; a < n; a++)
         for (unsigned b = a + 1; b < n; b++) {
-            size_t oa, ob, la, lb;
+            size_t oa = 0, ob = 0, la = 0, lb = 0;
             (void)group_elem(set[a], i, &oa, &la);
             (void)group_elem(set[b], i, &ob, &lb);
             if (ob > oa) {
@@ -376,7 +376,7 @@ static size_t resize_element(const mcm_layout *l, const mcm_group *g, size_t i, 
             }
         }
     for (unsigned k = 0; k < n; k++) {
-        size_t off, len;
+        size_t off = 0, len = 0;
         (void)group_elem(set[k], i, &off, &len);
         if (dup) {
             if (!mcm_splice(data, &size, max_size, off + len, 0, len)) return size;
