@@ -28,3 +28,13 @@ for t in auto aem semodel aamf e3d nlm; do
         cp "$OUT/mc_fuzz_${t}_seed_corpus.zip" "$OUT/mc_fuzz_${t}_sa_seed_corpus.zip"
     fi
 done
+# reference-loader and differential targets: their format's seeds, dictionary, options
+for f in aem semodel aamf e3d nlm; do
+    for kind in load diff; do
+        t=${kind}_$f
+        cp "$build/fuzz/mc_fuzz_$t" "$OUT/"
+        cp "$OUT/mc_fuzz_$f.dict" "$OUT/mc_fuzz_$t.dict"
+        cp "$OUT/mc_fuzz_$f.options" "$OUT/mc_fuzz_$t.options"
+        cp "$OUT/mc_fuzz_${f}_seed_corpus.zip" "$OUT/mc_fuzz_${t}_seed_corpus.zip"
+    done
+done

@@ -4,7 +4,8 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, all targets
 #   fuzz/run.sh --smoke                             CI: 15 s per target, fails on any finding
-# Targets: auto aem semodel aamf e3d nlm, and the structure-aware <target>_sa
+# Targets: auto aem semodel aamf e3d nlm, load_<format> and diff_<format> (reference
+# loaders, differential), and the structure-aware <target>_sa
 # (same harness, fuzz/mutators): e.g. fuzz/run.sh 600 e3d_sa aem_sa
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,10 @@ smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; set -- 15 "$@"; fi
 seconds=${1:-600}; shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(auto aem semodel aamf e3d nlm)
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(auto aem semodel aamf e3d nlm)
+    for f in aem semodel aamf e3d nlm; do targets+=("load_$f" "diff_$f"); done
+fi
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz >/dev/null
@@ -20,7 +24,8 @@ bin=build/fuzz/fuzz
 work=build/fuzz/corpora
 found=0
 for t in "${targets[@]}"; do
-    base=${t%_sa} # the _sa targets share their format's seeds and dictionary
+    base=${t%_sa} # the _sa, load_ and diff_ targets share their format's seeds and dictionary
+    base=${base#load_}; base=${base#diff_}
     seeds=corpus
     [ "$base" = auto ] || seeds=corpus/$base
     [ -d "$seeds" ] || seeds=corpus
