@@ -39,29 +39,6 @@ static char *dup_or_empty(const char *s)
     return strdup(s ? s : "");
 }
 
-static char *slurp_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1 || ferror(f)) break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) buf[n] = '\0';
-    return buf;
-}
-
 static const char *string_of(const cJSON *o, const char *key)
 {
     return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
@@ -197,7 +174,8 @@ int mcc_corpus_load(const char *dir, const char *only_format, mcc_corpus *out, c
     char absdir[PATH_MAX], path[PATH_MAX + 16];
     if (!realpath(dir, absdir)) return fail(why, why_size, "%s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/manifest.json", absdir);
-    char *text = slurp_text(path);
+    size_t size = 0;
+    char *text = (char *)mcc_read_file(path, &size);
     if (!text) return fail(why, why_size, "%s: cannot read", path);
     cJSON *m = cJSON_Parse(text);
     free(text);

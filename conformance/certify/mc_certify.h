@@ -175,6 +175,10 @@ void mcc_summary_free(mcc_summary *s);
  * become '?'. Reports can then embed it in JSON, XML and HTML as is. */
 char *mcc_clean_text(const unsigned char *bytes, size_t len);
 
+/* The whole file, NUL-terminated (the terminator not counted in *size);
+ * NULL when it cannot be read or memory runs out. */
+unsigned char *mcc_read_file(const char *path, size_t *size);
+
 /* `modelcheck certify ARGS` (argv[0] is "certify"). Exit codes: 0 every case
  * conforming, 1 some case not, 2 usage, bad corpus or loader not startable. */
 int mcc_main(int argc, char **argv);

@@ -186,15 +186,15 @@ char *mcc_command_for(const char *tmpl, const mcc_case *c, int *stdin_file)
 
 /* ---- the child ------------------------------------------------------------ */
 
-static unsigned char *read_file(const char *path, size_t *size)
+unsigned char *mcc_read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap || ferror(f)) break;
+        n += fread(buf + n, 1, cap - n - 1, f); /* one byte kept for the NUL */
+        if (n < cap - 1 || ferror(f)) break;
         unsigned char *bigger = realloc(buf, cap * 2);
         if (!bigger) free(buf);
         buf = bigger;
@@ -205,7 +205,7 @@ static unsigned char *read_file(const char *path, size_t *size)
         buf = NULL;
     }
     fclose(f);
-    *size = n;
+    if (buf) buf[n] = '\0', *size = n;
     return buf;
 }
 
@@ -290,7 +290,7 @@ static int start_case(runner *r, slot *s, size_t index)
         if (!(command = mcc_command_for(r->loader->command, c, &a.stdin_file)))
             return runner_error(res, "out of memory"), -1;
         a.command = command;
-    } else if (!(data = read_file(c->path, &a.size))) {
+    } else if (!(data = mcc_read_file(c->path, &a.size))) {
         return runner_error(res, "cannot read the case file"), -1;
     }
     a.data = data;
