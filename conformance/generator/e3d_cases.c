@@ -745,6 +745,27 @@ static void track_zero_keys(e3db *w)
     close_all(w);
 }
 
+/* Closes the open mesh with a skin of one bone "one" (identity inverse
+ * bind), then a node "one" (ID 1) using mesh 1: the tail of the one-bone
+ * skinned cases. */
+static void one_bone_skin_and_node(e3db *w)
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    e3db_begin(w, 0x1050);
+    e3db_begin(w, 0x1053);
+    mcb_u8(&w->b, 1);
+    mcb_u16(&w->b, 3);
+    mcb_bytes(&w->b, "one", 3);
+    mcb_f32s(&w->b, identity, 16);
+    close_all(w);
+    e3db_begin(w, 0x3000);
+    e3db_begin(w, 0x3010);
+    e3db_u32(w, 0x3020, 1);
+    e3db_string(w, 0x3021, "one");
+    e3db_u32(w, 0x1020, 1);
+    close_all(w);
+}
+
 /* One texture, material, mesh (3 vertices with a normal, a UV and one bone
  * weight each; 1 triangle; 1 facesMaterials; a skin of 1 bone), node,
  * animation, track and key. */
@@ -754,7 +775,6 @@ static void one_of_everything(e3db *w)
                                     0, 0, 0, 0x0D, 'I', 'H', 'D', 'R'};
     static const float tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
     static const float up[3] = {0, 0, 1}, box[6] = {0, 0, 0, 1, 1, 0};
-    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     static const float pos[3] = {0, 0, 0};
     static const uint32_t frames[3] = {0, 0, 0};
     e3db_version(w);
@@ -798,19 +818,7 @@ static void one_of_everything(e3db *w)
     e3db_begin(w, 0x1040);
     mcb_u32(&w->b, 0), mcb_u32(&w->b, 1), mcb_u32(&w->b, 1);
     e3db_end(w);
-    e3db_begin(w, 0x1050);
-    e3db_begin(w, 0x1053);
-    mcb_u8(&w->b, 1);
-    mcb_u16(&w->b, 3);
-    mcb_bytes(&w->b, "one", 3);
-    mcb_f32s(&w->b, identity, 16);
-    close_all(w);
-    e3db_begin(w, 0x3000);
-    e3db_begin(w, 0x3010);
-    e3db_u32(w, 0x3020, 1);
-    e3db_string(w, 0x3021, "one");
-    e3db_u32(w, 0x1020, 1);
-    close_all(w);
+    one_bone_skin_and_node(w);
     e3db_begin(w, 0xA000);
     e3db_begin(w, 0xA010);
     e3db_string(w, 0xA021, "one");
@@ -896,7 +904,6 @@ static void normals_spec_511(e3db *w)
  * holds (FIELD-NOTES); slot 0 is bone 1 at weight 255 */
 static void ten_bone_slots(e3db *w)
 {
-    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     e3db_version(w);
     e3db_begin(w, 0x1000);
     e3db_begin(w, 0x1010);
@@ -913,19 +920,7 @@ static void ten_bone_slots(e3db *w)
     mcb_zeros(&w->b, 9);
     e3db_end(w);
     e3db_end(w);
-    e3db_begin(w, 0x1050);
-    e3db_begin(w, 0x1053);
-    mcb_u8(&w->b, 1);
-    mcb_u16(&w->b, 3);
-    mcb_bytes(&w->b, "one", 3);
-    mcb_f32s(&w->b, identity, 16);
-    close_all(w);
-    e3db_begin(w, 0x3000);
-    e3db_begin(w, 0x3010);
-    e3db_u32(w, 0x3020, 1);
-    e3db_string(w, 0x3021, "one");
-    e3db_u32(w, 0x1020, 1);
-    close_all(w);
+    one_bone_skin_and_node(w);
 }
 
 /* the skinned cube's weights as boneWeights8 (0x2097) and skinBoneWeights 7,
