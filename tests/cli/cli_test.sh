@@ -162,6 +162,7 @@ if [ -z "$limit" ]; then
 else
     expect stdin-no-memory 3 bash -c 'ulimit -v 65536; head -c 100000000 /dev/zero | "$0" -' "$mc"
     contains stdin-no-memory-msg "$tmp/err" "modelcheck: -: out of memory"
+    contains stdin-no-memory-summary "$tmp/out" "1 file: 0 valid, 0 invalid, 1 unreadable, 0 skipped"
 fi
 
 # a directory that cannot be listed is named on stderr while the rest of the

@@ -216,7 +216,11 @@ static void check_file(cli *c, const char *path, int from_walk)
     mc_result *r = NULL;
     mc_status st = mc_validate_path(path, &c->opt, &r);
     if (!r) {
+        /* not checked (out of memory before a result existed): the summary
+         * must not read as if the file had never been named */
         fprintf(stderr, "modelcheck: %s: %s\n", path, mc_strerror(st));
+        c->summary.files++;
+        c->summary.unreadable++;
         raise_exit(c, EXIT_UNREADABLE);
         return;
     }
