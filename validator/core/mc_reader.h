@@ -11,6 +11,7 @@
 #ifndef MC_READER_H
 #define MC_READER_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,28 @@ static inline float mc_bits_f32(uint32_t bits)
     return f;
 }
 
+static inline double mc_bits_f64(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* IEEE 754 binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits;
+ * exponent 0 holds zero and subnormals, 31 infinity and NaN. Exact in float. */
+static inline float mc_half_to_f32(uint16_t h)
+{
+    unsigned exponent = (h >> 10) & 0x1Fu, fraction = h & 0x3FFu;
+    float v;
+    if (exponent == 0)
+        v = ldexpf((float)fraction, -24);
+    else if (exponent == 31)
+        v = fraction ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(fraction | 0x400u), (int)exponent - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
 static inline uint8_t mc_read_u8(mc_reader *r)
 {
     if (!mc_reader_need(r, 1)) return 0;
@@ -93,6 +116,14 @@ static inline uint64_t mc_read_u64(mc_reader *r)
     if (!mc_reader_need(r, 8)) return 0;
     uint64_t v = mc_le64(r->p + r->pos);
     r->pos += 8;
+    return v;
+}
+
+static inline int16_t mc_read_i16(mc_reader *r)
+{
+    uint16_t u = mc_read_u16(r);
+    int16_t v;
+    memcpy(&v, &u, sizeof v); /* two's complement reinterpretation, no UB */
     return v;
 }
 

@@ -81,14 +81,6 @@ typedef struct aamf_file {
     uint64_t anim_count_off;
 } aamf_file;
 
-static int16_t read_i16(mc_reader *r)
-{
-    uint16_t u = mc_read_u16(r);
-    int16_t v;
-    memcpy(&v, &u, sizeof v); /* two's complement reinterpretation, no UB */
-    return v;
-}
-
 /* A reader over [off, off + n) of the file; the caller checked that it fits. */
 static mc_reader window(const mc_ctx *c, uint64_t off, uint64_t n)
 {
@@ -304,8 +296,8 @@ typedef struct fx_matrix {
 static fx_matrix read_matrix(mc_reader *r)
 {
     fx_matrix x;
-    for (int k = 0; k < 9; k++) x.m[k] = read_i16(r);
-    x.pad = read_i16(r);
+    for (int k = 0; k < 9; k++) x.m[k] = mc_read_i16(r);
+    x.pad = mc_read_i16(r);
     for (int k = 0; k < 3; k++) x.t[k] = mc_read_i32(r);
     return x;
 }
@@ -423,7 +415,7 @@ static void check_positions(mc_ctx *c, const aamf_file *f)
     mc_reader r = window(c, f->positions, (uint64_t)f->vertices * SVECTOR_SIZE);
     for (uint32_t v = 0; v < f->vertices; v++) {
         int16_t p[4];
-        for (int k = 0; k < 4; k++) p[k] = read_i16(&r);
+        for (int k = 0; k < 4; k++) p[k] = mc_read_i16(&r);
         if (r.fail) return;
         uint64_t off = f->positions + (uint64_t)v * SVECTOR_SIZE;
         for (int k = 0; k < 3; k++) {
@@ -445,7 +437,7 @@ static void check_normals(mc_ctx *c, const aamf_file *f)
     mc_reader r = window(c, f->normals, (uint64_t)f->vertices * SVECTOR_SIZE);
     for (uint32_t v = 0; v < f->vertices; v++) {
         int16_t n[4];
-        for (int k = 0; k < 4; k++) n[k] = read_i16(&r);
+        for (int k = 0; k < 4; k++) n[k] = mc_read_i16(&r);
         if (r.fail) return;
         uint64_t off = f->normals + (uint64_t)v * SVECTOR_SIZE;
         double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);

@@ -20,13 +20,6 @@
 
 /* ---- small readers ---- */
 
-static double bits_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
 static unsigned parent_class(const e3d *v, const e3d_blk *b)
 {
     return e3d_logical(v, b->fi)->klass;
@@ -295,7 +288,7 @@ static void check_element(e3d *v, const e3d_blk *b, uint16_t type, size_t pos, u
     if (type == 0x2010 || type == 0x2011) {
         double p[3];
         for (int k = 0; k < 3; k++)
-            p[k] = type == 0x2010 ? (double)mc_read_f32(&r) : bits_f64(mc_read_u64(&r));
+            p[k] = type == 0x2010 ? (double)mc_read_f32(&r) : mc_bits_f64(mc_read_u64(&r));
         if (r.fail) return;
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
             mc_instance *in = e3d_emit_blk(v, MC_E3D_NOT_FINITE, b, pos);
@@ -852,7 +845,7 @@ static void check_orientation(e3d *v, const e3d_blk *b)
 {
     double q[4];
     mc_reader r = mc_reader_make(b->p, b->n);
-    for (int k = 0; k < 4; k++) q[k] = bits_f64(mc_read_u64(&r));
+    for (int k = 0; k < 4; k++) q[k] = mc_bits_f64(mc_read_u64(&r));
     double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (!isfinite(len)) {
         not_finite(v, b, b->ppos, "orientation");
@@ -868,7 +861,7 @@ static void check_doubles(e3d *v, const e3d_blk *b, size_t n)
 {
     mc_reader r = mc_reader_make(b->p, b->n);
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(bits_f64(mc_read_u64(&r)))) {
+        if (!isfinite(mc_bits_f64(mc_read_u64(&r)))) {
             not_finite(v, b, b->ppos + 8 * i, b->t->name);
             return;
         }

@@ -89,24 +89,9 @@ static uint32_t read_index(mc_reader *r, unsigned width)
     return mc_read_u32(r);
 }
 
-/* IEEE 754 binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits;
- * exponent 0 holds zero and subnormals, 31 infinity and NaN. */
-static float half_to_float(uint16_t h)
-{
-    unsigned exponent = (h >> 10) & 0x1Fu, fraction = h & 0x3FFu;
-    float v;
-    if (exponent == 0)
-        v = ldexpf((float)fraction, -24);
-    else if (exponent == 31)
-        v = fraction ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(fraction | 0x400u), (int)exponent - 25);
-    return (h & 0x8000u) ? -v : v;
-}
-
 static float read_half(mc_reader *r)
 {
-    return half_to_float(mc_read_u16(r));
+    return mc_half_to_f32(mc_read_u16(r));
 }
 
 /* RFC 3629: shortest form only, no surrogates, nothing above U+10FFFF.
