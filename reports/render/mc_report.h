@@ -30,6 +30,20 @@ cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status statu
 /* The run document: tool, settings, files (taken over), summary. */
 cJSON *mc_report_run_json(cJSON *files, const mc_run_summary *s, const mc_options *opt);
 
+/* The pieces of the run document shared with the SARIF log. */
+cJSON *mc_report_settings_json(const mc_options *opt);
+cJSON *mc_report_summary_json(const mc_run_summary *s);
+
+/* SARIF 2.1.0 (reports/schema/sarif.schema.json: the subset emitted): one
+ * result per kept instance, artifacts with size and sha256, the rules that
+ * occur. Files are added in order; finishing takes the builder. */
+typedef struct mc_sarif mc_sarif;
+mc_sarif *mc_sarif_new(void);
+/* 0, or -1 when out of memory (the builder stays usable). */
+int mc_sarif_add_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
+/* The log; NULL when out of memory. Frees the builder either way. */
+cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code);
+
 /* Compiler-style lines for one file: every kept instance, fold notes, and
  * (unless quiet) a status line naming format and layout. */
 void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int quiet);

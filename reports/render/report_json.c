@@ -104,7 +104,7 @@ void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status)
     if ((unsigned)r->format < MC_FORMAT_COUNT) s->per_format[r->format]++;
 }
 
-static cJSON *settings_json(const mc_options *opt)
+cJSON *mc_report_settings_json(const mc_options *opt)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "format", opt->format ? mc_format_name(opt->format) : "auto");
@@ -129,9 +129,15 @@ cJSON *mc_report_run_json(cJSON *files, const mc_run_summary *s, const mc_option
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "tool", tool_json());
-    cJSON_AddItemToObject(o, "settings", settings_json(opt));
+    cJSON_AddItemToObject(o, "settings", mc_report_settings_json(opt));
     cJSON_AddItemToObject(o, "files", files);
-    cJSON *sum = cJSON_AddObjectToObject(o, "summary");
+    cJSON_AddItemToObject(o, "summary", mc_report_summary_json(s));
+    return o;
+}
+
+cJSON *mc_report_summary_json(const mc_run_summary *s)
+{
+    cJSON *sum = cJSON_CreateObject();
     add_u64(sum, "files", s->files);
     add_u64(sum, "valid", s->valid);
     add_u64(sum, "invalid", s->invalid);
@@ -141,5 +147,5 @@ cJSON *mc_report_run_json(cJSON *files, const mc_run_summary *s, const mc_option
     cJSON *pf = cJSON_AddObjectToObject(sum, "formats");
     for (int f = 0; f < MC_FORMAT_COUNT; f++)
         add_u64(pf, mc_format_name((mc_format)f), s->per_format[f]);
-    return o;
+    return sum;
 }

@@ -120,6 +120,28 @@ PY
 cmp -s "$tmp/json1" "$tmp/json2" && ok || fail "json output differs between runs"
 [ "$before" = "$(sha256sum "$weights")" ] && ok || fail "input file modified"
 
+# SARIF 2.1.0: same exit code, the instance at its offset and path, the rule's severity overridden
+expect sarif 1 "$mc" --output sarif --severity AEM_WEIGHT_SUM=warning --werror "$weights" "$valid"
+/usr/bin/python3 - "$tmp/out" "$weights" <<'PY' && ok || fail "sarif content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == "2.1.0", d["version"]
+r = d["runs"][0]
+assert [a["location"]["uri"] for a in r["artifacts"]] == ["file://" + sys.argv[2], r["artifacts"][1]["location"]["uri"]]
+assert r["artifacts"][0]["length"] == 1936 and r["artifacts"][0]["properties"]["valid"]  # a warning now
+x, = r["results"]
+assert x["ruleId"] == "AEM_WEIGHT_SUM" and x["level"] == "warning", x
+loc = x["locations"][0]
+assert loc["physicalLocation"]["region"]["byteOffset"] == 572
+assert loc["physicalLocation"]["artifactLocation"]["index"] == 0
+assert loc["logicalLocations"][0]["fullyQualifiedName"] == "/vertices/5/weights"
+rule, = r["tool"]["driver"]["rules"]
+assert rule["id"] == "AEM_WEIGHT_SUM" and rule["defaultConfiguration"]["level"] == "error"
+assert r["invocations"][0] == {"executionSuccessful": True, "exitCode": 1}
+PY
+expect sarif-bad-output 2 "$mc" --output yaml "$valid"
+contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json or sarif)"
+
 # informational options
 expect version 0 "$mc" --version
 contains version-text "$tmp/out" "modelcheck 0."

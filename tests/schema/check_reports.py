@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Validates real modelcheck JSON reports against reports/schema/report.schema.json.
+"""Validates real modelcheck JSON reports against reports/schema/report.schema.json,
+and SARIF logs against reports/schema/sarif.schema.json and their JSON twins.
 
 usage: check_reports.py MODELCHECK SCHEMA CORPUS_DIR
 Runs modelcheck over the corpus, a missing file, an empty file and stdin, so
@@ -10,15 +11,42 @@ import os
 import subprocess
 import sys
 import tempfile
+from urllib.parse import unquote
 
 import jsonschema
 
 
-def run(cmd, stdin=None):
+def run(cmd, stdin=None, raw=False):
     p = subprocess.run(cmd, input=stdin, capture_output=True)
     if p.returncode not in (0, 1, 3):
         sys.exit(f"FAIL {cmd}: exit {p.returncode}: {p.stderr.decode()}")
-    return json.loads(p.stdout)
+    return p.stdout if raw else json.loads(p.stdout)
+
+
+def sarif_against_json(sarif, report):
+    """What the SARIF log must say, given the JSON report of the same run."""
+    problems = []
+    r = sarif["runs"][0]
+    arts, results = r["artifacts"], r["results"]
+    if [unquote(a["location"]["uri"].removeprefix("file://")) for a in arts] != \
+            [f["path"] for f in report["files"]]:
+        problems.append("artifacts are not the files of the JSON report, in order")
+    want = sum(max(len(i["instances"]), 1) for f in report["files"] for i in f["issues"])
+    if len(results) != want:
+        problems.append(f"{len(results)} results, expected {want} (kept instances)")
+    rules = [x["id"] for x in r["tool"]["driver"]["rules"]]
+    if sorted(set(rules)) != sorted({x["ruleId"] for x in results}):
+        problems.append("rules are not exactly the codes of the results")
+    for x in results:
+        loc = x["locations"][0]["physicalLocation"]["artifactLocation"]
+        if arts[loc["index"]]["location"]["uri"] != loc["uri"]:
+            problems.append(f"result {x['ruleId']} points to the wrong artifact")
+            break
+    if r["properties"]["summary"] != report["summary"]:
+        problems.append("summary differs from the JSON report's")
+    if r["invocations"][0]["exitCode"] == 3 and r["invocations"][0]["executionSuccessful"]:
+        problems.append("exit 3 reported as a successful execution")
+    return problems
 
 
 def main():
@@ -37,6 +65,32 @@ def main():
             run([mc, "--output", "json", "-"], stdin=b"AEM\x01"),
         ]
     checked = failed = 0
+    # SARIF: the schema of the subset, and agreement with the JSON report of the same run
+    with open(os.path.join(os.path.dirname(schema_path), "sarif.schema.json")) as f:
+        sschema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(sschema)
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = os.path.join(tmp, "empty file.aem")  # a space: %-encoded in the URI
+        open(empty, "wb").close()
+        runs = [[corpus], ["-n", "0", corpus], ["-n", "1", os.path.join(tmp, "missing.aem"), empty]]
+        for args in runs:
+            raw = run([mc, "--output", "sarif"] + args, raw=True)
+            again = run([mc, "--output", "sarif"] + args, raw=True)
+            sarif, twin = json.loads(raw), run([mc, "--output", "json"] + args)
+            problems = [f"{'/'.join(map(str, e.path))}: {e.message}"
+                        for e in jsonschema.Draft202012Validator(sschema).iter_errors(sarif)]
+            problems += sarif_against_json(sarif, twin)
+            if raw != again:
+                problems.append("two runs gave different bytes")
+            props = sarif["runs"][0]["properties"]
+            mirror = {"tool": twin["tool"], "settings": props["settings"], "files": [], "summary": props["summary"]}
+            problems += [f"properties: {e.message}" for e in validator.iter_errors(mirror)]
+            if any(" " in a["location"]["uri"] for a in sarif["runs"][0]["artifacts"]):
+                problems.append("a space left unencoded in an artifact URI")
+            for p in problems:
+                print(f"FAIL sarif {' '.join(args)}: {p}")
+            failed += bool(problems)
+            checked += 1
     # the corpus manifest has a schema of its own
     with open(os.path.join(os.path.dirname(schema_path), "manifest.schema.json")) as f:
         mschema = json.load(f)

@@ -25,7 +25,7 @@
 #include "walk.h"
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
-enum output_kind { OUT_TEXT, OUT_JSON, OUT_MARKDOWN };
+enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 
 #define MAX_WALK_DEPTH 64
 
@@ -36,7 +36,8 @@ typedef struct cli {
     int quiet;
     int list_codes;
     mc_run_summary summary;
-    cJSON *files; /* JSON output only */
+    cJSON *files;    /* JSON output only */
+    mc_sarif *sarif; /* SARIF output only */
     int exit_code;
 } cli;
 
@@ -49,7 +50,8 @@ static const char usage_text[] =
     "\n"
     "  -f, --format FMT          validate as FMT instead of detecting\n"
     "                            (aem, semodel, aamf, e3d, nlm)\n"
-    "  -o, --output KIND         text (default) or json; markdown for --list-codes\n"
+    "  -o, --output KIND         text (default), json or sarif (SARIF 2.1.0);\n"
+    "                            markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
     "  -i, --ignore CODE         drop a code (same as --severity CODE=ignore)\n"
@@ -125,8 +127,9 @@ static int parse_output(cli *c, const char *v)
 {
     if (strcmp(v, "text") == 0) c->output = OUT_TEXT;
     else if (strcmp(v, "json") == 0) c->output = OUT_JSON;
+    else if (strcmp(v, "sarif") == 0) c->output = OUT_SARIF;
     else if (strcmp(v, "markdown") == 0) c->output = OUT_MARKDOWN;
-    else return usage_error("unknown output '%s' (text or json)", v);
+    else return usage_error("unknown output '%s' (text, json or sarif)", v);
     return 0;
 }
 
@@ -237,8 +240,14 @@ static void check_file(cli *c, const char *path, int from_walk)
     } else if (!mc_result_valid(r) || (c->werror && r->counts[MC_SEVERITY_WARNING] > 0)) {
         raise_exit(c, EXIT_INVALID);
     }
-    if (c->output == OUT_JSON) cJSON_AddItemToArray(c->files, mc_report_file_json(r, path, st));
-    else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    if (c->output == OUT_JSON) {
+        cJSON_AddItemToArray(c->files, mc_report_file_json(r, path, st));
+    } else if (c->output == OUT_SARIF) {
+        if (mc_sarif_add_file(c->sarif, r, path, st) != 0) {
+            fprintf(stderr, "modelcheck: %s: out of memory writing the report\n", path);
+            raise_exit(c, EXIT_UNREADABLE);
+        }
+    } else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
     mc_result_free(r);
 }
 
@@ -307,10 +316,15 @@ int main(int argc, char **argv)
     if (optind >= argc) return usage_error("%s", "no PATH given");
 
     if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
+    if (c.output == OUT_SARIF && !(c.sarif = mc_sarif_new())) {
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
+    }
     for (int i = optind; i < argc; i++) check_path(&c, argv[i]);
 
-    if (c.output == OUT_JSON) {
-        cJSON *doc = mc_report_run_json(c.files, &c.summary, &c.opt);
+    if (c.output == OUT_JSON || c.output == OUT_SARIF) {
+        cJSON *doc = c.output == OUT_JSON ? mc_report_run_json(c.files, &c.summary, &c.opt)
+                                          : mc_sarif_finish(c.sarif, &c.summary, &c.opt, c.exit_code);
         char *s = doc ? cJSON_Print(doc) : NULL;
         if (!s) {
             fputs("modelcheck: out of memory writing the report\n", stderr);

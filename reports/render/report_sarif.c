@@ -1,0 +1,207 @@
+/*
+ * SARIF 2.1.0 log (OASIS Static Analysis Results Interchange Format), for
+ * code-scanning dashboards and CI annotations. What is emitted is the subset
+ * described by reports/schema/sarif.schema.json:
+ *  - one result per kept instance: the folding of the JSON report carries
+ *    over (properties.count is the code's count in the file, so a folded
+ *    issue is still counted exactly); an issue kept with no instance
+ *    (--max-issues 0) is one result at its first offset;
+ *  - locations are binary: region.byteOffset, plus the structural path as a
+ *    logical location; E3D offsets inside decoded LZMA data go in
+ *    properties.payloadOffset;
+ *  - levels: error and warning as they are, info and hint as "note" (SARIF
+ *    has no finer level); properties.severity keeps ours.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mc_report.h"
+
+struct mc_sarif {
+    cJSON *artifacts;
+    cJSON *results;
+    unsigned char used[MC_CODE_COUNT];
+};
+
+mc_sarif *mc_sarif_new(void)
+{
+    mc_sarif *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->artifacts = cJSON_CreateArray();
+    s->results = cJSON_CreateArray();
+    if (!s->artifacts || !s->results) {
+        cJSON_Delete(s->artifacts);
+        cJSON_Delete(s->results);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static const char *sarif_level(mc_severity sev)
+{
+    switch (sev) {
+    case MC_SEVERITY_ERROR: return "error";
+    case MC_SEVERITY_WARNING: return "warning";
+    default: return "note";
+    }
+}
+
+/* RFC 3986: a path becomes a relative reference, or a file: URI when
+ * absolute; every byte outside the unreserved set and '/' is %-encoded. */
+static char *path_uri(const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t len = strlen(path);
+    if (len > (SIZE_MAX - 8) / 3) return NULL;
+    char *u = malloc(3 * len + 8);
+    if (!u) return NULL;
+    size_t n = 0;
+    if (path[0] == '/') {
+        memcpy(u, "file://", 7);
+        n = 7;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)path[i];
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            strchr("-._~/", ch)) {
+            u[n++] = (char)ch;
+        } else {
+            u[n++] = '%';
+            u[n++] = hex[ch >> 4];
+            u[n++] = hex[ch & 15];
+        }
+    }
+    u[n] = '\0';
+    return u;
+}
+
+static cJSON *artifact_location(const char *uri, int index)
+{
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", uri);
+    cJSON_AddNumberToObject(a, "index", index);
+    return a;
+}
+
+static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char *uri, int index)
+{
+    const mc_code_info *ci = mc_code_get(is->code);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "ruleId", ci->name);
+    cJSON_AddStringToObject(o, "level", sarif_level(is->severity));
+    cJSON *msg = cJSON_AddObjectToObject(o, "message");
+    cJSON_AddStringToObject(msg, "text", in ? in->message : ci->summary);
+    cJSON *loc = cJSON_CreateObject();
+    cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
+    cJSON_AddItemToObject(phys, "artifactLocation", artifact_location(uri, index));
+    cJSON *region = cJSON_AddObjectToObject(phys, "region");
+    cJSON_AddNumberToObject(region, "byteOffset", (double)(in ? in->offset : is->first_offset));
+    if (in && in->path[0]) {
+        cJSON *logical = cJSON_CreateObject();
+        cJSON_AddStringToObject(logical, "fullyQualifiedName", in->path);
+        cJSON *arr = cJSON_AddArrayToObject(loc, "logicalLocations");
+        cJSON_AddItemToArray(arr, logical);
+    }
+    cJSON *locs = cJSON_AddArrayToObject(o, "locations");
+    cJSON_AddItemToArray(locs, loc);
+    cJSON *props = cJSON_AddObjectToObject(o, "properties");
+    cJSON_AddStringToObject(props, "severity", mc_severity_name(is->severity));
+    cJSON_AddNumberToObject(props, "count", (double)is->count);
+    if (in && in->has_payload_offset) cJSON_AddNumberToObject(props, "payloadOffset", (double)in->payload_offset);
+    return o;
+}
+
+static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status status)
+{
+    cJSON *a = cJSON_CreateObject();
+    cJSON *loc = cJSON_AddObjectToObject(a, "location");
+    cJSON_AddStringToObject(loc, "uri", uri);
+    cJSON_AddNumberToObject(a, "length", (double)r->size);
+    if (r->hashed) {
+        char hex[65];
+        for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", r->sha256[i]);
+        cJSON *h = cJSON_AddObjectToObject(a, "hashes");
+        cJSON_AddStringToObject(h, "sha-256", hex);
+    }
+    cJSON *props = cJSON_AddObjectToObject(a, "properties");
+    cJSON_AddStringToObject(props, "format", mc_format_name(r->format));
+    cJSON_AddStringToObject(props, "layout", r->layout);
+    cJSON_AddBoolToObject(props, "readable", status != MC_ERR_IO);
+    cJSON_AddBoolToObject(props, "valid", mc_result_valid(r));
+    return a;
+}
+
+int mc_sarif_add_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status)
+{
+    char *uri = path_uri(path);
+    if (!uri) return -1;
+    int index = cJSON_GetArraySize(s->artifacts);
+    cJSON_AddItemToArray(s->artifacts, artifact_json(r, uri, status));
+    for (size_t i = 0; i < r->issue_count; i++) {
+        const mc_issue *is = &r->issues[i];
+        if ((unsigned)is->code < MC_CODE_COUNT) s->used[is->code] = 1;
+        if (is->instance_count == 0) cJSON_AddItemToArray(s->results, result_json(is, NULL, uri, index));
+        for (size_t k = 0; k < is->instance_count; k++)
+            cJSON_AddItemToArray(s->results, result_json(is, &is->instances[k], uri, index));
+    }
+    free(uri);
+    return 0;
+}
+
+/* Only the rules that occur, in catalog order: the log stays small. */
+static cJSON *rules_json(const mc_sarif *s)
+{
+    cJSON *rules = cJSON_CreateArray();
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        if (!s->used[i]) continue;
+        const mc_code_info *ci = mc_code_get((mc_code)i);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "id", ci->name);
+        cJSON *d = cJSON_AddObjectToObject(r, "shortDescription");
+        cJSON_AddStringToObject(d, "text", ci->summary);
+        cJSON *conf = cJSON_AddObjectToObject(r, "defaultConfiguration");
+        cJSON_AddStringToObject(conf, "level", sarif_level(ci->severity));
+        cJSON *props = cJSON_AddObjectToObject(r, "properties");
+        cJSON_AddStringToObject(props, "severity", mc_severity_name(ci->severity));
+        cJSON_AddStringToObject(props, "clause", ci->clause);
+        cJSON_AddItemToArray(rules, r);
+    }
+    return rules;
+}
+
+cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code)
+{
+    if (!s) return NULL;
+    cJSON *log = cJSON_CreateObject(), *run = cJSON_CreateObject();
+    if (!log || !run) {
+        cJSON_Delete(log);
+        cJSON_Delete(run);
+        cJSON_Delete(s->artifacts);
+        cJSON_Delete(s->results);
+        free(s);
+        return NULL;
+    }
+    cJSON_AddStringToObject(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    cJSON_AddStringToObject(log, "version", "2.1.0");
+    cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
+    cJSON_AddStringToObject(driver, "name", "modelcheck");
+    cJSON_AddStringToObject(driver, "version", MC_VERSION_STRING);
+    cJSON_AddStringToObject(driver, "semanticVersion", MC_VERSION_STRING);
+    cJSON_AddItemToObject(driver, "rules", rules_json(s));
+    cJSON *inv = cJSON_CreateObject();
+    /* exit 3: some file could not be read, so the run did not do its job */
+    cJSON_AddBoolToObject(inv, "executionSuccessful", exit_code != 3);
+    cJSON_AddNumberToObject(inv, "exitCode", exit_code);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
+    cJSON_AddItemToObject(run, "artifacts", s->artifacts);
+    cJSON_AddItemToObject(run, "results", s->results);
+    cJSON *props = cJSON_AddObjectToObject(run, "properties");
+    cJSON_AddItemToObject(props, "settings", mc_report_settings_json(opt));
+    cJSON_AddItemToObject(props, "summary", mc_report_summary_json(sum));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(log, "runs"), run);
+    free(s);
+    return log;
+}
