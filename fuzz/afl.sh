@@ -12,12 +12,10 @@
 # fuzz/regressions/<target>/ and fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source fuzz/targets.sh
 seconds=${1:-180}; shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-    targets=(auto aem semodel aamf e3d nlm)
-    for f in aem semodel aamf e3d nlm; do targets+=("load_$f" "diff_$f"); done
-fi
+[ ${#targets[@]} -gt 0 ] || targets=("${mc_default_targets[@]}")
 
 cmake --preset afl >/dev/null
 cmake --build --preset afl >/dev/null
@@ -31,9 +29,8 @@ unset ASAN_OPTIONS UBSAN_OPTIONS # afl-fuzz insists on its own; set for the repl
 found=0
 stat_of() { grep -E "^$1 *:" "$2" | sed 's/.*: *//'; }
 for t in "${targets[@]}"; do
-    base=${t#load_}; base=${base#diff_}
-    seeds=corpus
-    [ "$base" = auto ] || seeds=corpus/$base
+    base=$(mc_target_format "$t")
+    seeds=$(mc_target_seeds "$t")
     out=build/afl/campaigns/$t
     rm -rf "$out"
     mkdir -p "$out"

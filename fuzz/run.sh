@@ -5,18 +5,17 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, all targets
 #   fuzz/run.sh --smoke                             CI: 15 s per target, fails on any finding
 # Targets: auto aem semodel aamf e3d nlm, load_<format> and diff_<format> (reference
-# loaders, differential), and the structure-aware <target>_sa
-# (same harness, fuzz/mutators): e.g. fuzz/run.sh 600 e3d_sa aem_sa
+# loaders, differential), abi_<format> (your loader, docs/FUZZING.md), and the
+# structure-aware <target>_sa (same harness, fuzz/mutators): e.g.
+# fuzz/run.sh 600 e3d_sa aem_sa
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source fuzz/targets.sh
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; set -- 15 "$@"; fi
 seconds=${1:-600}; shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-    targets=(auto aem semodel aamf e3d nlm)
-    for f in aem semodel aamf e3d nlm; do targets+=("load_$f" "diff_$f"); done
-fi
+[ ${#targets[@]} -gt 0 ] || targets=("${mc_default_targets[@]}")
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz >/dev/null
@@ -24,11 +23,8 @@ bin=build/fuzz/fuzz
 work=build/fuzz/corpora
 found=0
 for t in "${targets[@]}"; do
-    base=${t%_sa} # the _sa, load_ and diff_ targets share their format's seeds and dictionary
-    base=${base#load_}; base=${base#diff_}
-    seeds=corpus
-    [ "$base" = auto ] || seeds=corpus/$base
-    [ -d "$seeds" ] || seeds=corpus
+    base=$(mc_target_format "$t")
+    seeds=$(mc_target_seeds "$t")
     rm -rf "build/fuzz/artifacts/$t" # findings of earlier runs are kept already
     mkdir -p "$work/$t" "fuzz/regressions/$t" build/fuzz/artifacts/$t
     log=build/fuzz/$t.log

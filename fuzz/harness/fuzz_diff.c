@@ -15,22 +15,12 @@
 #include <string.h>
 
 #include "mc_agreement.h"
+#include "mc_fuzz_limits.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern const char mc_allowlist_text[];
 
 #define LIMIT_BYTES (UINT64_C(16) << 20)
-
-static int validator_hit_limit(const mc_result *r)
-{
-    static const char *const limits[] = {"FILE_WORK_LIMIT", "E3D_LZMA_SIZE_LIMIT", "E3D_DEPTH_LIMIT",
-                                         "E3D_LZMA_DEPTH_LIMIT"};
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        int code = mc_code_find(limits[i]);
-        if (code >= 0 && mc_result_find(r, (mc_code)code)) return 1;
-    }
-    return 0;
-}
 
 static void disagree(const char *what, const mc_result *r, const mcl_error *err)
 {
@@ -74,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s == MCL_OK) s = mcl_exercise(m);
     mcl_free(m);
     if (s == MCL_ERR_INTERNAL) disagree("the loader built an inconsistent model", r, &err);
-    int limited = validator_hit_limit(r) || s == MCL_ERR_LIMIT || s == MCL_ERR_NOMEM;
+    int limited = mc_fuzz_validator_hit_limit(r) || s == MCL_ERR_LIMIT || s == MCL_ERR_NOMEM;
     if (!limited) {
         mca_verdict v = mca_compare(r, MC_FUZZ_LOADER, s, &list);
         if (v == MCA_LOADER_LENIENT) disagree("the loader accepts a file the validator finds errors in", r, &err);

@@ -1,0 +1,17 @@
+# Sourced by run.sh and afl.sh: the default targets, and the format whose
+# seeds (corpus/<format>) and dictionary (fuzz/dict/<format>.dict) a target
+# uses: the _sa, load_, diff_ and abi_ targets share their format's.
+mc_default_targets=(auto aem semodel aamf e3d nlm)
+for f in aem semodel aamf e3d nlm; do mc_default_targets+=("load_$f" "diff_$f"); done
+
+mc_target_format() {
+    local b=${1%_sa}
+    b=${b#load_}; b=${b#diff_}; b=${b#abi_}
+    echo "$b"
+}
+
+mc_target_seeds() {
+    local f
+    f=$(mc_target_format "$1")
+    if [ "$f" = auto ] || [ ! -d "corpus/$f" ]; then echo corpus; else echo "corpus/$f"; fi
+}
