@@ -13,6 +13,10 @@
 #   fuzz/mutators/measure.sh RUNS "SEEDS" FORMAT...    e.g. 200000 "1 2" e3d aem
 #   MCM_ENGINES="byte sa" ...                          a subset of the engines
 #   MCM_REPLAY_ONLY=1 ...                              coverage of earlier runs only
+#   MCM_SECONDS=600 ...                                a time budget instead of RUNS
+#   MCM_FUZZ_ONLY=1 ...                                no coverage replay (lets two
+#                                                      fuzzing runs share the machine;
+#                                                      replay afterwards with MCM_REPLAY_ONLY)
 #
 # Needs the fuzz preset built (cmake --preset fuzz && cmake --build --preset fuzz).
 # Prints one table row per run; work files in build/measure/.
@@ -29,7 +33,7 @@ if [ ! -d "$cov" ]; then
     cmake -S . -B "$cov" -DCMAKE_BUILD_TYPE=Debug -DMC_COVERAGE=ON -DMC_TESTS=OFF >/dev/null
 fi
 engines=${MCM_ENGINES:-byte byte-nolen sa}
-echo "| format | engine | seed | runs | cov | ft | corpus files | lines of the module | branches |"
+echo "| format | engine | seed | executions | cov | ft | corpus files | lines of the module | branches |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for f in "$@"; do
     nice cmake --build "$cov" -j1 --target "mc_replay_$f" >/dev/null
@@ -48,8 +52,10 @@ for f in "$@"; do
             if [ "$engine" = seeds ]; then # baseline: the seeds alone
                 rm -rf "$out" && mkdir -p "$out" && : >"$log"
             elif [ -z "${MCM_REPLAY_ONLY:-}" ]; then
-                rm -rf "$out" && mkdir -p "$out"
-                nice "$bin/$target" -runs="$runs" -seed="$s" -dict="fuzz/dict/$f.dict" -max_len=65536 \
+                rm -rf "$out" "$out.artifacts" && mkdir -p "$out" "$out.artifacts"
+                budget=(-runs="$runs")
+                [ -z "${MCM_SECONDS:-}" ] || budget=(-max_total_time="$MCM_SECONDS")
+                nice "$bin/$target" "${budget[@]}" -seed="$s" -artifact_prefix="$out.artifacts/" -dict="fuzz/dict/$f.dict" -max_len=65536 \
                     -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 "${extra[@]}" "$out" "corpus/$f" \
                     >"$log" 2>&1 || true
             fi
@@ -57,12 +63,14 @@ for f in "$@"; do
             c=$(echo "$line" | grep -o 'cov: [0-9]*' | grep -o '[0-9]*' || echo '-')
             ft=$(echo "$line" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || echo '-')
             n=$(ls "$out" | wc -l)
+            execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '-')
+            [ -z "${MCM_FUZZ_ONLY:-}" ] || { echo "| $f | $engine | $s | $execs | $c | $ft | $n | - | - |"; continue; }
             find "$cov" -name '*.gcda' -delete
             "$cov/fuzz/mc_replay_$f" "$out" "corpus/$f" >/dev/null 2>&1 || true
             summary=$(gcovr --root . --object-directory "$cov" --filter "$filter" --print-summary 2>/dev/null)
             lines=$(echo "$summary" | grep '^lines:' | sed 's/^lines: //')
             branches=$(echo "$summary" | grep '^branches:' | sed 's/^branches: //')
-            echo "| $f | $engine | $s | $runs | $c | $ft | $n | $lines | $branches |"
+            echo "| $f | $engine | $s | $execs | $c | $ft | $n | $lines | $branches |"
         done
     done
 done
