@@ -481,6 +481,24 @@ static void weight_no_bone(e3db *w)
     put8(w, vtx(0, m.weights_at + 3), 55);
 }
 
+/* Vertex 2 with both slots empty (bone ID 0, weight 0): an unskinned vertex,
+ * not a weight sum of 0 (found by the differential fuzzer: the reference
+ * loader once rejected it). */
+static void unweighted_vertex(e3db *w)
+{
+    e3db_cube(w, E3DB_SKIN, &m);
+    for (unsigned k = 0; k < 4; k++) put8(w, vtx(2, m.weights_at + k), 0);
+}
+
+/* The boundary on the other side: a bone named, no weight on it. */
+static void bone_without_weight(e3db *w)
+{
+    e3db_cube(w, E3DB_SKIN, &m);
+    put8(w, vtx(2, m.weights_at + 1), 0);
+    put8(w, vtx(2, m.weights_at + 2), 0);
+    put8(w, vtx(2, m.weights_at + 3), 0);
+}
+
 /* ---- invalid: faces, box, references ---- */
 
 static void index_range(e3db *w)
@@ -1005,6 +1023,7 @@ static const e3d_case e3d_cases[] = {
     {CASE("invalid", "eleven_bones_per_vertex.e3d", "E3D_INFLUENCES_LIMIT", "interleaved boneWeights of 22 bytes: 11 bones per vertex", "E3D_INFLUENCES_LIMIT"), eleven_bones},
     {CASE("invalid", "bone_id_3_of_2.e3d", "E3D_BONE_ID_RANGE", "vertex 7 names bone 3 of a 2-bone skin", "E3D_BONE_ID_RANGE"), bone_id},
     {CASE("invalid", "weights_sum_200.e3d", "E3D_WEIGHT_SUM", "vertex 2's weights sum to 200", "E3D_WEIGHT_SUM"), weight_sum},
+    {CASE("invalid", "weights_sum_0_with_bone.e3d", "E3D_WEIGHT_SUM", "vertex 2 names bone 1 with weight 0 and nothing else: a weighted vertex summing to 0", "E3D_WEIGHT_SUM"), bone_without_weight},
     {CASE("invalid", "weight_without_bone.e3d", "E3D_WEIGHT_WITHOUT_BONE", "vertex 0's second slot has bone 0 and weight 55 (sum still 255)", "E3D_WEIGHT_WITHOUT_BONE"), weight_no_bone},
     {CASE("invalid", "index_out_of_range.e3d", "E3D_INDEX_RANGE", "triangle 0 uses index 24 of 24 vertices", "E3D_INDEX_RANGE"), index_range},
     {CASE("invalid", "faces_materials_past_faces.e3d", "E3D_FACES_MATERIALS_RANGE", "facesMaterials covers triangles [0, 13) of 12", "E3D_FACES_MATERIALS_RANGE"), fm_range},
@@ -1043,6 +1062,7 @@ static const e3d_case e3d_cases[] = {
     {CASE("valid", "normals_spec_packing_511.e3d", NULL, "cube2 with -1 packed as -511 as the spec says (the reference packs -512)", ""), normals_spec_511},
     {CASE("valid", "bone_weights_10_slots.e3d", NULL, "a vertex with 10 boneWeights slots (20 bytes), the most the reference reader holds; bone 1 at 255", ""), ten_bone_slots},
     {CASE("valid", "skin_weight_set_7.e3d", NULL, "the skinned cube's weights in boneWeights8 (0x2097), selected by skinBoneWeights 7", ""), weight_set_7},
+    {CASE("valid", "unweighted_vertex.e3d", NULL, "the skinned cube with vertex 2's slots all empty (bone ID 0, weight 0): an unskinned vertex, not a weight sum of 0", ""), unweighted_vertex},
     {CASE("invalid", "texture_name_4097_bytes.e3d", "E3D_TEXTURE_NAME_LENGTH", "a texture name of 4097 bytes, one past the longest accepted", "E3D_TEXTURE_NAME_LENGTH"), texture_name_4097},
 };
 

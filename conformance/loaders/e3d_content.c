@@ -319,19 +319,25 @@ static bool normal_ok(uint32_t packed)
     return mc_is_unit(spec, 3, UNIT_TOLERANCE) || mc_is_unit(ref, 3, UNIT_TOLERANCE);
 }
 
-/* e3d.adoc, boneWeights: 1..255 bone IDs (0: none), 0..1 weights as 0..255 */
+/* e3d.adoc, boneWeights: 1..255 bone IDs (0: none), 0..1 weights as 0..255.
+ * A vertex whose every slot is empty (ID 0, weight 0) is not skinned, and
+ * follows its node alone; any bone or weight makes it a weighted vertex,
+ * whose weights must sum to 255. */
 static mcl_status check_weights(e3 *s, const e3_blk *b, const attr *a, uint32_t vcount)
 {
     uint32_t k = a->width / 2;
     for (uint32_t v = 0; v < vcount; v++) {
         const uint8_t *e = a->p + (size_t)v * a->stride;
         uint32_t sum = 0;
+        int bones = 0;
         for (uint32_t j = 0; j < k; j++) {
             if (e[j] == 0 && e[k + j] != 0)
                 return FAILF(s, MCL_ERR_VALUE, b, "vertex %u: weight %u on bone ID 0 (no bone)", v, e[k + j]);
             sum += e[k + j];
+            bones |= e[j] != 0;
         }
-        if (sum != 255) return FAILF(s, MCL_ERR_VALUE, b, "vertex %u: weights sum to %u (expected 255)", v, sum);
+        if ((bones || sum) && sum != 255)
+            return FAILF(s, MCL_ERR_VALUE, b, "vertex %u: weights sum to %u (expected 255)", v, sum);
     }
     return MCL_OK;
 }
