@@ -7,15 +7,20 @@
  * per attribute, faces, material indices); materials (name, isSimple, three
  * texture names). Bone names and records share the bone count, a mesh's
  * attribute arrays share its vertex count, so an element more or less moves
- * them together. Strings grow or shrink without a NUL inside. A draft-layout
- * header (headerSize 0x1C or 30) gets header-field edits only.
+ * them together. Strings grow or shrink without a NUL inside. The 2017 draft
+ * layout (semodel.md, headerSize 0x1E or 0x1C: a 30-byte header with model
+ * type and flags, collision count, one global maxSkinInfluence) has the same
+ * bones, then meshes of one record per vertex (position, UV layers each with
+ * a mat_t material index, half normal, colour, bone_t indices then half
+ * weights) and u32 faces; its collision and material blocks have no layout
+ * (TODO in the draft), so bytes after the meshes are left to byte mutation.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcm.h"
 
-enum { SE_HEADER = 29, MAX_ITEMS = 1024 };
+enum { SE_HEADER = 29, SE_DRAFT_HEADER = 39, MAX_ITEMS = 1024, MAX_SHAPE = 48 };
 
 typedef struct {
     const uint8_t *d;
@@ -92,30 +97,109 @@ static void mesh(mcm_layout *l, cursor *c, uint8_t flags, uint32_t bones)
     c->at += 4 * (size_t)layers;
 }
 
-static void parse(mcm_layout *l, const uint8_t *d, size_t size)
+/* Bone names, then one record per bone (both layouts); false when the
+ * count is too large to follow. */
+static bool bones_block(mcm_layout *l, cursor *c, size_t count_off, uint32_t bones, uint8_t bone_flags)
+{
+    mcm_group *names = mcm_add_group(l, 0, 0, 0, count_off, 4, NULL);
+    for (uint32_t b = 0; b < bones && b < MAX_ITEMS && !c->fail; b++) {
+        size_t at = c->at, span;
+        if (string(l, c, &span)) rec(names, b, at, span);
+    }
+    size_t elem = 5 + ((bone_flags & 1) ? 28 : 0) + ((bone_flags & 2) ? 28 : 0) + ((bone_flags & 4) ? 12 : 0);
+    /* u8 flags, i32 parent, then 7 floats per transform, 3 for scale */
+    static const char *const shapes[8] = {"bi",           "bifffffff",    "bifffffff",
+                                          "biffffffffffffff", "bifff",    "biffffffffff",
+                                          "biffffffffff", "bifffffffffffffffff"};
+    if (bones && !c->fail) arr(l, c, count_off, bones, elem, shapes[bone_flags & 7]);
+    return bones <= MAX_ITEMS;
+}
+
+/* One draft vertex record's shape, or NULL (opaque) when it does not fit. */
+static const char *draft_vertex_shape(char *buf, uint8_t flags, uint32_t layers, uint32_t influence,
+                                      char mat_kind, char bone_kind)
+{
+    size_t n = 0;
+    const size_t cap = MAX_SHAPE - 1;
+#define PUT(str)                                                                                           \
+    do {                                                                                                   \
+        size_t len_ = strlen(str);                                                                         \
+        if (len_ > cap - n) return NULL;                                                                   \
+        memcpy(buf + n, str, len_);                                                                        \
+        n += len_;                                                                                         \
+    } while (0)
+    char mat[2] = {mat_kind, 0}, bone[2] = {bone_kind, 0};
+    PUT("fff");
+    for (uint32_t k = 0; (flags & 1) && k < layers; k++) PUT("ff");
+    for (uint32_t k = 0; (flags & 1) && k < layers; k++) PUT(mat);
+    if (flags & 2) PUT("hhh");
+    if (flags & 4) PUT("bbbb");
+    for (uint32_t k = 0; (flags & 8) && k < influence; k++) PUT(bone);
+    for (uint32_t k = 0; (flags & 8) && k < influence; k++) PUT("h");
+#undef PUT
+    buf[n] = '\0';
+    return buf;
+}
+
+static char width_kind(unsigned width)
+{
+    return width == 1 ? 'b' : width == 2 ? 'h' : 'u';
+}
+
+/* semodel.md: SEModel_Header (30 bytes at 9), bones, SEModel_MeshData. */
+static void parse_draft(mcm_layout *l, const uint8_t *d, size_t size, char (*shapes)[MAX_SHAPE])
+{
+    if (size < SE_DRAFT_HEADER) return;
+    mcm_add_field(l, 11, 1, 'b');  /* modelType */
+    mcm_add_field(l, 12, 2, 'h');  /* modelFlags */
+    for (size_t k = 14; k < 19; k++) mcm_add_field(l, k, 1, 'b');
+    for (size_t k = 19; k < 35; k += 4) mcm_add_field(l, k, 4, 'n');
+    mcm_add_field(l, 35, 1, 'n'); /* maxSkinInfluence */
+    for (size_t k = 36; k < 39; k++) mcm_add_field(l, k, 1, 'b');
+    uint8_t data_flags = d[14], bone_flags = d[15], mesh_flags = d[16], influence = d[35];
+    uint32_t bones = mcm_le32(d + 19), meshes = mcm_le32(d + 23), mats = mcm_le32(d + 31);
+    cursor c = {d, size, SE_DRAFT_HEADER, false};
+    if ((data_flags & 1) && !bones_block(l, &c, 19, bones, bone_flags)) return;
+    if (!(data_flags & 2)) return;
+    mcm_group *mg = mcm_add_group(l, 0, 0, 0, 23, 4, NULL);
+    char mat_kind = mats <= 0xFF ? 'b' : 'h', bone_kind = width_kind(index_width(bones));
+    for (uint32_t m = 0; m < meshes && m < MAX_ITEMS && !c.fail; m++) {
+        if (!need(&c, 10)) break;
+        size_t h = c.at;
+        mcm_add_field(l, h, 1, 'b');
+        mcm_add_field(l, h + 1, 1, 'n'); /* uvSetCount */
+        uint32_t layers = d[h + 1], verts = mcm_le32(d + h + 2), faces = mcm_le32(d + h + 6);
+        c.at += 10;
+        size_t elem = 12;
+        if (mesh_flags & 1) elem += (size_t)layers * (8 + (mat_kind == 'b' ? 1 : 2));
+        if (mesh_flags & 2) elem += 6;
+        if (mesh_flags & 4) elem += 4;
+        if (mesh_flags & 8) elem += (size_t)influence * ((size_t)index_width(bones) + 2);
+        const char *shape = m < MCM_MAX_RECS
+                                ? draft_vertex_shape(shapes[m], mesh_flags, layers, influence, mat_kind, bone_kind)
+                                : NULL;
+        arr(l, &c, h + 2, verts, elem, shape);
+        arr(l, &c, h + 6, faces, 12, "uuu");
+        if (!c.fail) rec(mg, m, h, c.at - h);
+    }
+}
+
+static void parse(mcm_layout *l, const uint8_t *d, size_t size, char (*shapes)[MAX_SHAPE])
 {
     mcm_add_field(l, 7, 2, 'h');
     mcm_add_field(l, 9, 2, 'n');
+    uint16_t header_size = mcm_le16(d + 9);
+    if (header_size == 0x1E || header_size == 0x1C) {
+        parse_draft(l, d, size, shapes);
+        return;
+    }
     for (size_t k = 11; k < 14; k++) mcm_add_field(l, k, 1, 'b');
     for (size_t k = 14; k < 26; k += 4) mcm_add_field(l, k, 4, 'n');
-    if (mcm_le16(d + 9) != 0x14) return; /* draft layout: header fields only */
+    if (header_size != 0x14) return; /* neither layout: header fields only */
     uint8_t data_flags = d[11], bone_flags = d[12], mesh_flags = d[13];
     uint32_t bones = mcm_le32(d + 14), meshes = mcm_le32(d + 18), mats = mcm_le32(d + 22);
     cursor c = {d, size, SE_HEADER, false};
-    if (data_flags & 1) {
-        mcm_group *names = mcm_add_group(l, 0, 0, 0, 14, 4, NULL);
-        for (uint32_t b = 0; b < bones && b < MAX_ITEMS && !c.fail; b++) {
-            size_t at = c.at, span;
-            if (string(l, &c, &span)) rec(names, b, at, span);
-        }
-        size_t elem = 5 + ((bone_flags & 1) ? 28 : 0) + ((bone_flags & 2) ? 28 : 0) + ((bone_flags & 4) ? 12 : 0);
-        /* u8 flags, i32 parent, then 7 floats per transform, 3 for scale */
-        static const char *const shapes[8] = {"bi",           "bifffffff",    "bifffffff",
-                                              "biffffffffffffff", "bifff",    "biffffffffff",
-                                              "biffffffffff", "bifffffffffffffffff"};
-        if (bones && !c.fail) arr(l, &c, 14, bones, elem, shapes[bone_flags & 7]);
-        if (bones > MAX_ITEMS) return;
-    }
+    if ((data_flags & 1) && !bones_block(l, &c, 14, bones, bone_flags)) return;
     if (data_flags & 2) {
         mcm_group *mg = mcm_add_group(l, 0, 0, 0, 18, 4, NULL);
         for (uint32_t m = 0; m < meshes && m < MAX_ITEMS && !c.fail; m++) {
@@ -146,10 +230,16 @@ size_t mcm_mutate_semodel(uint8_t *data, size_t size, size_t max_size, unsigned 
     if (size < SE_HEADER || memcmp(data, "SEModel", 7) != 0 || mcm_chance(&r, 16))
         return mcm_bytes(&r, data, size, max_size);
     mcm_layout *l = malloc(sizeof *l);
-    if (!l) return mcm_bytes(&r, data, size, max_size);
+    char(*shapes)[MAX_SHAPE] = malloc(MCM_MAX_RECS * sizeof *shapes); /* draft vertex shapes */
+    if (!l || !shapes) {
+        free(l);
+        free(shapes);
+        return mcm_bytes(&r, data, size, max_size);
+    }
     mcm_layout_init(l);
-    parse(l, data, size);
+    parse(l, data, size, shapes);
     size = mcm_layout_mutate(l, &r, data, size, max_size);
+    free(shapes);
     free(l);
     return size;
 }
