@@ -10,7 +10,9 @@
  *    logical location; E3D offsets inside decoded LZMA data go in
  *    properties.payloadOffset;
  *  - levels: error and warning as they are, info and hint as "note" (SARIF
- *    has no finer level); properties.severity keeps ours.
+ *    has no finer level); properties.severity keeps ours;
+ *  - partialFingerprints: code and structural path, so that the same
+ *    finding in two runs matches even when offsets moved.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -107,6 +109,11 @@ static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char 
     }
     cJSON *locs = cJSON_AddArrayToObject(o, "locations");
     cJSON_AddItemToArray(locs, loc);
+    /* Stable across runs while the offsets move: the code and the structural
+     * path (a dashboard matches results of two runs by it). */
+    char fp[sizeof in->path + 64];
+    snprintf(fp, sizeof fp, "%s:%s", ci->name, in && in->path[0] ? in->path : "/");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "partialFingerprints"), "modelcheckPath/v1", fp);
     cJSON *props = cJSON_AddObjectToObject(o, "properties");
     cJSON_AddStringToObject(props, "severity", mc_severity_name(is->severity));
     cJSON_AddNumberToObject(props, "count", (double)is->count);

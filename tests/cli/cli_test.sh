@@ -135,6 +135,7 @@ loc = x["locations"][0]
 assert loc["physicalLocation"]["region"]["byteOffset"] == 572
 assert loc["physicalLocation"]["artifactLocation"]["index"] == 0
 assert loc["logicalLocations"][0]["fullyQualifiedName"] == "/vertices/5/weights"
+assert x["partialFingerprints"] == {"modelcheckPath/v1": "AEM_WEIGHT_SUM:/vertices/5/weights"}, x
 rule, = r["tool"]["driver"]["rules"]
 assert rule["id"] == "AEM_WEIGHT_SUM" and rule["defaultConfiguration"]["level"] == "error"
 assert r["invocations"][0] == {"executionSuccessful": True, "exitCode": 1}
