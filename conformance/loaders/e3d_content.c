@@ -427,8 +427,10 @@ static mcl_status interleaved_layout(e3 *s, const e3_blk *b, ientry *e, uint32_t
             return FAILF(s, MCL_ERR_STRUCTURE, b, "interleaved attributes 0x%04X and 0x%04X overlap", e[i - 1].type,
                          e[i].type);
         if (slot >= A_WEIGHTS) {
-            if (e[i].width % 2)
-                return FAILF(s, MCL_ERR_SIZE, b, "boneWeights spans %u bytes (k IDs need k weights)", e[i].width);
+            /* the width comes from the next offset: 0 is two entries at one
+             * offset, a list with no bone slot in it (E3D_BONE_WEIGHTS_SIZE) */
+            if (e[i].width == 0 || e[i].width % 2)
+                return FAILF(s, MCL_ERR_SIZE, b, "boneWeights spans %u bytes (k >= 1 IDs need k weights)", e[i].width);
             if (e[i].width / 2 > INFLUENCE_LIMIT)
                 return FAILF(s, MCL_ERR_LIMIT, b, "%u bones per vertex (at most %u)", e[i].width / 2, INFLUENCE_LIMIT);
         }
@@ -995,14 +997,21 @@ static mcl_status mesh_post(e3 *s, mesh *m)
                 return FAILF(s, MCL_ERR_RANGE, b, "triangle index %u (expected < vertex count %u)", v, m->vcount);
         }
     }
-    /* e3d.adoc, meshBBox: the mesh's box (a float's rounding allowed) */
+    /* e3d.adoc, meshBBox: the mesh's box, within the catalog's tolerance for
+     * E3D_BBOX_EXCLUDES_VERTEX: 1e-5 x the box's largest magnitude on that
+     * axis (at least 1e-5), on both sides; verticesDbl compared as doubles */
     if (m->has_bbox && (m->a[A_POS].present || m->a[A_POSD].present))
-        for (uint32_t v = 0; v < m->vcount; v++)
-            for (int c = 0; c < 3; c++) {
-                float x = e3__vertex_coord(m, v, c), lo = m->bbox[c], hi = m->bbox[c + 3];
-                if (x < lo - 1e-5f * fmaxf(1.0f, fabsf(lo)) || x > hi + 1e-5f * fmaxf(1.0f, fabsf(hi)))
+        for (int c = 0; c < 3; c++) {
+            double lo = m->bbox[c], hi = m->bbox[c + 3];
+            double tol = 1e-5 * fmax(1.0, fmax(fabs(lo), fabs(hi)));
+            for (uint32_t v = 0; v < m->vcount; v++) {
+                const attr *a = m->a[A_POS].present ? &m->a[A_POS] : &m->a[A_POSD];
+                const uint8_t *e = a->p + (size_t)v * a->stride;
+                double x = m->a[A_POS].present ? (double)f32_at(e + 4 * c) : f64_at(e + 8 * c);
+                if (x < lo - tol || x > hi + tol)
                     return mcl__fail(s->c, MCL_ERR_VALUE, m->bbox_off, "vertex %u lies outside meshBBox on axis %d", v, c);
             }
+        }
     return MCL_OK;
 }
 

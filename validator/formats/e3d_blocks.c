@@ -392,7 +392,7 @@ static void size_entries(e3d *v, const e3d_blk *b, ientry *e, size_t n, uint16_t
         e[i].size = next > e[i].offset ? next - e[i].offset : 0;
         if (bone_weights(e[i].type) && (e[i].size < 2 || e[i].size % 2)) {
             mc_instance *in = e3d_emit_blk(v, MC_E3D_BONE_WEIGHTS_SIZE, b, e[i].at);
-            mc_msg(in, "%s spans %u bytes per vertex (expected an even number: k bone IDs, k weights)",
+            mc_msg(in, "%s spans %u bytes per vertex (expected an even number >= 2: k bone IDs, k weights)",
                    attr_name(e[i].type), e[i].size);
             e[i].ok = false;
         }
