@@ -13,10 +13,13 @@ cmake --build --preset coverage >/dev/null
 find build/coverage -name '*.gcda' -delete
 ctest --preset coverage >/dev/null
 mkdir -p build/coverage/coverage
+# The search path (last argument) keeps other builds' coverage data out: gcovr
+# searches the whole --root by default, and a stale build of the same sources
+# makes it merge mismatched line numbers.
 gcovr --root . --object-directory build/coverage \
       --filter validator/ --filter reports/ --filter conformance/loaders/ \
       --html-details build/coverage/coverage/index.html --fail-under-line "$min_all" --print-summary \
-      | sed 's/^/coverage (validator, reports, loaders): /'
+      build/coverage | sed 's/^/coverage (validator, reports, loaders): /'
 gcovr --root . --object-directory build/coverage --filter validator/ \
       --fail-under-line "$min_lines" --print-summary -o build/coverage/coverage/report.txt \
-      | sed 's/^/coverage (validator): /'
+      build/coverage | sed 's/^/coverage (validator): /'

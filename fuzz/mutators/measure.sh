@@ -68,7 +68,7 @@ for f in "$@"; do
             [ -z "${MCM_FUZZ_ONLY:-}" ] || { echo "| $f | $engine | $s | $execs | $c | $ft | $n | - | - |"; continue; }
             find "$cov" -name '*.gcda' -delete
             "$cov/fuzz/mc_replay_$f" "$out" "corpus/$f" >/dev/null 2>&1 || true
-            summary=$(gcovr --root . --object-directory "$cov" --filter "$filter" --print-summary 2>/dev/null)
+            summary=$(gcovr --root . --object-directory "$cov" --filter "$filter" --print-summary "$cov" 2>/dev/null)
             lines=$(echo "$summary" | grep '^lines:' | sed 's/^lines: //')
             branches=$(echo "$summary" | grep '^branches:' | sed 's/^branches: //')
             echo "| $f | $engine | $s | $execs | $c | $ft | $n | $lines | $branches |"
