@@ -60,8 +60,11 @@ static mcl_status build_bones(e3 *s, mcl_model *model)
         if (!bones[i].name) st = s->c->err->status;
         bones[i].parent = nd->parent; /* meshNodes nest: a parent precedes its children */
         trs_matrix(nd->t, nd->q, nd->scale, bones[i].local);
-        if (!all_finite16(bones[i].local)) /* doubles beyond float range */
-            st = mcl__fail(s->c, MCL_ERR_VALUE, 0, "node %u: transform overflows float", i);
+        /* e3d.adoc gives position and orientation as doubles: any finite
+         * double is the spec's, but the common model is float. Beyond its
+         * range is this loader's limit, not an invalid file. */
+        if (!all_finite16(bones[i].local))
+            st = mcl__fail(s->c, MCL_ERR_LIMIT, 0, "node %u: transform beyond the model's float range", i);
         mcl__identity(bones[i].inverse_bind);
     }
     /* e3d.adoc, skinBones: inverse bind matrices relative to the skin's bind

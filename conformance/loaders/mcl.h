@@ -43,7 +43,8 @@ typedef enum mcl_status {
     MCL_OK = 0,
     MCL_ERR_ARGUMENT,     /* NULL pointer, unknown format */
     MCL_ERR_NOMEM,        /* malloc failed */
-    MCL_ERR_LIMIT,        /* a configured limit (memory, depth, decompressed bytes) */
+    MCL_ERR_LIMIT,        /* a configured limit (memory, depth, decompressed bytes), or
+                             a spec-valid value beyond the model's float range */
     MCL_ERR_TRUNCATED,    /* a field or block runs past the end of the data */
     MCL_ERR_MAGIC,        /* not this format */
     MCL_ERR_VERSION,      /* unknown version or layout */
