@@ -466,6 +466,19 @@ static void weights_zero_width(e3db *w)
     close_all(w);
 }
 
+/* a custom attribute at offset 12 of a 12-byte vertex: implied size 0 (found
+ * by AFL++ on diff_e3d: the reference loader once accepted it) */
+static void custom_zero_size(e3db *w)
+{
+    attrs_begin(w, 1);
+    e3db_begin(w, 0x2800);
+    mcb_u16(&w->b, 0x2010), mcb_u16(&w->b, 0), mcb_u16(&w->b, 0x4000), mcb_u16(&w->b, 12);
+    mcb_u16(&w->b, 0), mcb_u16(&w->b, 12);
+    static const float p[3] = {0.25f, 0.5f, 0.75f};
+    mcb_f32s(&w->b, p, 3);
+    close_all(w);
+}
+
 static void eleven_bones(e3db *w)
 {
     attrs_begin(w, 1);
@@ -1035,6 +1048,7 @@ static const e3d_case e3d_cases[] = {
     {CASE("invalid", "vertices_twice.e3d", "E3D_ATTRIBUTE_DUPLICATE", "vertices interleaved and again as a standalone block", "E3D_ATTRIBUTE_DUPLICATE"), attr_twice},
     {CASE("invalid", "normal_length_0_5.e3d", "E3D_NORMAL_NOT_UNIT", "vertex 3's normal is (256, 0, 0): length about 0.5", "E3D_NORMAL_NOT_UNIT"), normal_short},
     {CASE("invalid", "bone_weights_odd_width.e3d", "E3D_BONE_WEIGHTS_SIZE", "interleaved boneWeights spanning 3 bytes per vertex", "E3D_BONE_WEIGHTS_SIZE"), weights_odd},
+    {CASE("invalid", "interleaved_custom_zero_size.e3d", "E3D_INTERLEAVED_RANGE", "a custom attribute (0x4000) at offset 12 of a 12-byte vertex: its implied size is 0", "E3D_INTERLEAVED_RANGE"), custom_zero_size},
     {CASE("invalid", "bone_weights_zero_width.e3d", "E3D_BONE_WEIGHTS_SIZE", "interleaved boneWeights and normals at offset 12: boneWeights spans 0 bytes per vertex", "E3D_BONE_WEIGHTS_SIZE"), weights_zero_width},
     {CASE("invalid", "eleven_bones_per_vertex.e3d", "E3D_INFLUENCES_LIMIT", "interleaved boneWeights of 22 bytes: 11 bones per vertex", "E3D_INFLUENCES_LIMIT"), eleven_bones},
     {CASE("invalid", "bone_id_3_of_2.e3d", "E3D_BONE_ID_RANGE", "vertex 7 names bone 3 of a 2-bone skin", "E3D_BONE_ID_RANGE"), bone_id},

@@ -423,6 +423,12 @@ static mcl_status interleaved_layout(e3 *s, const e3_blk *b, ientry *e, uint32_t
         if ((uint32_t)e[i].off + e[i].width > stride)
             return FAILF(s, MCL_ERR_RANGE, b, "interleaved attribute 0x%04X at offset %u + %u bytes passes the %u-byte vertex",
                          e[i].type, e[i].off, e[i].width, stride);
+        /* a custom entry whose implied width is 0 (at the vertex size, or
+         * sharing its offset) holds no byte (E3D_INTERLEAVED_RANGE);
+         * boneWeights has its own rule below */
+        if (e[i].width == 0 && slot < A_WEIGHTS)
+            return FAILF(s, MCL_ERR_RANGE, b, "interleaved attribute 0x%04X at offset %u holds no byte of the %u-byte vertex",
+                         e[i].type, e[i].off, stride);
         if (i && (uint32_t)e[i - 1].off + e[i - 1].width > e[i].off)
             return FAILF(s, MCL_ERR_STRUCTURE, b, "interleaved attributes 0x%04X and 0x%04X overlap", e[i - 1].type,
                          e[i].type);
