@@ -11,7 +11,12 @@ min_all=${MC_COVERAGE_MIN_ALL:-96}       # validator/ + reports/ + conformance/l
 cmake --preset coverage >/dev/null
 cmake --build --preset coverage >/dev/null
 find build/coverage -name '*.gcda' -delete
-ctest --preset coverage >/dev/null
+if ! ctest --preset coverage >build/coverage/ctest.log 2>&1; then
+    # a failure here is a test failing in the coverage build: show which and why
+    grep -E 'FAIL|Failed|tests passed' build/coverage/ctest.log | tail -20
+    ctest --preset coverage --rerun-failed --output-on-failure | tail -40
+    exit 1
+fi
 mkdir -p build/coverage/coverage
 # The search path (last argument) keeps other builds' coverage data out: gcovr
 # searches the whole --root by default, and a stale build of the same sources
