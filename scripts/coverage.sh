@@ -6,8 +6,8 @@
 # from the measurement: see README, Quality).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-min_lines=${MC_COVERAGE_MIN_LINES:-97}   # validator/ (measured 98.5%)
-min_all=${MC_COVERAGE_MIN_ALL:-96}       # validator/ + reports/ + conformance/loaders/ (measured 97.3%)
+min_lines=${MC_COVERAGE_MIN_LINES:-97}   # validator/ (measured 98.4%)
+min_all=${MC_COVERAGE_MIN_ALL:-96}       # validator/ + reports/ + conformance/loaders/ (measured 97.2%)
 cmake --preset coverage >/dev/null
 cmake --build --preset coverage >/dev/null
 find build/coverage -name '*.gcda' -delete
