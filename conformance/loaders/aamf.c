@@ -267,16 +267,6 @@ static void affine_inverse(const double m[16], double out[16])
     out[15] = 1;
 }
 
-static void mul_d(const double x[16], const double y[16], double out[16])
-{
-    for (int col = 0; col < 4; col++)
-        for (int row = 0; row < 4; row++) {
-            double v = 0;
-            for (int k = 0; k < 4; k++) v += x[k * 4 + row] * y[col * 4 + k];
-            out[col * 4 + row] = v;
-        }
-}
-
 /* aamf.md Bind Pose Transforms: one MATRIX per bone. Read as the bone's rest
  * transform relative to its parent, like the keyframes that replace it, so
  * the rest pose chains parents and inverse_bind undoes the chained (model
@@ -299,7 +289,7 @@ static mcl_status read_bind_poses(aamf *a, uint64_t pos)
         double local[16], inv[16];
         for (int k = 0; k < 16; k++) local[k] = bones[i].local[k];
         double *g = &global[(uint64_t)i * 16];
-        if (bones[i].parent >= 0) mul_d(&global[(uint64_t)bones[i].parent * 16], local, g);
+        if (bones[i].parent >= 0) mcl__mat4_mul_d(&global[(uint64_t)bones[i].parent * 16], local, g);
         else memcpy(g, local, sizeof local);
         affine_inverse(g, inv);
         for (int k = 0; k < 16; k++) bones[i].inverse_bind[k] = (float)inv[k];

@@ -320,16 +320,6 @@ static void affine_inverse(const double m[16], double out[16])
     out[15] = 1;
 }
 
-static void affine_mul(const double a[16], const double b[16], double out[16])
-{
-    for (int col = 0; col < 4; col++)
-        for (int row = 0; row < 4; row++) {
-            double v = 0;
-            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[col * 4 + k];
-            out[col * 4 + row] = v;
-        }
-}
-
 static mcl_status check_bone_matrix(mcl_ctx *c, const aem_file *f, uint32_t b, float m[16])
 {
     uint64_t o = rec(f, AEM_BONES, b);
@@ -386,7 +376,7 @@ static void rest_local(mcl_bone *bones, uint32_t b)
         double parent[16];
         for (int k = 0; k < 16; k++) parent[k] = bones[bones[b].parent].inverse_bind[k];
         parent[3] = parent[7] = parent[11] = 0, parent[15] = 1;
-        affine_mul(parent, global, local);
+        mcl__mat4_mul_d(parent, global, local);
     } else {
         memcpy(local, global, sizeof local);
     }

@@ -35,16 +35,6 @@ static void trs_matrix(const double t[3], const double qin[4], const float sc[3]
     m[15] = 1;
 }
 
-static void mat_mul(const float a[16], const float b[16], float out[16])
-{
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            float v = 0;
-            for (int k = 0; k < 4; k++) v += a[k * 4 + r] * b[c * 4 + k];
-            out[c * 4 + r] = v;
-        }
-}
-
 static bool all_finite16(const float m[16]) { return mc_all_finite(m, 16); }
 
 static mcl_status build_bones(e3 *s, mcl_model *model)
@@ -80,7 +70,7 @@ static mcl_status build_bones(e3 *s, mcl_model *model)
             if (!bound[ni]) {
                 float ibm[16];
                 for (int e = 0; e < 16; e++) ibm[e] = f32_at(b->p + pos + 4 * (size_t)e);
-                mat_mul(ibm, sk->bind, bones[ni].inverse_bind);
+                mcl__mat4_mul(ibm, sk->bind, bones[ni].inverse_bind);
                 if (!all_finite16(bones[ni].inverse_bind)) mcl__identity(bones[ni].inverse_bind);
                 bound[ni] = true;
             }

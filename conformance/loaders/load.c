@@ -184,6 +184,30 @@ void mcl__identity(float m[16])
     for (int i = 0; i < 16; i++) m[i] = (i % 5 == 0) ? 1.0f : 0.0f;
 }
 
+void mcl__mat4_mul(const float a[16], const float b[16], float out[16])
+{
+    float r[16];
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float v = 0;
+            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = v;
+        }
+    memcpy(out, r, sizeof r);
+}
+
+void mcl__mat4_mul_d(const double a[16], const double b[16], double out[16])
+{
+    double r[16];
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            double v = 0;
+            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = v;
+        }
+    memcpy(out, r, sizeof r);
+}
+
 void mcl_free(mcl_model *model)
 {
     if (!model) return;

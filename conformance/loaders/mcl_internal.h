@@ -53,5 +53,8 @@ void mcl__arena_free(mcl_arena *arena);
 
 /* Column-major 4x4 identity, for bones whose format stores no bind data. */
 void mcl__identity(float m[16]);
+/* out = a x b, column-major; out may be a or b. */
+void mcl__mat4_mul(const float a[16], const float b[16], float out[16]);
+void mcl__mat4_mul_d(const double a[16], const double b[16], double out[16]);
 
 #endif

@@ -15,18 +15,6 @@ typedef struct bone_state {
     unsigned char decomposed, has_matrix;
 } bone_state;
 
-static void mat_mul(const float a[16], const float b[16], float out[16])
-{
-    float r[16];
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float v = 0;
-            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[c * 4 + k];
-            r[c * 4 + row] = v;
-        }
-    memcpy(out, r, sizeof r);
-}
-
 static float len3(const float *v)
 {
     return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -179,12 +167,12 @@ mcl_status mcl_evaluate_pose(const mcl_model *m, uint32_t animation, double time
         float local[16];
         local_of(m, st, i, local);
         int32_t p = m->bones[i].parent; /* p < i: its global is final */
-        if (p >= 0) mat_mul(&g[(size_t)p * 16], local, &g[(size_t)i * 16]);
+        if (p >= 0) mcl__mat4_mul(&g[(size_t)p * 16], local, &g[(size_t)i * 16]);
         else memcpy(&g[(size_t)i * 16], local, sizeof local);
     }
     if (skin)
         for (uint32_t i = 0; i < m->bone_count; i++)
-            mat_mul(&g[(size_t)i * 16], m->bones[i].inverse_bind, &skin[(size_t)i * 16]);
+            mcl__mat4_mul(&g[(size_t)i * 16], m->bones[i].inverse_bind, &skin[(size_t)i * 16]);
     if (g != global) free(g);
     free(st);
     return MCL_OK;
