@@ -130,19 +130,20 @@ static void legacy(mcm_layout *l, const uint8_t *d, size_t size)
     animations(l, d, size, at, 2, anims, bones);
 }
 
+/* SAMF by its magic, else the legacy layout */
+static void parse(mcm_layout *l, const uint8_t *data, size_t size, void *ctx)
+{
+    (void)ctx;
+    bool magic = (data[0] == 'S' || data[0] == 'A') && data[1] == 'A' && data[2] == 'M' && data[3] == 'F';
+    if (magic) samf(l, data, size);
+    else legacy(l, data, size);
+}
+
 size_t mcm_mutate_aamf(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {
     mcm_rng r;
     mcm_rng_seed(&r, seed, data, size);
     if (size > max_size) size = max_size;
     if (size < 16 || mcm_chance(&r, 16)) return mcm_bytes(&r, data, size, max_size);
-    mcm_layout *l = malloc(sizeof *l);
-    if (!l) return mcm_bytes(&r, data, size, max_size);
-    mcm_layout_init(l);
-    bool magic = (data[0] == 'S' || data[0] == 'A') && data[1] == 'A' && data[2] == 'M' && data[3] == 'F';
-    if (magic) samf(l, data, size);
-    else legacy(l, data, size);
-    size = mcm_layout_mutate(l, &r, data, size, max_size);
-    free(l);
-    return size;
+    return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }

@@ -27,8 +27,9 @@ static const struct {
     {20, "fffff"},                                   /* keyframe */
 };
 
-static void parse(mcm_layout *l, const uint8_t *d, size_t size)
+static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
 {
+    (void)ctx;
     mcm_add_field(l, 3, 1, 'b'); /* version */
     size_t at = AEM_HEADER;
     for (unsigned s = 0; s < 9; s++) {
@@ -59,11 +60,5 @@ size_t mcm_mutate_aem(uint8_t *data, size_t size, size_t max_size, unsigned seed
     if (size > max_size) size = max_size;
     if (size < AEM_HEADER || data[0] != 'A' || data[1] != 'E' || data[2] != 'M' || mcm_chance(&r, 16))
         return mcm_bytes(&r, data, size, max_size);
-    mcm_layout *l = malloc(sizeof *l);
-    if (!l) return mcm_bytes(&r, data, size, max_size);
-    mcm_layout_init(l);
-    parse(l, data, size);
-    size = mcm_layout_mutate(l, &r, data, size, max_size);
-    free(l);
-    return size;
+    return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }

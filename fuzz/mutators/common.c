@@ -486,3 +486,14 @@ size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t 
     free(orig);
     return same ? mcm_bytes(r, data, size, max_size) : n;
 }
+
+size_t mcm_layout_run(mcm_parse_fn parse, void *ctx, mcm_rng *r, uint8_t *data, size_t size, size_t max_size)
+{
+    mcm_layout *l = malloc(sizeof *l);
+    if (!l) return mcm_bytes(r, data, size, max_size);
+    mcm_layout_init(l);
+    parse(l, data, size, ctx);
+    size = mcm_layout_mutate(l, r, data, size, max_size);
+    free(l);
+    return size;
+}

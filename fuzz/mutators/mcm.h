@@ -136,6 +136,12 @@ void mcm_sizes_add(mcm_sizes *s, size_t off, unsigned width);
  * Returns the new size; falls back to mcm_bytes when l is empty. */
 size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t size, size_t max_size);
 
+/* The fixed-layout formats' mutation: a layout allocated and filled by
+ * parse (ctx passed through), one mcm_layout_mutate, freed; byte-level
+ * mutation when there is no memory for it. */
+typedef void (*mcm_parse_fn)(mcm_layout *l, const uint8_t *data, size_t size, void *ctx);
+size_t mcm_layout_run(mcm_parse_fn parse, void *ctx, mcm_rng *r, uint8_t *data, size_t size, size_t max_size);
+
 /* Shape helper for parsers: how many bytes a shape string covers. */
 size_t mcm_shape_size(const char *shape);
 

@@ -58,8 +58,9 @@ static void record(mcm_group *g, size_t i, size_t off, size_t end)
     g->rec_len[i] = end - off;
 }
 
-static void parse(mcm_layout *l, const uint8_t *d, size_t size)
+static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
 {
+    (void)ctx;
     cursor c = {d, size, NLM_HEADER, false};
     mcm_add_field(l, 0, 4, 'x');
     mcm_add_field(l, 8, 4, 'u');
@@ -129,11 +130,5 @@ size_t mcm_mutate_nlm(uint8_t *data, size_t size, size_t max_size, unsigned seed
     mcm_rng_seed(&r, seed, data, size);
     if (size > max_size) size = max_size;
     if (size < NLM_HEADER + 28 || mcm_chance(&r, 16)) return mcm_bytes(&r, data, size, max_size);
-    mcm_layout *l = malloc(sizeof *l);
-    if (!l) return mcm_bytes(&r, data, size, max_size);
-    mcm_layout_init(l);
-    parse(l, data, size);
-    size = mcm_layout_mutate(l, &r, data, size, max_size);
-    free(l);
-    return size;
+    return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }

@@ -184,8 +184,9 @@ static void parse_draft(mcm_layout *l, const uint8_t *d, size_t size, char (*sha
     }
 }
 
-static void parse(mcm_layout *l, const uint8_t *d, size_t size, char (*shapes)[MAX_SHAPE])
+static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
 {
+    char(*shapes)[MAX_SHAPE] = ctx;
     mcm_add_field(l, 7, 2, 'h');
     mcm_add_field(l, 9, 2, 'n');
     uint16_t header_size = mcm_le16(d + 9);
@@ -229,17 +230,6 @@ size_t mcm_mutate_semodel(uint8_t *data, size_t size, size_t max_size, unsigned 
     if (size > max_size) size = max_size;
     if (size < SE_HEADER || memcmp(data, "SEModel", 7) != 0 || mcm_chance(&r, 16))
         return mcm_bytes(&r, data, size, max_size);
-    mcm_layout *l = malloc(sizeof *l);
-    char(*shapes)[MAX_SHAPE] = malloc(MCM_MAX_RECS * sizeof *shapes); /* draft vertex shapes */
-    if (!l || !shapes) {
-        free(l);
-        free(shapes);
-        return mcm_bytes(&r, data, size, max_size);
-    }
-    mcm_layout_init(l);
-    parse(l, data, size, shapes);
-    size = mcm_layout_mutate(l, &r, data, size, max_size);
-    free(shapes);
-    free(l);
-    return size;
+    char shapes[MCM_MAX_RECS][MAX_SHAPE]; /* draft vertex shapes, alive while the layout is */
+    return mcm_layout_run(parse, shapes, &r, data, size, max_size);
 }
