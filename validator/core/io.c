@@ -43,6 +43,17 @@ static mc_status io_failure(mc_code code, const char *what, int err, const mc_op
     return MC_ERR_IO;
 }
 
+static mc_status not_regular(const struct stat *st, const mc_options *opt, mc_result **out)
+{
+    if (S_ISDIR(st->st_mode)) return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, opt, out);
+    const char *what = S_ISFIFO(st->st_mode)  ? "cannot validate a FIFO"
+                       : S_ISSOCK(st->st_mode) ? "cannot validate a socket"
+                       : S_ISCHR(st->st_mode)  ? "cannot validate a character device"
+                       : S_ISBLK(st->st_mode)  ? "cannot validate a block device"
+                                               : "cannot validate";
+    return io_failure(MC_IO_NOT_REGULAR, what, 0, opt, out);
+}
+
 static mc_status validate_stdin(const mc_options *opt, mc_result **out)
 {
     size_t cap = 1 << 16, len = 0;
@@ -87,7 +98,14 @@ mc_status mc_validate_path(const char *path, const mc_options *options, mc_resul
     }
     if (strcmp(path, "-") == 0) return validate_stdin(options, out);
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Only regular files are opened: open() of a FIFO waits for a writer,
+     * and opening a device can have effects of its own. O_NONBLOCK covers
+     * the race of a path replaced between the two calls (it changes nothing
+     * for a regular file). */
+    struct stat pre;
+    if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode))
+        return not_regular(&pre, options, out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, options, out);
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -95,13 +113,9 @@ mc_status mc_validate_path(const char *path, const mc_options *options, mc_resul
         close(fd);
         return io_failure(MC_IO_READ_FAILED, "cannot stat", err, options, out);
     }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, options, out);
-    }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return io_failure(MC_IO_NOT_REGULAR, "cannot validate", 0, options, out);
+        return not_regular(&st, options, out);
     }
     uint64_t size = (uint64_t)st.st_size;
     if (size == 0 || size > options->max_file_bytes || size > SIZE_MAX) {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The environment around the files (issue 18): FIFOs, files that change while
+# they are read, output that cannot be written, hostile file names, deep
+# trees, large standard input, reports over many files.
+# usage: harden_test.sh MODELCHECK MC_CORPUSGEN PYTHON
+set -uo pipefail
+mc=$1 gen=$2 py=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok()   { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect NAME EXIT_CODE CMD...: runs CMD (killed after 10 s: a hang is a
+# failure, not a stuck suite), keeps stdout/stderr in $tmp/out, $tmp/err
+expect() {
+    local name=$1 want=$2; shift 2
+    timeout -s KILL 10 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; head -5 "$tmp/err"; fi
+}
+contains() { # contains NAME FILE TEXT
+    if grep -qF -- "$3" "$2"; then ok; else fail "$1: '$3' not in $2:"; head -5 "$2"; fi
+}
+lacks() { # lacks NAME FILE TEXT
+    if grep -qF -- "$3" "$2"; then fail "$1: '$3' in $2"; else ok; fi
+}
+one_line() { # one_line NAME FILE: exactly one line starting with "modelcheck"
+    if [ "$(wc -l <"$2")" -eq 1 ] && grep -q '^modelcheck' "$2"; then ok; else fail "$1: stderr is not one line:"; cat "$2"; fi
+}
+
+"$gen" "$tmp/corpus" >/dev/null || { echo "cannot generate corpus"; exit 1; }
+valid=$tmp/corpus/aem/valid/skinned_animated.aem
+weights=$tmp/corpus/aem/invalid/weights_sum_0_93.aem
+
+# ---- 1. FIFOs: IO_NOT_REGULAR at once, named or met in a walk ----
+mkdir "$tmp/fifo"
+cp "$valid" "$tmp/fifo/a.aem"
+mkfifo "$tmp/fifo/b.pipe"
+expect fifo-named 3 "$mc" "$tmp/fifo/b.pipe"
+contains fifo-named-code "$tmp/err" "cannot validate a FIFO"
+expect fifo-walk 3 "$mc" "$tmp/fifo"
+contains fifo-walk-other "$tmp/out" "$tmp/fifo/a.aem: aem (aem1): valid"
+expect fifo-json 3 "$mc" --output json "$tmp/fifo"
+contains fifo-json-code "$tmp/out" '"IO_NOT_REGULAR"'
+
+echo "harden: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
