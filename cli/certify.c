@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "certify.h"
+#include "cliutil.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
 
@@ -139,6 +140,7 @@ static int parse_args(options *o, int argc, char **argv)
     opterr = 0;
     optind = 1;
     int ch, rc = 0;
+    char name[64];
     while (rc == 0 && (ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
         switch (ch) {
         case OPT_LOADER: set_loader(o, MCC_MODE_COMMAND, optarg); break;
@@ -161,8 +163,8 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_TIMINGS: o->timings = 1; break;
         case OPT_TIMESTAMP: o->timestamp = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
-        default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
+        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, name, sizeof name)); break;
+        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, name, sizeof name)); break;
         }
     }
     if (rc) return rc;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "certify.h"
+#include "cliutil.h"
 #include "mc_report.h"
 #include "modelcheck.h"
 #include "walk.h"
@@ -156,13 +157,14 @@ static int parse_args(cli *c, int argc, char **argv)
         {NULL, 0, NULL, 0}};
     opterr = 0;
     int ch, rc = 0;
+    char opt_name[64];
     uint64_t u;
     while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:WqVh", longs, NULL)) != -1) {
         switch (ch) {
         case 'f': {
             int f = mc_format_parse(optarg);
             if (f < 0 || !mc_format_supported((mc_format)f))
-                rc = usage_error("unknown or unsupported format '%s' (see --help)", optarg);
+                rc = usage_error("unknown or unsupported format '%s'", optarg);
             else c->opt.format = (mc_format)f;
             break;
         }
@@ -195,8 +197,8 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
-        default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
+        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, opt_name, sizeof opt_name)); break;
+        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, opt_name, sizeof opt_name)); break;
         }
     }
     if (rc == 0 && c->output == OUT_MARKDOWN && !c->list_codes)
@@ -212,27 +214,9 @@ static void print_io_error(const char *path, const mc_result *r)
     fprintf(stderr, "modelcheck: %s: %s\n", path, msg);
 }
 
-/* Validates one file; when walking a directory, unrecognised files are
- * skipped and only counted. */
-static void check_file(cli *c, const char *path, int from_walk)
+/* Reports one result (and frees it): summary, exit code, output. */
+static void report_file(cli *c, const char *path, mc_result *r, mc_status st)
 {
-    mc_result *r = NULL;
-    mc_status st = mc_validate_path(path, &c->opt, &r);
-    if (!r) {
-        /* not checked (out of memory before a result existed): the summary
-         * must not read as if the file had never been named */
-        fprintf(stderr, "modelcheck: %s: %s\n", path, mc_strerror(st));
-        c->summary.files++;
-        c->summary.unreadable++;
-        raise_exit(c, EXIT_UNREADABLE);
-        return;
-    }
-    if (from_walk && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
-        (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
-        c->summary.skipped++;
-        mc_result_free(r);
-        return;
-    }
     mc_summary_add(&c->summary, r, st);
     if (st == MC_ERR_IO) {
         raise_exit(c, EXIT_UNREADABLE);
@@ -251,14 +235,45 @@ static void check_file(cli *c, const char *path, int from_walk)
     mc_result_free(r);
 }
 
+/* A path that has no result (out of memory before one existed): the summary
+ * must not read as if it had never been named. */
+static void report_no_result(cli *c, const char *path, mc_status st)
+{
+    fprintf(stderr, "modelcheck: %s: %s\n", path, mc_strerror(st));
+    c->summary.files++;
+    c->summary.unreadable++;
+    raise_exit(c, EXIT_UNREADABLE);
+}
+
+/* Validates one file; when walking a directory, unrecognised files are
+ * skipped and only counted. */
+static void check_file(cli *c, const char *path, int from_walk)
+{
+    mc_result *r = NULL;
+    mc_status st = mc_validate_path(path, &c->opt, &r);
+    if (!r) {
+        report_no_result(c, path, st);
+        return;
+    }
+    if (from_walk && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
+        (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
+        c->summary.skipped++;
+        mc_result_free(r);
+        return;
+    }
+    report_file(c, path, r, st);
+}
+
 /* A directory that cannot be listed hides files from the check: the run
- * cannot say they are valid, so it counts as unreadable (exit 3). */
+ * cannot say they are valid, so it is an unreadable entry of its own in the
+ * report (exit 3), counted like any unreadable file. */
 static void walk_error(void *ctx, const char *path, int err)
 {
     cli *c = ctx;
-    fprintf(stderr, "modelcheck: %s: cannot read directory: %s\n", path, strerror(err));
-    c->summary.unreadable++;
-    raise_exit(c, EXIT_UNREADABLE);
+    mc_result *r = NULL;
+    mc_status st = mc_result_io_error("cannot list directory", err, &c->opt, &r);
+    if (r) report_file(c, path, r, st);
+    else report_no_result(c, path, st);
 }
 
 static void check_directory(cli *c, const char *dir)

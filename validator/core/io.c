@@ -43,6 +43,18 @@ static mc_status io_failure(mc_code code, const char *what, int err, const mc_op
     return MC_ERR_IO;
 }
 
+mc_status mc_result_io_error(const char *what, int err, const mc_options *options, mc_result **out)
+{
+    if (!what || !out) return MC_ERR_INVALID_ARG;
+    *out = NULL;
+    mc_options defaults;
+    if (!options) {
+        mc_options_init(&defaults);
+        options = &defaults;
+    }
+    return io_failure(MC_IO_OPEN_FAILED, what, err, options, out);
+}
+
 static mc_status not_regular(const struct stat *st, const mc_options *opt, mc_result **out)
 {
     if (S_ISDIR(st->st_mode)) return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, opt, out);

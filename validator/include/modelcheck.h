@@ -158,6 +158,12 @@ mc_status mc_validate_memory(const void *data, size_t size,
 mc_status mc_validate_path(const char *path, const mc_options *options,
                            mc_result **out);
 
+/* A result for a path the caller could not read itself, such as a directory
+ * it could not list: one IO_OPEN_FAILED issue saying "what: strerror(err)".
+ * Returns MC_ERR_IO with *out set (like mc_validate_path), or MC_ERR_NOMEM. */
+mc_status mc_result_io_error(const char *what, int err, const mc_options *options,
+                             mc_result **out);
+
 void mc_result_free(mc_result *result);
 
 /* 1 when the result has no issue of severity error. */
