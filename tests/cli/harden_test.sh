@@ -30,6 +30,9 @@ one_line() { # one_line NAME FILE: exactly one line starting with "modelcheck"
     if [ "$(wc -l <"$2")" -eq 1 ] && grep -q '^modelcheck' "$2"; then ok; else fail "$1: stderr is not one line:"; cat "$2"; fi
 }
 
+asan=0 # (grep -q under pipefail would fail the pipe when ldd gets SIGPIPE)
+case "$(ldd "$mc" 2>/dev/null)" in *libasan*) asan=1 ;; esac
+
 "$gen" "$tmp/corpus" >/dev/null || { echo "cannot generate corpus"; exit 1; }
 valid=$tmp/corpus/aem/valid/skinned_animated.aem
 weights=$tmp/corpus/aem/invalid/weights_sum_0_93.aem
@@ -44,6 +47,17 @@ expect fifo-walk 3 "$mc" "$tmp/fifo"
 contains fifo-walk-other "$tmp/out" "$tmp/fifo/a.aem: aem (aem1): valid"
 expect fifo-json 3 "$mc" --output json "$tmp/fifo"
 contains fifo-json-code "$tmp/out" '"IO_NOT_REGULAR"'
+
+# ---- 6. standard input: never more than the limit in memory, a true message ----
+expect stdin-large 1 bash -c 'head -c 5000 /dev/zero | "$0" --max-file-bytes 1000 -' "$mc"
+contains stdin-large-msg "$tmp/out" "FILE_TOO_LARGE: standard input is longer than the limit of 1000 bytes (reading stopped at byte 1001)"
+if [ "$asan" -eq 1 ]; then
+    ok # ASan's allocator keeps freed blocks and its own shadow: no bound on memory to assert
+else
+    # a 32 MiB limit in a 64 MiB address space: reading one doubling past the
+    # limit (64 MiB) runs out of memory, reading to the limit does not
+    expect stdin-bounded 1 bash -c 'ulimit -v 65536; head -c 100000000 /dev/zero | "$0" --max-file-bytes 33554432 -' "$mc"
+fi
 
 echo "harden: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,6 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,25 +16,29 @@
 
 #include "mc_validate.h"
 
-static mc_status io_failure(mc_code code, const char *what, int err, const mc_options *opt,
-                            mc_result **out)
+/* A result of one issue at offset 0, for what is known without validating
+ * content. forced: reported even if the code is ignored (an I/O failure:
+ * the file was not checked, and silence would claim it was). */
+static mc_status one_issue(mc_code code, int forced, uint64_t size, const char *msg,
+                           const mc_options *opt, mc_result **out)
 {
     mc_result *r = mc_result_new();
     if (!r) return MC_ERR_NOMEM;
+    r->size = size;
     mc_ctx c;
     mc_info scratch;
     memset(&scratch, 0, sizeof scratch);
     mc_status st = mc_ctx_begin(&c, NULL, 0, opt, &scratch);
     if (st == MC_OK) {
-        /* An I/O failure is reported even if the code is ignored: the file
-         * was not checked, and silence would claim it was. */
-        mc_options forced = *opt;
-        forced.severity[code] = MC_SEVERITY_ERROR;
-        if (forced.max_instances == 0) forced.max_instances = 1;
-        c.opt = &forced;
+        mc_options force = *opt;
+        if (forced) {
+            force.severity[code] = MC_SEVERITY_ERROR;
+            if (force.max_instances == 0) force.max_instances = 1;
+            c.opt = &force;
+        }
         mc_instance *in = mc_emit(&c, code, 0);
         mc_path(in, "/");
-        mc_msg(in, "%s: %s", what, err ? strerror(err) : "not a regular file");
+        mc_msg(in, "%s", msg);
         st = mc_ctx_finish(&c, r);
     }
     if (st != MC_OK) {
@@ -40,7 +46,16 @@ static mc_status io_failure(mc_code code, const char *what, int err, const mc_op
         return st;
     }
     *out = r;
-    return MC_ERR_IO;
+    return MC_OK;
+}
+
+static mc_status io_failure(mc_code code, const char *what, int err, const mc_options *opt,
+                            mc_result **out)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: %s", what, err ? strerror(err) : "not a regular file");
+    mc_status st = one_issue(code, 1, 0, msg, opt, out);
+    return st == MC_OK ? MC_ERR_IO : st;
 }
 
 mc_status mc_result_io_error(const char *what, int err, const mc_options *options, mc_result **out)
@@ -66,17 +81,18 @@ static mc_status not_regular(const struct stat *st, const mc_options *opt, mc_re
     return io_failure(MC_IO_NOT_REGULAR, what, 0, opt, out);
 }
 
+/* Standard input has no size to check first: it is read up to one byte past
+ * the limit, never further, so memory stays at the limit plus a constant. */
 static mc_status validate_stdin(const mc_options *opt, mc_result **out)
 {
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
+    uint64_t want = opt->max_file_bytes < SIZE_MAX - 1 ? opt->max_file_bytes + 1 : SIZE_MAX;
+    size_t cap = want < (1 << 16) ? (size_t)want : 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf) return MC_ERR_NOMEM;
-    for (;;) {
+    while (len < want) {
         if (len == cap) {
-            /* read one byte past the limit so an oversized input is seen */
-            if ((uint64_t)cap > opt->max_file_bytes) break;
-            size_t ncap = cap * 2;
-            uint8_t *n = ncap > cap ? realloc(buf, ncap) : NULL;
+            size_t ncap = cap <= want / 2 ? cap * 2 : (size_t)want;
+            uint8_t *n = realloc(buf, ncap);
             if (!n) {
                 free(buf);
                 return MC_ERR_NOMEM;
@@ -93,6 +109,14 @@ static mc_status validate_stdin(const mc_options *opt, mc_result **out)
         }
         if (got == 0) break;
         len += (size_t)got;
+    }
+    if (len > opt->max_file_bytes) {
+        /* its size is unknown: say what is known */
+        free(buf);
+        char msg[160];
+        snprintf(msg, sizeof msg, "standard input is longer than the limit of %" PRIu64
+                 " bytes (reading stopped at byte %zu)", opt->max_file_bytes, len);
+        return one_issue(MC_FILE_TOO_LARGE, 0, len, msg, opt, out);
     }
     mc_status st = mc_validate_memory(len ? buf : NULL, len, opt, out);
     free(buf);
