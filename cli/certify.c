@@ -52,7 +52,8 @@ static const char usage_text[] =
     "  -h, --help            print this help and exit\n"
     "\n"
     "Exit codes: 0 every case conforming (skipped cases aside), 1 some case not conforming,\n"
-    "2 usage error, bad corpus, loader cannot be started, or a case could not be run.\n";
+    "2 usage error, bad corpus, loader cannot be started, or a case could not be run,\n"
+    "4 a report could not be written completely.\n";
 
 typedef struct options {
     mcc_loader loader;
@@ -196,11 +197,16 @@ static int render(FILE *out, enum kind k, const mcc_report *r)
 static int render_to(const char *path, enum kind k, const mcc_report *r)
 {
     FILE *f = path ? fopen(path, "w") : stdout;
-    int rc = f ? render(f, k, r) : -1;
-    if (path && f && fclose(f) != 0) rc = -1;
-    if (!path && fflush(stdout) != 0) rc = -1;
-    if (rc) fprintf(stderr, "modelcheck certify: cannot write the report to %s\n", path ? path : "stdout");
-    return rc;
+    if (!f) {
+        fprintf(stderr, "modelcheck certify: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (render(f, k, r) != 0 && !ferror(f)) {
+        if (path) fclose(f);
+        fprintf(stderr, "modelcheck certify: out of memory writing %s\n", path ? path : "standard output");
+        return -1;
+    }
+    return mc_cli_finish_output(f, "modelcheck certify", path ? path : "standard output");
 }
 
 static int write_reports(const options *o, const mcc_report *r)
@@ -238,7 +244,7 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
                 summary.total.verdict[MCC_ERROR]);
         rc = EXIT_USAGE;
     }
-    if (write_reports(o, &r) != 0) rc = EXIT_USAGE;
+    if (write_reports(o, &r) != 0) rc = MC_EXIT_OUTPUT;
     mcc_summary_free(&summary);
     mcc_results_free(results, corpus->count);
     return rc;

@@ -4,9 +4,25 @@
 #define MC_CLI_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The option getopt_long just refused (call it for ':' with missing_value 1,
  * for '?' with 0), written into buf: "-Z", "--bogus". */
 const char *mc_cli_bad_option(char **argv, int missing_value, char *buf, size_t size);
+
+/* Exit code when some output (standard output, a report file) could not be
+ * written completely: above every other, so a CI job never takes a partial
+ * report for a report (README, "Exit codes"). */
+enum { MC_EXIT_OUTPUT = 4 };
+
+/* Puts /dev/null, opened read-only, on whichever of descriptors 0, 1 and 2
+ * is closed: files opened later cannot take their numbers (report text would
+ * land in them), and writing to a closed standard output still fails. */
+void mc_cli_hold_std_fds(void);
+
+/* Flushes f and, unless it is stdout, closes it. 0 when everything written
+ * to it arrived; otherwise one line "PROG: cannot write NAME: reason" on
+ * stderr and -1. */
+int mc_cli_finish_output(FILE *f, const char *prog, const char *name);
 
 #endif

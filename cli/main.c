@@ -7,6 +7,7 @@
  *   2  usage error (bad option or value, no PATH)
  *   3  some file could not be read (missing, unreadable, not a file) or some
  *      directory could not be listed
+ *   4  some output (standard output) could not be written completely
  * When several apply, the highest wins.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -67,7 +68,8 @@ static const char usage_text[] =
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
-    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.\n";
+    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory,\n"
+    "4 output could not be written (the report is incomplete).\n";
 
 static void raise_exit(cli *c, int code)
 {
@@ -318,9 +320,8 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "certify") == 0) return mcc_main(argc - 1, argv + 1);
     cli c;
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
@@ -352,6 +353,15 @@ int main(int argc, char **argv)
     } else if (!c.quiet || c.summary.files > 1) {
         mc_report_summary_text(stdout, &c.summary);
     }
-    fflush(stdout);
     return c.exit_code;
+}
+
+int main(int argc, char **argv)
+{
+    mc_cli_hold_std_fds();
+    int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
+    int rc = certify ? mcc_main(argc - 1, argv + 1) : run(argc, argv);
+    if (mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
+        rc = MC_EXIT_OUTPUT;
+    return rc;
 }

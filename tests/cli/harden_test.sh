@@ -48,6 +48,22 @@ contains fifo-walk-other "$tmp/out" "$tmp/fifo/a.aem: aem (aem1): valid"
 expect fifo-json 3 "$mc" --output json "$tmp/fifo"
 contains fifo-json-code "$tmp/out" '"IO_NOT_REGULAR"'
 
+# ---- 3. output that cannot be written: one line, exit 4, never a silent 0 ----
+for kind in text json sarif; do
+    expect full-$kind 4 bash -c '"$0" --output "$1" "$2" >/dev/full' "$mc" $kind "$valid"
+    one_line full-$kind-msg "$tmp/err"
+    contains full-$kind-why "$tmp/err" "modelcheck: cannot write standard output: No space left on device"
+    expect closed-$kind 4 bash -c '"$0" --output "$1" "$2" >&-' "$mc" $kind "$valid"
+    contains closed-$kind-why "$tmp/err" "modelcheck: cannot write standard output: Bad file descriptor"
+done
+expect full-invalid 4 bash -c '"$0" "$1" >/dev/full' "$mc" "$weights" # 4 wins over 1
+expect full-help 4 bash -c '"$0" --help >/dev/full' "$mc"
+expect full-certify 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --json /dev/full
+contains full-certify-why "$tmp/err" "modelcheck certify: cannot write /dev/full: No space left on device"
+expect certify-no-dir 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --report "$tmp/no/such/dir.txt"
+contains certify-no-dir-why "$tmp/err" "cannot write $tmp/no/such/dir.txt: No such file or directory"
+expect certify-stdout-closed 4 bash -c '"$0" certify --reference -f nlm -c "$1" >&-' "$mc" "$tmp/corpus"
+
 # ---- 6. standard input: never more than the limit in memory, a true message ----
 expect stdin-large 1 bash -c 'head -c 5000 /dev/zero | "$0" --max-file-bytes 1000 -' "$mc"
 contains stdin-large-msg "$tmp/out" "FILE_TOO_LARGE: standard input is longer than the limit of 1000 bytes (reading stopped at byte 1001)"
