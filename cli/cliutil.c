@@ -28,7 +28,9 @@ void mc_cli_hold_std_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++) {
         if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-        int got = open("/dev/null", O_RDONLY);
+        /* the wrong direction: reading a held stdin or writing a held
+         * stdout fails with EBADF, as it would closed */
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
         if (got >= 0 && got != fd) close(got); /* a lower one was free: held by now */
     }
 }

@@ -15,9 +15,10 @@ const char *mc_cli_bad_option(char **argv, int missing_value, char *buf, size_t 
  * report for a report (README, "Exit codes"). */
 enum { MC_EXIT_OUTPUT = 4 };
 
-/* Puts /dev/null, opened read-only, on whichever of descriptors 0, 1 and 2
- * is closed: files opened later cannot take their numbers (report text would
- * land in them), and writing to a closed standard output still fails. */
+/* Puts /dev/null, opened in the other direction, on whichever of descriptors
+ * 0, 1 and 2 is closed: files opened later cannot take their numbers (report
+ * text would land in them), and reading a closed standard input or writing a
+ * closed standard output still fails (EBADF). */
 void mc_cli_hold_std_fds(void);
 
 /* Flushes f and, unless it is stdout, closes it. 0 when everything written
