@@ -208,12 +208,26 @@ static int parse_args(cli *c, int argc, char **argv)
     return rc;
 }
 
+/* "modelcheck: PATH: what" on stderr, the path quoted if it holds bytes a
+ * terminal would act on (README, "Behaviour at the edges"). */
+__attribute__((format(printf, 2, 3))) static void path_error(const char *path, const char *fmt, ...)
+{
+    char *shown = mc_text_quote(path);
+    fprintf(stderr, "modelcheck: %s: ", shown ? shown : "(out of memory)");
+    free(shown);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 static void print_io_error(const char *path, const mc_result *r)
 {
     const char *msg = r && r->issue_count && r->issues[0].instance_count
                           ? r->issues[0].instances[0].message
                           : "cannot read";
-    fprintf(stderr, "modelcheck: %s: %s\n", path, msg);
+    path_error(path, "%s", msg);
 }
 
 /* Reports one result (and frees it): summary, exit code, output. */
@@ -230,7 +244,7 @@ static void report_file(cli *c, const char *path, mc_result *r, mc_status st)
         cJSON_AddItemToArray(c->files, mc_report_file_json(r, path, st));
     } else if (c->output == OUT_SARIF) {
         if (mc_sarif_add_file(c->sarif, r, path, st) != 0) {
-            fprintf(stderr, "modelcheck: %s: out of memory writing the report\n", path);
+            path_error(path, "out of memory writing the report");
             raise_exit(c, EXIT_UNREADABLE);
         }
     } else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
@@ -241,7 +255,7 @@ static void report_file(cli *c, const char *path, mc_result *r, mc_status st)
  * must not read as if it had never been named. */
 static void report_no_result(cli *c, const char *path, mc_status st)
 {
-    fprintf(stderr, "modelcheck: %s: %s\n", path, mc_strerror(st));
+    path_error(path, "%s", mc_strerror(st));
     c->summary.files++;
     c->summary.unreadable++;
     raise_exit(c, EXIT_UNREADABLE);
@@ -283,12 +297,12 @@ static void check_directory(cli *c, const char *dir)
     mc_pathlist list = {0};
     uint64_t before_files = c->summary.files, before_skipped = c->summary.skipped;
     if (mc_walk(dir, MAX_WALK_DEPTH, &list, walk_error, c) != 0) {
-        fprintf(stderr, "modelcheck: %s: out of memory listing the directory\n", dir);
+        path_error(dir, "out of memory listing the directory");
         raise_exit(c, EXIT_UNREADABLE);
     }
     for (size_t i = 0; i < list.count; i++) check_file(c, list.paths[i], 1);
     if (c->summary.files == before_files)
-        fprintf(stderr, "modelcheck: %s: no model files found (%" PRIu64 " skipped)\n", dir,
+        path_error(dir, "no model files found (%" PRIu64 " skipped)",
                 c->summary.skipped - before_skipped);
     mc_pathlist_free(&list);
 }

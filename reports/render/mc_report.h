@@ -24,6 +24,13 @@ typedef struct mc_run_summary {
 
 void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status);
 
+/* Adds key: s to o, s being bytes from outside (a file name, a command):
+ * as they are when valid UTF-8; otherwise escaped by mc_utf8_escape and
+ * flagged by KEY_escaped: true, so every JSON document stays UTF-8 and the
+ * bytes can be restored (README, "Behaviour at the edges"). -1 when out of
+ * memory. */
+int mc_json_add_text(cJSON *o, const char *key, const char *s);
+
 /* One file's report object (reports/schema/report.schema.json, $defs/file). */
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status);
 

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mc_report.h"
@@ -69,11 +70,26 @@ static cJSON *issue_json(const mc_issue *is)
     return o;
 }
 
+int mc_json_add_text(cJSON *o, const char *key, const char *s)
+{
+    int escaped;
+    char *text = mc_utf8_escape(s, &escaped);
+    if (!text) return -1;
+    int rc = cJSON_AddStringToObject(o, key, text) ? 0 : -1;
+    free(text);
+    if (escaped && rc == 0) {
+        char flag[64];
+        snprintf(flag, sizeof flag, "%s_escaped", key);
+        rc = cJSON_AddTrueToObject(o, flag) ? 0 : -1;
+    }
+    return rc;
+}
+
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "tool", tool_json());
-    cJSON_AddStringToObject(o, "path", path);
+    mc_json_add_text(o, "path", path);
     add_u64(o, "size", r->size);
     if (r->hashed) {
         char hex[65];

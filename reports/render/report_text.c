@@ -49,8 +49,12 @@ static void print_status(FILE *out, const mc_result *r, const char *path)
     print_counts(out, r->counts);
 }
 
-void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int quiet)
+void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int quiet)
 {
+    /* a newline or an escape sequence in a file name must not split a line
+     * or reach the terminal */
+    char *quoted = mc_text_quote(name);
+    const char *path = quoted ? quoted : "(name not shown: out of memory)";
     size_t n = 0;
     for (size_t i = 0; i < r->issue_count; i++) n += r->issues[i].instance_count;
     line_ref *lines = n ? malloc(n * sizeof *lines) : NULL;
@@ -80,6 +84,7 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int qu
                 is->first_offset);
     }
     if (!quiet || !mc_result_valid(r)) print_status(out, r, path);
+    free(quoted);
 }
 
 void mc_report_summary_text(FILE *out, const mc_run_summary *s)

@@ -3,29 +3,7 @@
 # usage: cli_test.sh MODELCHECK MC_CORPUSGEN
 set -uo pipefail
 mc=$1 gen=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-ok()   { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect NAME EXIT_CODE CMD...: runs CMD, keeps stdout/stderr in $tmp/out, $tmp/err
-expect() {
-    local name=$1 want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; cat "$tmp/err"; fi
-}
-contains() { # contains NAME FILE TEXT
-    if grep -qF -- "$3" "$2"; then ok; else fail "$1: '$3' not in $2:"; head -5 "$2"; fi
-}
-lacks() { # lacks NAME FILE TEXT
-    if grep -qF -- "$3" "$2"; then fail "$1: '$3' in $2"; else ok; fi
-}
-one_line() { # one_line NAME FILE: exactly one line starting with "modelcheck: "
-    if [ "$(wc -l <"$2")" -eq 1 ] && grep -q '^modelcheck: ' "$2"; then ok; else fail "$1: stderr is not one line:"; cat "$2"; fi
-}
+. "$(dirname "$0")/common.sh"
 
 "$gen" "$tmp/corpus" || { echo "cannot generate corpus"; exit 1; }
 valid=$tmp/corpus/aem/valid/skinned_animated.aem

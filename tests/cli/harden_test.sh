@@ -5,30 +5,8 @@
 # usage: harden_test.sh MODELCHECK MC_CORPUSGEN PYTHON
 set -uo pipefail
 mc=$1 gen=$2 py=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-ok()   { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect NAME EXIT_CODE CMD...: runs CMD (killed after 10 s: a hang is a
-# failure, not a stuck suite), keeps stdout/stderr in $tmp/out, $tmp/err
-expect() {
-    local name=$1 want=$2; shift 2
-    timeout -s KILL 10 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; head -5 "$tmp/err"; fi
-}
-contains() { # contains NAME FILE TEXT
-    if grep -qF -- "$3" "$2"; then ok; else fail "$1: '$3' not in $2:"; head -5 "$2"; fi
-}
-lacks() { # lacks NAME FILE TEXT
-    if grep -qF -- "$3" "$2"; then fail "$1: '$3' in $2"; else ok; fi
-}
-one_line() { # one_line NAME FILE: exactly one line starting with "modelcheck"
-    if [ "$(wc -l <"$2")" -eq 1 ] && grep -q '^modelcheck' "$2"; then ok; else fail "$1: stderr is not one line:"; cat "$2"; fi
-}
+. "$(dirname "$0")/common.sh"
+MC_TEST_TIMEOUT=10 # FIFOs: a hang is the bug
 
 asan=0 # (grep -q under pipefail would fail the pipe when ldd gets SIGPIPE)
 case "$(ldd "$mc" 2>/dev/null)" in *libasan*) asan=1 ;; esac
@@ -63,6 +41,51 @@ contains full-certify-why "$tmp/err" "modelcheck certify: cannot write /dev/full
 expect certify-no-dir 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --report "$tmp/no/such/dir.txt"
 contains certify-no-dir-why "$tmp/err" "cannot write $tmp/no/such/dir.txt: No such file or directory"
 expect certify-stdout-closed 4 bash -c '"$0" certify --reference -f nlm -c "$1" >&-' "$mc" "$tmp/corpus"
+
+# ---- 4, 7. hostile file names: JSON stays UTF-8 and exact, text is quoted ----
+names=$tmp/names
+mkdir "$names"
+cp "$valid" "$names/$(printf 'new\nline.aem')"
+cp "$weights" "$names/$(printf 'esc\033[2Jape.aem')"
+cp "$valid" "$names/$(printf 'caf\351.aem')"      # Latin-1, not UTF-8
+cp "$valid" "$names/$(printf 'caf\303\251.aem')" # UTF-8
+cp "$valid" "$names/100%.aem"
+expect names-text 1 "$mc" "$names"
+contains names-newline "$tmp/out" "\"$names/new\\nline.aem\": aem (aem1): valid"
+contains names-escape "$tmp/out" "\"$names/esc\\x1B[2Jape.aem\":0x23c: error: AEM_WEIGHT_SUM"
+contains names-latin1 "$tmp/out" "\"$names/caf\\xE9.aem\": aem (aem1): valid"
+contains names-utf8 "$tmp/out" "$names/$(printf 'caf\303\251.aem'): aem (aem1): valid"
+contains names-percent "$tmp/out" "$names/100%.aem: aem (aem1): valid"
+[ "$(wc -l <"$tmp/out")" -eq 7 ] && ok || fail "names-text: $(wc -l <"$tmp/out") lines, expected 7 (5 files, 1 issue, summary)"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out" "$tmp/err"; then fail "names: an escape byte reached the terminal"; else ok; fi
+expect names-stderr 3 "$mc" "$names/$(printf 'gone\033[2J.aem')"
+contains names-stderr-quoted "$tmp/err" "modelcheck: \"$names/gone\\x1B[2J.aem\": cannot open"
+for kind in json sarif; do
+    expect names-$kind 1 "$mc" --output $kind "$names"
+    cp "$tmp/out" "$tmp/names.$kind"
+done
+"$py" - "$tmp/names.json" "$tmp/names.sarif" "$names" <<'PY' && ok || fail "names: JSON paths"
+import json, sys
+from urllib.parse import unquote_to_bytes
+report = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))  # strict UTF-8
+sarif = json.loads(open(sys.argv[2], "rb").read().decode("utf-8"))
+base = sys.argv[3].encode()
+got = sorted(unquote_to_bytes(f["path"]) if f.get("path_escaped") else f["path"].encode()
+             for f in report["files"])
+want = sorted(base + b"/" + n for n in [b"new\nline.aem", b"esc\x1b[2Jape.aem", b"caf\xe9.aem",
+                                        "caf\u00e9.aem".encode(), b"100%.aem"])
+assert got == want, (got, want)
+escaped = [f["path"] for f in report["files"] if f.get("path_escaped")]
+assert escaped == [sys.argv[3] + "/caf%E9.aem"], escaped
+assert [f for f in report["files"] if f["path"].endswith("100%.aem")], "a valid name was changed"
+uris = sorted(unquote_to_bytes(a["location"]["uri"].removeprefix("file://"))
+              for a in sarif["runs"][0]["artifacts"])
+assert uris == want, uris
+PY
+# certificates: a corpus directory whose name is not UTF-8
+cp -r "$tmp/corpus" "$tmp/$(printf 'corpus\377')"
+expect names-certify 0 "$mc" certify --reference -f nlm -c "$tmp/$(printf 'corpus\377')" --json "$tmp/cert.json"
+"$py" -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("utf-8")); c=d["corpus"]; assert c["dir"].endswith("/corpus%FF") and c["dir_escaped"] is True, c' "$tmp/cert.json" && ok || fail "names-certify: corpus dir"
 
 # ---- 6. standard input: never more than the limit in memory, a true message ----
 expect stdin-large 1 bash -c 'head -c 5000 /dev/zero | "$0" --max-file-bytes 1000 -' "$mc"

@@ -172,6 +172,26 @@ int mc_result_valid(const mc_result *result);
 /* The folded issue for a code, or NULL if the code did not fire. */
 const mc_issue *mc_result_find(const mc_result *result, mc_code code);
 
+/* ---- Bytes from outside (file names, names read from a model), shown ---- */
+
+/* 1 when s is well-formed UTF-8 (no overlong form, surrogate or code point
+ * above U+10FFFF). */
+int mc_utf8_valid(const char *s);
+
+/* s made fit for JSON, which must be UTF-8: a copy of s when it is valid
+ * UTF-8 (*escaped = 0); otherwise (*escaped = 1) every byte that belongs to
+ * no well-formed sequence, and every '%', is written %XX (uppercase hex), so
+ * that percent-decoding gives s back byte for byte. Free the result; NULL
+ * when out of memory. */
+char *mc_utf8_escape(const char *s, int *escaped);
+
+/* s made safe to print on a terminal, as git quotes paths: a copy when it
+ * holds no control character (C0, DEL, C1) and no invalid UTF-8; otherwise
+ * s in double quotes with \n, \t, \r, \", \\ and \xHH for the other
+ * bytes, so that no byte of s can move the cursor or split a line. Free the
+ * result; NULL when out of memory. */
+char *mc_text_quote(const char *s);
+
 #ifdef __cplusplus
 }
 #endif
