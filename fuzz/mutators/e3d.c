@@ -26,6 +26,7 @@
 
 #include "LzmaDec.h"
 #include "LzmaEnc.h"
+#include "mc_lzma_alloc.h"
 #include "mcm.h"
 
 enum {
@@ -62,19 +63,7 @@ typedef struct {
 
 /* ---- memory ---- */
 
-static void *sz_alloc(void *p, size_t size)
-{
-    (void)p;
-    return size ? malloc(size) : NULL;
-}
-
-static void sz_free(void *p, void *address)
-{
-    (void)p;
-    free(address);
-}
-
-static ISzAlloc sz = {sz_alloc, sz_free};
+static ISzAlloc sz = MC_LZMA_ALLOCATOR;
 
 /* Every buffer the tree points to besides the input, freed together. */
 static uint8_t *own(tree *t, size_t n)
