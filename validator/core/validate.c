@@ -46,7 +46,7 @@ void mc_options_init(mc_options *o)
 static const mc_format_module *module_for(mc_format f)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->format == f && modules[i]->detect) return modules[i];
+        if (modules[i]->format == f) return modules[i];
     return NULL;
 }
 
@@ -58,7 +58,7 @@ int mc_format_supported(mc_format format)
 static const mc_format_module *detect(const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect && modules[i]->detect(data, size)) return modules[i];
+        if (modules[i]->detect(data, size)) return modules[i];
     return NULL;
 }
 
@@ -67,9 +67,8 @@ static void report_unrecognized(mc_ctx *c)
     char tried[128] = "", first[3 * 8 + 1] = "";
     size_t used = 0;
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect)
-            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
-                                     modules[i]->display_name);
+        used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
+                                 modules[i]->display_name);
     size_t n = c->size < 8 ? c->size : 8;
     for (size_t i = 0, at = 0; i < n; i++)
         at += (size_t)snprintf(first + at, sizeof first - at, "%s%02x", i ? " " : "", c->data[i]);

@@ -13,6 +13,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 
 enum {
     AEM_HEADER_SIZE = 40,
@@ -78,7 +79,8 @@ static mc_reader record(const mc_ctx *c, const aem_file *f, enum aem_section s, 
 
 /* ---- header ---- */
 
-static void report_size(mc_ctx *c, const aem_file *f)
+/* The header's counts imply f->end bytes; the file has another size. */
+static void report_size_mismatch(mc_ctx *c, const aem_file *f)
 {
     if (c->size > f->end) {
         mc_instance *in = mc_emit(c, MC_AEM_TRAILING_BYTES, f->end);
@@ -90,11 +92,11 @@ static void report_size(mc_ctx *c, const aem_file *f)
     }
     int s = SEC_COUNT - 1;
     while (s > 0 && f->offset[s] > c->size) s--;
-    mc_instance *in = mc_emit(c, MC_AEM_TRUNCATED, c->size);
-    mc_path(in, "/%s", section_name[s]);
-    mc_msg(in, "file ends inside the %s section (%" PRIu32 " x %" PRIu32 " bytes from 0x%" PRIx64
-           "): header counts imply %" PRIu64 " bytes, file has %zu",
-           section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size);
+    char path[32];
+    snprintf(path, sizeof path, "/%s", section_name[s]);
+    mc_truncated(c, MC_AEM_TRUNCATED, path, "file ends inside the %s section (%" PRIu32 " x %" PRIu32
+                 " bytes from 0x%" PRIx64 "): header counts imply %" PRIu64 " bytes, file has %zu",
+                 section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size);
 }
 
 /* aem.md, File Header: magic, version 1, then the counts fix every section's
@@ -116,9 +118,8 @@ static bool check_header(mc_ctx *c, aem_file *f)
         return false;
     }
     if (c->size < AEM_HEADER_SIZE) {
-        mc_instance *in = mc_emit(c, MC_AEM_TRUNCATED, c->size);
-        mc_path(in, "/header");
-        mc_msg(in, "file is %zu bytes; the header alone needs %d", c->size, AEM_HEADER_SIZE);
+        mc_truncated(c, MC_AEM_TRUNCATED, "/header", "file is %zu bytes; the header alone needs %d",
+                     c->size, AEM_HEADER_SIZE);
         return false;
     }
     uint64_t end = AEM_HEADER_SIZE;
@@ -129,7 +130,7 @@ static bool check_header(mc_ctx *c, aem_file *f)
     }
     f->end = end;
     if (end != c->size) {
-        report_size(c, f);
+        report_size_mismatch(c, f);
         return false;
     }
     return true;
@@ -463,25 +464,6 @@ static void check_materials(mc_ctx *c, const aem_file *f)
 
 /* ---- bones ---- */
 
-/* aem.md, Bone Section; FIELD-NOTES: parents come first (the loader walks
- * parents unbounded: self or forward parents loop, large ones crash). */
-static void check_bone_parent(mc_ctx *c, uint64_t off, uint64_t i, int32_t parent, uint32_t bones)
-{
-    mc_code code;
-    if (parent == -1 || (parent >= 0 && (uint64_t)parent < i))
-        return;
-    else if (parent >= 0 && (uint64_t)parent == i)
-        code = MC_AEM_BONE_PARENT_SELF;
-    else if (parent >= 0 && (uint32_t)parent < bones)
-        code = MC_AEM_BONE_PARENT_FORWARD;
-    else
-        code = MC_AEM_BONE_PARENT_RANGE;
-    mc_instance *in = mc_emit(c, code, off + 64);
-    mc_path(in, "/bones/%" PRIu64 "/parent", i);
-    mc_msg(in, "bone %" PRIu64 ": parent %" PRId32 " (expected -1 or < %" PRIu64 ", bone count %" PRIu32 ")",
-           i, parent, i, bones);
-}
-
 /* The last row of an affine matrix is exactly (0, 0, 0, 1) up to the
  * rounding of the exporter's float inverse. */
 #define AEM_AFFINE_TOLERANCE 1e-5
@@ -524,7 +506,12 @@ static void check_bones(mc_ctx *c, const aem_file *f)
         if (r.fail) return;
         uint64_t off = f->offset[SEC_BONES] + i * AEM_BONE_SIZE;
         check_bone_matrix(c, off, i, m);
-        check_bone_parent(c, off, i, parent, f->count[SEC_BONES]);
+        /* aem.md, Bone Section; FIELD-NOTES: parents come first (the loader
+         * walks parents unbounded: self or forward parents loop, large ones
+         * crash). */
+        static const mc_parent_codes parent_codes = {
+            MC_AEM_BONE_PARENT_SELF, MC_AEM_BONE_PARENT_FORWARD, MC_AEM_BONE_PARENT_RANGE};
+        mc_check_parent(c, off + 64, i, parent, f->count[SEC_BONES], &parent_codes);
         if (memcmp(pad, zero, sizeof zero) != 0) {
             mc_instance *in = mc_emit(c, MC_AEM_BONE_PADDING, off + 68);
             mc_path(in, "/bones/%" PRIu64 "/padding", i);
