@@ -145,6 +145,43 @@ static void morphs(e3db *w)
     close_all(w);
 }
 
+/* The fuzzed disagreement of issue 19: one morph, two morphID blocks. */
+static void morph_id_twice(e3db *w)
+{
+    tri_begin(w);
+    e3db_begin(w, 0x1070);
+    mcb_u32(&w->b, 1);
+    e3db_begin(w, 0x1071);
+    e3db_u32(w, 0x1072, 1);
+    e3db_u32(w, 0x1072, 1);
+    close_all(w);
+}
+
+static void morphs_twice(e3db *w)
+{
+    tri_begin(w);
+    for (int k = 0; k < 2; k++) {
+        e3db_begin(w, 0x1070);
+        mcb_u32(&w->b, 1);
+        e3db_begin(w, 0x1071);
+        e3db_u32(w, 0x1072, (uint32_t)k + 1);
+        e3db_end(w);
+        e3db_end(w);
+    }
+    close_all(w);
+}
+
+/* FIELD-NOTES: ftkMorph holds one morph index (and a float per key), so a
+ * track animating two morphs holds two. */
+static void track_two_ftk_morphs(e3db *w)
+{
+    track_begin(w);
+    e3db_u32(w, 0x3020, 1);
+    e3db_u32(w, 0xA300, 0);
+    e3db_u32(w, 0xA300, 1);
+    close_all(w);
+}
+
 static void camera_node(e3db *w)
 {
     e3db_cube(w, 0, &m);
@@ -1004,6 +1041,9 @@ static const e3d_case e3d_cases[] = {
     {CASE("valid", "lzma_end_marker.e3d", "E3D_LZMA_END_MARKER", "the top LZMA stream ends with an end marker", "E3D_LZMA_END_MARKER"), end_marker},
     {CASE("valid", "unknown_block_type.e3d", "E3D_BLOCK_UNKNOWN", "a top-level block of type 0x7777 after the cube", "E3D_BLOCK_UNKNOWN"), unknown_block},
     {CASE("valid", "morphs_reference_code.e3d", "E3D_MORPH_BLOCK", "a morphs block (0x1070) with one morph, from the reference code", "E3D_MORPH_BLOCK"), morphs},
+    {CASE("valid", "track_two_ftk_morphs.e3d", NULL, "a track of 0 keys with two ftkMorph blocks (morph indices 0 and 1): one per morph", ""), track_two_ftk_morphs},
+    {CASE("invalid", "morph_id_twice.e3d", "E3D_BLOCK_DUPLICATE", "one morph holds two morphID blocks (found by diff_e3d, issue 19)", "E3D_MORPH_BLOCK E3D_BLOCK_DUPLICATE"), morph_id_twice},
+    {CASE("invalid", "morphs_twice_in_mesh.e3d", "E3D_BLOCK_DUPLICATE", "one mesh holds two morphs blocks; the second is skipped", "E3D_MORPH_BLOCK E3D_BLOCK_DUPLICATE"), morphs_twice},
     {CASE("valid", "camera_node_reserved.e3d", "E3D_BLOCK_RESERVED", "a second nodes section holding an empty cameraNode", "E3D_BLOCK_RESERVED"), camera_node},
     {CASE("valid", "degenerate_triangle.e3d", "E3D_TRIANGLE_DEGENERATE", "triangle 1 is (17, 17, 16)", "E3D_TRIANGLE_DEGENERATE"), degenerate},
     {CASE("valid", "texture_name_path_traversal.e3d", "E3D_TEXTURE_NAME_PATH", "a texture named ../../etc/passwd", "E3D_TEXTURE_NAME_PATH"), texture_path},
