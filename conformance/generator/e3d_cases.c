@@ -472,6 +472,19 @@ static void attr_twice(e3db *w)
     close_all(w);
 }
 
+/* Several zero normals in one mesh: one warning; (0, 0, 1/511) is no unit. */
+static void normals_zero_many(e3db *w)
+{
+    e3db_cube(w, E3DB_NORMALS, &m);
+    for (size_t i = 0; i < 24; i += 3) put32(w, vtx(i, 12), 0);
+}
+
+static void normal_nearly_zero(e3db *w)
+{
+    e3db_cube(w, E3DB_NORMALS, &m);
+    put32(w, vtx(5, 12), 1u << 20);
+}
+
 static void normal_short(e3db *w)
 {
     e3db_cube(w, E3DB_NORMALS, &m);
@@ -1049,6 +1062,7 @@ static const e3d_case e3d_cases[] = {
     {CASE("valid", "texture_name_path_traversal.e3d", "E3D_TEXTURE_NAME_PATH", "a texture named ../../etc/passwd", "E3D_TEXTURE_NAME_PATH"), texture_path},
     {CASE("valid", "version_1_1.e3d", "E3D_VERSION_UNKNOWN", "version 1.1 (u16 0x0101)", "E3D_VERSION_UNKNOWN"), version_1_1},
     {CASE("valid", "normal_zero_length.e3d", "E3D_NORMAL_ZERO", "cube2 with vertex 4's normal (0, 0, 0)", "E3D_NORMAL_ZERO"), normal_zero},
+    {CASE("valid", "normals_zero_8_vertices.e3d", "E3D_NORMAL_ZERO", "cube2 with the normals of vertices 0, 3, ..., 21 (0, 0, 0): reported once for the mesh", "E3D_NORMAL_ZERO"), normals_zero_many},
     {CASE("valid", "faces_materials_repeated.e3d", "E3D_FACES_MATERIALS_OVERLAP", "the facesMaterials block twice: triangles [0, 12) listed twice", "E3D_FACES_MATERIALS_OVERLAP"), fm_overlap},
 
     /* invalid: each breaks one rule */
@@ -1086,6 +1100,7 @@ static const e3d_case e3d_cases[] = {
     {CASE("invalid", "interleaved_overlap.e3d", "E3D_INTERLEAVED_OVERLAP", "normals at offset 8, inside the vertices [0, 12)", "E3D_INTERLEAVED_OVERLAP"), ioverlap},
     {CASE("invalid", "interleaved_count_25_for_24.e3d", "E3D_INTERLEAVED_SIZE", "attributes count 25 vertices; the interleaved data holds 24", "E3D_INTERLEAVED_SIZE"), isize},
     {CASE("invalid", "vertices_twice.e3d", "E3D_ATTRIBUTE_DUPLICATE", "vertices interleaved and again as a standalone block", "E3D_ATTRIBUTE_DUPLICATE"), attr_twice},
+    {CASE("invalid", "normal_nearly_zero.e3d", "E3D_NORMAL_NOT_UNIT", "vertex 5's normal is (0, 0, 1) in 10-bit units: not zero, length about 0.002", "E3D_NORMAL_NOT_UNIT"), normal_nearly_zero},
     {CASE("invalid", "normal_length_0_5.e3d", "E3D_NORMAL_NOT_UNIT", "vertex 3's normal is (256, 0, 0): length about 0.5", "E3D_NORMAL_NOT_UNIT"), normal_short},
     {CASE("invalid", "bone_weights_odd_width.e3d", "E3D_BONE_WEIGHTS_SIZE", "interleaved boneWeights spanning 3 bytes per vertex", "E3D_BONE_WEIGHTS_SIZE"), weights_odd},
     {CASE("invalid", "interleaved_custom_zero_size.e3d", "E3D_INTERLEAVED_RANGE", "a custom attribute (0x4000) at offset 12 of a 12-byte vertex: its implied size is 0", "E3D_INTERLEAVED_RANGE"), custom_zero_size},
