@@ -160,9 +160,11 @@ static void read_vertex(mc_reader *r, aem_vertex *v)
 }
 
 /* aem.md, Vertex Section: Float fields are finite; the normal is unit
- * length; tangent and bitangent are unit length or, without a tangent
- * frame, all zero. */
-static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v)
+ * length or, without one, all zero (counted in zero, reported once);
+ * tangent and bitangent are unit length or, without a tangent frame, all
+ * zero. */
+static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v,
+                                 mc_zero_normals *zero)
 {
     for (size_t a = 0; a < sizeof vertex_attrs / sizeof vertex_attrs[0]; a++) {
         const float *x = v->attr + vertex_attrs[a].first;
@@ -176,7 +178,9 @@ static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_
         }
         if (a == 0 || a == 4) continue;
         double len = mc_length(x, 3);
-        if (a == 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
+        if (a == 1 && mc_all_zero(x, 3)) {
+            mc_zero_normals_add(zero, at, i);
+        } else if (a == 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
             mc_instance *in = mc_emit(c, MC_AEM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/vertices/%" PRIu64 "/normal", i);
             mc_msg(in, "vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)", i, len,
@@ -277,13 +281,14 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint32_t max_influences = 0, bones = f->count[SEC_BONES];
+    mc_zero_normals zero = {0};
     for (uint64_t i = 0; i < f->count[SEC_VERTICES]; i++) {
         mc_reader r = record(c, f, SEC_VERTICES, i);
         aem_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after check_size; never read garbage */
         uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
-        check_vertex_vectors(c, off, i, &v);
+        check_vertex_vectors(c, off, i, &v, &zero);
         unsigned inf = check_vertex_slots(c, f, off, i, &v);
         if (inf > max_influences) max_influences = inf;
         check_vertex_weight_sum(c, off, i, &v);
@@ -295,6 +300,11 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
         }
     }
     c->info->max_influences = max_influences;
+    if (zero.count) { /* the vertex section is every mesh's: one warning */
+        mc_instance *in = mc_emit(c, MC_AEM_NORMAL_ZERO, zero.first_offset);
+        mc_path(in, "/vertices/%" PRIu64 "/normal", zero.first_vertex);
+        mc_zero_normals_msg(in, &zero, "vertex section", f->count[SEC_VERTICES]);
+    }
 }
 
 /* ---- indices ---- */

@@ -463,6 +463,7 @@ typedef struct vertex_scope {
     int worst_axis;
     double worst;
     uint32_t max_influences;
+    mc_zero_normals zero; /* NLM_NORMAL_ZERO, once per mesh */
 } vertex_scope;
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
@@ -501,7 +502,8 @@ static void track_aabb(vertex_scope *s, uint64_t off, uint64_t i, const float *p
     }
 }
 
-/* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals. */
+/* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals or,
+ * for none, (0, 0, 0) (FIELD-NOTES: line-list meshes). */
 static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i,
                                 const nlm_vertex *v)
 {
@@ -526,7 +528,9 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        if (a == 2 && mc_all_zero(x, 3)) {
+            mc_zero_normals_add(&s->zero, at, i);
+        } else if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",
@@ -628,6 +632,7 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->vertices);
+    s->zero = (mc_zero_normals){0};
     for (uint64_t i = 0; i < m->vertex_count; i++) {
         uint64_t off = r.pos;
         nlm_vertex v;
@@ -637,6 +642,13 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
         unsigned inf = check_vertex_slots(c, s, off, i, &v);
         if (inf > s->max_influences) s->max_influences = inf;
         check_vertex_weight_sum(c, s, off, i, &v);
+    }
+    if (s->zero.count) {
+        char where[24];
+        snprintf(where, sizeof where, "mesh %" PRIu32, s->mesh);
+        mc_instance *in = mc_emit(c, MC_NLM_NORMAL_ZERO, s->zero.first_offset);
+        mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, s->zero.first_vertex);
+        mc_zero_normals_msg(in, &s->zero, where, m->vertex_count);
     }
 }
 

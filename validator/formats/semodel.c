@@ -485,10 +485,17 @@ static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const
     if (!mc_all_finite(uv, 2)) vertex_not_finite(c, at, m, v, "uv");
 }
 
-static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3])
+/* A unit direction, or (0, 0, 0) for none: counted in zero, reported once
+ * per mesh by report_zero_normals. */
+static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3],
+                         mc_zero_normals *zero)
 {
     if (!mc_all_finite(n, 3)) {
         vertex_not_finite(c, at, m, v, "normal");
+        return;
+    }
+    if (mc_all_zero(n, 3)) {
+        mc_zero_normals_add(zero, at, v);
         return;
     }
     double len = mc_length(n, 3);
@@ -497,6 +504,16 @@ static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, c
     mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/normal", m->index, v);
     mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": normal (%g, %g, %g) has length %g (expected 1 +- %g)",
            m->index, v, (double)n[0], (double)n[1], (double)n[2], len, c->opt->unit_tolerance);
+}
+
+static void report_zero_normals(mc_ctx *c, const se_mesh *m, const mc_zero_normals *zero)
+{
+    if (!zero->count) return;
+    char where[24];
+    snprintf(where, sizeof where, "mesh %" PRIu32, m->index);
+    mc_instance *in = mc_emit(c, MC_SEMODEL_NORMAL_ZERO, zero->first_offset);
+    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", m->index, zero->first_vertex);
+    mc_zero_normals_msg(in, zero, where, m->vertices);
 }
 
 /* Where slot j's bone index and weight sit. */
@@ -637,12 +654,14 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         }
     }
     if (f->mesh_flags & M_NORMALS) {
+        mc_zero_normals zero = {0};
         for (uint32_t v = 0; v < m->vertices; v++) {
             uint64_t at = r->pos;
             float n[3];
             mc_read_f32s(r, n, 3);
-            check_normal(c, at, m, v, n);
+            check_normal(c, at, m, v, n, &zero);
         }
+        report_zero_normals(c, m, &zero);
     }
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, (size_t)m->vertices * 4u);
     uint32_t bone[255];
@@ -680,7 +699,7 @@ static uint64_t draft_vertex_size(const se_file *f, const se_mesh *m)
 }
 
 static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m,
-                               uint32_t v)
+                               uint32_t v, mc_zero_normals *zero)
 {
     uint64_t at = r->pos;
     float p[3];
@@ -703,7 +722,7 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (f->mesh_flags & M_NORMALS) {
         at = r->pos;
         float n[3] = {read_half(r), read_half(r), read_half(r)};
-        check_normal(c, at, m, v, n);
+        check_normal(c, at, m, v, n, zero);
     }
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, 4);
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
@@ -781,7 +800,9 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
         if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
         check_mesh_header(c, f, &m);
         if (f->draft) {
-            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v);
+            mc_zero_normals zero = {0};
+            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v, &zero);
+            report_zero_normals(c, &m, &zero);
             check_faces(c, r, &m, 4);
             count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
         } else {
