@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 ./scripts/setup-debian.sh
 cmake --preset default >/dev/null
 cmake --build --preset default >/dev/null
-mc=build/default/validator/modelcheck
+mc=build/default/cli/modelcheck
 
 echo "== modelcheck --quiet corpus/   (issues of every file; clean files are not listed)"
 set +e

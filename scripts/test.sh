@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup-debian.sh
+./scripts/setup-npm.sh
 # Warnings are errors here (CI); the optimised build must compile clean too.
 cmake --preset default -DMC_WERROR=ON >/dev/null
 cmake --build --preset default

@@ -6,8 +6,8 @@
  *   runner.c    one process per case: command, dlopen'ed library or reference
  *               loaders; timeouts, process groups, bounded output capture
  *   verdict.c   outcome -> verdict, scores per format and per rule group
- *   cli.c       `modelcheck certify ...` (mcc_main)
- * Reports are rendered by reports/render/certify_*.c (mc_certify_report.h).
+ *   report_*.c  the certificates: text, JSON, JUnit XML, HTML (mc_certify_report.h)
+ * The `modelcheck certify` command that drives them is cli/certify.c.
  *
  * Prefix: mcc_. No global state apart from the flag the runner's SIGINT and
  * SIGTERM handler sets.
@@ -178,9 +178,5 @@ char *mcc_clean_text(const unsigned char *bytes, size_t len);
 /* The whole file, NUL-terminated (the terminator not counted in *size);
  * NULL when it cannot be read or memory runs out. */
 unsigned char *mcc_read_file(const char *path, size_t *size);
-
-/* `modelcheck certify ARGS` (argv[0] is "certify"). Exit codes: 0 every case
- * conforming, 1 some case not, 2 usage, bad corpus or loader not startable. */
-int mcc_main(int argc, char **argv);
 
 #endif

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mc_certify.h"
+#include "certify.h"
 #include "mc_report.h"
 #include "modelcheck.h"
 #include "walk.h"

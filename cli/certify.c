@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "certify.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
 
