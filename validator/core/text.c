@@ -8,44 +8,20 @@
 #include <string.h>
 
 #include "mc_check.h"
-
-/* Length of the well-formed UTF-8 sequence at s (Unicode 15, table 3-7: no
- * overlong form, no surrogate, nothing above U+10FFFF), 0 if there is none.
- * s is NUL-terminated, and NUL is never a continuation byte. */
-static size_t utf8_length(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80) return 1;
-    unsigned char lo = 0x80, hi = 0xbf;
-    size_t n;
-    if (c >= 0xc2 && c <= 0xdf) n = 2;
-    else if (c == 0xe0) n = 3, lo = 0xa0;
-    else if (c == 0xed) n = 3, hi = 0x9f;
-    else if (c >= 0xe1 && c <= 0xef) n = 3;
-    else if (c == 0xf0) n = 4, lo = 0x90;
-    else if (c == 0xf4) n = 4, hi = 0x8f;
-    else if (c >= 0xf1 && c <= 0xf3) n = 4;
-    else return 0;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (size_t k = 2; k < n; k++)
-        if (s[k] < 0x80 || s[k] > 0xbf) return 0;
-    return n;
-}
+#include "mc_rules.h"
 
 int mc_utf8_valid(const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t n; *p; p += n)
-        if (!(n = utf8_length(p))) return 0;
-    return 1;
+    size_t n = strlen(s);
+    return mc_utf8_invalid_at((const uint8_t *)s, n) == n;
 }
 
 /* What a terminal could act on: C0 controls, DEL, C1 controls (U+0080 to
  * U+009F, two bytes in UTF-8), and bytes that are no UTF-8 at all. */
-static size_t plain_length(const unsigned char *p)
+static size_t plain_length(const unsigned char *p, size_t left)
 {
     if (*p < 0x20 || *p == 0x7f) return 0;
-    size_t n = utf8_length(p);
+    size_t n = mc_utf8_length(p, left);
     if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) return 0;
     return n;
 }
@@ -58,10 +34,11 @@ enum style {
 
 /* The escape of the byte at p in that style, "" to keep the sequence of n
  * bytes at p as it is. */
-static const char *escape_of(const unsigned char *p, enum style st, size_t *n, char buf[5])
+static const char *escape_of(const unsigned char *p, size_t left, enum style st, size_t *n,
+                             char buf[5])
 {
     static const char hex[] = "0123456789ABCDEF";
-    *n = st == PERCENT ? utf8_length(p) : plain_length(p);
+    *n = st == PERCENT ? mc_utf8_length(p, left) : plain_length(p, left);
     if (st == PERCENT && *p == '%') *n = 0;
     if (st == QUOTED && (*p == '"' || *p == '\\')) *n = 0;
     if (*n) return "";
@@ -84,18 +61,19 @@ static const char *escape_of(const unsigned char *p, enum style st, size_t *n, c
  * not fit, never inside a sequence or an escape. Returns the length. */
 static size_t rewrite(char *out, size_t size, const char *s, enum style st)
 {
-    size_t o = 0;
+    size_t o = 0, left = strlen(s);
     if (!size) return 0;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         char buf[5];
         size_t n;
-        const char *e = escape_of(p, st, &n, buf);
+        const char *e = escape_of(p, left, st, &n, buf);
         const char *from = *e ? e : (const char *)p;
         size_t len = *e ? strlen(e) : n;
         if (len >= size - o) break;
         memcpy(out + o, from, len);
         o += len;
         p += n;
+        left -= n;
     }
     out[o] = '\0';
     return o;
@@ -134,10 +112,12 @@ char *mc_utf8_escape(const char *s, int *escaped)
 char *mc_text_quote(const char *s)
 {
     int plain = 1;
+    size_t left = strlen(s);
     for (const unsigned char *p = (const unsigned char *)s; *p && plain;) {
-        size_t n = plain_length(p);
+        size_t n = plain_length(p, left);
         plain = n != 0;
         p += n;
+        left -= n;
     }
     return plain ? copy(s) : rewrite_copy(s, QUOTED, "\"");
 }
