@@ -30,8 +30,6 @@
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
 enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 
-#define MAX_WALK_DEPTH 64
-
 typedef struct cli {
     mc_options opt;
     enum output_kind output;
@@ -316,7 +314,7 @@ static void check_directory(cli *c, const char *dir)
 {
     mc_pathlist list = {0};
     uint64_t before_files = c->summary.files, before_skipped = c->summary.skipped;
-    if (mc_walk(dir, MAX_WALK_DEPTH, &list, walk_error, c) != 0) {
+    if (mc_walk(dir, &list, walk_error, c) != 0) {
         path_error(dir, "out of memory listing the directory");
         raise_exit(c, EXIT_UNREADABLE);
     }

@@ -87,6 +87,20 @@ cp -r "$tmp/corpus" "$tmp/$(printf 'corpus\377')"
 expect names-certify 0 "$mc" certify --reference -f nlm -c "$tmp/$(printf 'corpus\377')" --json "$tmp/cert.json"
 "$py" -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("utf-8")); c=d["corpus"]; assert c["dir"].endswith("/corpus%FF") and c["dir_escaped"] is True, c' "$tmp/cert.json" && ok || fail "names-certify: corpus dir"
 
+# ---- 5. no silent depth limit: a bad file 100 directories down is found ----
+deep=$tmp/deep
+d=$deep
+for i in $(seq 1 100); do d=$d/d; done
+mkdir -p "$d"
+cp "$weights" "$d/bad.aem"
+cp "$valid" "$deep/good.aem"
+expect deep-walk 1 "$mc" "$deep"
+contains deep-found "$tmp/out" "$d/bad.aem:0x23c: error: AEM_WEIGHT_SUM"
+contains deep-summary "$tmp/out" "2 files: 1 valid, 1 invalid"
+# order: depth first, by name, as before (d/... before good.aem)
+[ "$(grep -c ': aem (aem1)' "$tmp/out")" -eq 2 ] && [ "$(grep ': aem (aem1)' "$tmp/out" | head -1 | grep -c bad.aem)" -eq 1 ] \
+    && ok || fail "deep-order: not depth first by name"
+
 # ---- 6. standard input: never more than the limit in memory, a true message ----
 expect stdin-large 1 bash -c 'head -c 5000 /dev/zero | "$0" --max-file-bytes 1000 -' "$mc"
 contains stdin-large-msg "$tmp/out" "FILE_TOO_LARGE: standard input is longer than the limit of 1000 bytes (reading stopped at byte 1001)"
