@@ -38,8 +38,8 @@ typedef struct cli {
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
-    cJSON *files;    /* JSON output only */
-    mc_sarif *sarif; /* SARIF output only */
+    mc_json_report *json; /* JSON output only */
+    mc_sarif *sarif;      /* SARIF output only */
     int exit_code;
 } cli;
 
@@ -269,14 +269,14 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
     } else if (!mc_result_valid(r) || (c->werror && r->counts[MC_SEVERITY_WARNING] > 0)) {
         raise_exit(c, EXIT_INVALID);
     }
-    if (c->output == OUT_JSON) {
-        cJSON_AddItemToArray(c->files, mc_report_file_json(r, path, st));
-    } else if (c->output == OUT_SARIF) {
-        if (mc_sarif_add_file(c->sarif, r, path, st) != 0) {
-            path_error(path, "out of memory writing the report");
-            raise_exit(c, EXIT_UNREADABLE);
-        }
-    } else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    int rc = 0;
+    if (c->output == OUT_JSON) rc = mc_json_report_file(c->json, r, path, st);
+    else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
+    else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    if (rc != 0) {
+        path_error(path, "out of memory writing the report");
+        raise_exit(c, EXIT_UNREADABLE);
+    }
 }
 
 typedef struct batch {
@@ -379,25 +379,22 @@ static int run(int argc, char **argv)
     /* the text report prints no digest: do not compute one (issue 16) */
     if (c.output == OUT_TEXT) c.opt.skip_sha256 = 1;
 
-    if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
-    if (c.output == OUT_SARIF && !(c.sarif = mc_sarif_new())) {
+    /* JSON and SARIF are written as each file is reported: memory does not
+     * grow with the number of files */
+    if ((c.output == OUT_JSON && !(c.json = mc_json_report_begin(stdout, &c.opt))) ||
+        (c.output == OUT_SARIF && !(c.sarif = mc_sarif_begin(stdout)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
     check_paths(&c, argv + optind, argc - optind);
 
     if (c.output == OUT_JSON || c.output == OUT_SARIF) {
-        cJSON *doc = c.output == OUT_JSON ? mc_report_run_json(c.files, &c.summary, &c.opt)
-                                          : mc_sarif_finish(c.sarif, &c.summary, &c.opt, c.exit_code);
-        char *s = doc ? cJSON_Print(doc) : NULL;
-        if (!s) {
+        int end = c.output == OUT_JSON ? mc_json_report_end(c.json, &c.summary)
+                                       : mc_sarif_end(c.sarif, &c.summary, &c.opt, c.exit_code);
+        if (end != 0) {
             fputs("modelcheck: out of memory writing the report\n", stderr);
             raise_exit(&c, EXIT_UNREADABLE);
-        } else {
-            puts(s);
         }
-        free(s);
-        cJSON_Delete(doc);
     } else if (!c.quiet || c.summary.files > 1) {
         mc_report_summary_text(stdout, &c.summary);
     }
