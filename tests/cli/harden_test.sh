@@ -26,6 +26,25 @@ contains fifo-walk-other "$tmp/out" "$tmp/fifo/a.aem: aem (aem1): valid"
 expect fifo-json 3 "$mc" --output json "$tmp/fifo"
 contains fifo-json-code "$tmp/out" '"IO_NOT_REGULAR"'
 
+# ---- 2. a file truncated while it is read: reported, never SIGBUS ----
+# (the deterministic test is unit guard/*: a hook truncates between mapping
+# and reading; this is the race as a user meets it, a second process cutting
+# the file while the digest reads it)
+mkdir "$tmp/race"
+cp "$valid" "$tmp/race/a.aem"; cp "$valid" "$tmp/race/z.aem"
+{ printf 'AEM\001'; head -c 67108860 /dev/zero; } >"$tmp/race/m.aem"
+( sleep 0.05; truncate -s 100 "$tmp/race/m.aem" ) &
+timeout -s KILL 60 "$mc" -j 1 --output json "$tmp/race" >"$tmp/out" 2>"$tmp/err"
+got=$?
+wait
+case $got in
+    1|3) ok ;; # 3: cut while read; 1: cut before it was opened (a 100-byte AEM)
+    *) fail "race: exit $got (135 is SIGBUS)"; head -3 "$tmp/err" ;;
+esac
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["valid"] for f in d["files"]][::2] == [True, True], d["files"]' "$tmp/out" \
+    && ok || fail "race: the other files' reports are not intact"
+[ "$got" -ne 3 ] || contains race-msg "$tmp/err" "m.aem: file changed while it was being read (truncated under the mapping; 67108864 bytes when opened)"
+
 # ---- 3. output that cannot be written: one line, exit 4, never a silent 0 ----
 for kind in text json sarif; do
     expect full-$kind 4 bash -c '"$0" --output "$1" "$2" >/dev/full' "$mc" $kind "$valid"

@@ -123,7 +123,75 @@ static mc_status validate_stdin(const mc_options *opt, mc_result **out)
     return st;
 }
 
+/* A file that changed while it was read (truncated under the mapping, or a
+ * different size or modification time afterwards) is not reported on: what
+ * was read is not one version of it. */
+static mc_status check_unchanged(int fd, const struct stat *before, int faulted, mc_status st,
+                                 const mc_options *opt, mc_result **out)
+{
+    struct stat now;
+    int same = !faulted && fstat(fd, &now) == 0 && now.st_size == before->st_size &&
+               now.st_mtim.tv_sec == before->st_mtim.tv_sec &&
+               now.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
+    if (same) return st;
+    mc_result_free(*out);
+    *out = NULL;
+    char msg[200];
+    snprintf(msg, sizeof msg, "file changed while it was being read (%s; %" PRIu64 " bytes when opened)",
+             faulted ? "truncated under the mapping" : "new size or modification time",
+             (uint64_t)before->st_size);
+    mc_status s = one_issue(MC_IO_READ_FAILED, 1, (uint64_t)before->st_size, msg, opt, out);
+    return s == MC_OK ? MC_ERR_IO : s;
+}
+
+/* Without a guard slot: the file is read into memory instead of mapped. */
+static mc_status validate_read(int fd, const struct stat *before, const mc_options *opt, mc_result **out)
+{
+    size_t size = (size_t)before->st_size, len = 0;
+    uint8_t *buf = malloc(size);
+    if (!buf) return MC_ERR_NOMEM;
+    while (len < size) {
+        ssize_t got = pread(fd, buf + len, size - len, (off_t)len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            int err = errno;
+            free(buf);
+            return io_failure(MC_IO_READ_FAILED, "cannot read", err, opt, out);
+        }
+        if (got == 0) break;
+        len += (size_t)got;
+    }
+    mc_status st = mc_validate_memory(buf, len, opt, out);
+    free(buf);
+    return check_unchanged(fd, before, len != size, st, opt, out);
+}
+
+static mc_status validate_mapped(int fd, const struct stat *before, const mc_options *opt,
+                                 mc_result **out, void (*hook)(void *), void *arg)
+{
+    size_t size = (size_t)before->st_size;
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) return io_failure(MC_IO_READ_FAILED, "cannot map", errno, opt, out);
+    int slot = mc_guard_map(map, size);
+    if (slot < 0) {
+        munmap(map, size);
+        return validate_read(fd, before, opt, out);
+    }
+    (void)posix_madvise(map, size, POSIX_MADV_SEQUENTIAL);
+    if (hook) hook(arg);
+    mc_status st = mc_validate_memory(map, size, opt, out);
+    int faulted = mc_guard_unmap(slot);
+    munmap(map, size);
+    return check_unchanged(fd, before, faulted, st, opt, out);
+}
+
 mc_status mc_validate_path(const char *path, const mc_options *options, mc_result **out)
+{
+    return mc_validate_path_hooked(path, options, out, NULL, NULL);
+}
+
+mc_status mc_validate_path_hooked(const char *path, const mc_options *options, mc_result **out,
+                                  void (*mapped)(void *arg), void *arg)
 {
     if (!path || !out) return MC_ERR_INVALID_ARG;
     *out = NULL;
@@ -144,27 +212,14 @@ mc_status mc_validate_path(const char *path, const mc_options *options, mc_resul
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, options, out);
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        close(fd);
-        return io_failure(MC_IO_READ_FAILED, "cannot stat", err, options, out);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return not_regular(&st, options, out);
-    }
-    uint64_t size = (uint64_t)st.st_size;
-    if (size == 0 || size > options->max_file_bytes || size > SIZE_MAX) {
+    mc_status s;
+    if (fstat(fd, &st) != 0) s = io_failure(MC_IO_READ_FAILED, "cannot stat", errno, options, out);
+    else if (!S_ISREG(st.st_mode)) s = not_regular(&st, options, out);
+    else if (st.st_size == 0 || (uint64_t)st.st_size > options->max_file_bytes ||
+             (uint64_t)st.st_size > SIZE_MAX)
         /* nothing to map: the driver reports FILE_EMPTY or FILE_TOO_LARGE */
-        close(fd);
-        return mc_validate_sized(NULL, 0, size, options, out);
-    }
-    void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
-    int err = errno;
+        s = mc_validate_sized(NULL, 0, (uint64_t)st.st_size, options, out);
+    else s = validate_mapped(fd, &st, options, out, mapped, arg);
     close(fd);
-    if (map == MAP_FAILED) return io_failure(MC_IO_READ_FAILED, "cannot map", err, options, out);
-    (void)posix_madvise(map, (size_t)size, POSIX_MADV_SEQUENTIAL);
-    mc_status s = mc_validate_memory(map, (size_t)size, options, out);
-    munmap(map, (size_t)size);
     return s;
 }
