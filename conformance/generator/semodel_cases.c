@@ -519,13 +519,13 @@ static int mat_t_256_u8(semb_model *m)
 
 static const se_edge se_edges[] = {
     /* zero counts */
-    {EDGE("valid", "zero_vertices_zero_faces_2018.semodel", "2018", NULL, "one mesh of 0 vertices and 0 faces, no bones, no materials", ""), S18, zero_vertices_zero_faces},
-    {EDGE("valid", "zero_vertices_zero_faces_draft.semodel", "draft", NULL, "one mesh of 0 vertices and 0 faces, no bones", ""), SDR, zero_vertices_zero_faces},
+    {EDGE("valid", "zero_vertices_zero_faces_2018.semodel", "2018", NULL, "one mesh of 0 vertices and 0 faces, no bones, no materials", "FILE_NO_CONTENT"), S18, zero_vertices_zero_faces},
+    {EDGE("valid", "zero_vertices_zero_faces_draft.semodel", "draft", NULL, "one mesh of 0 vertices and 0 faces, no bones", "FILE_NO_CONTENT"), SDR, zero_vertices_zero_faces},
     {EDGE("valid", "zero_faces_2018.semodel", "2018", NULL, "one mesh of 4 vertices (normals, colors) and 0 faces", ""), S18, zero_faces},
     {EDGE("valid", "zero_faces_draft.semodel", "draft", NULL, "one mesh of 4 vertices (half normals, colors) and 0 faces", ""), SDR, zero_faces},
     {EDGE("valid", "zero_meshes_bones_only_2018.semodel", "2018", NULL, "3 bones and nothing else: the bone block is the one data block", ""), S18, bones_only},
     {EDGE("valid", "zero_meshes_bones_only_draft.semodel", "draft", NULL, "3 bones and nothing else: the bone block is the one data block", ""), SDR, bones_only},
-    {EDGE("valid", "zero_meshes_materials_only_2018.semodel", "2018", NULL, "1 material and nothing else: the material block is the one data block", ""), S18, materials_only},
+    {EDGE("valid", "zero_meshes_materials_only_2018.semodel", "2018", NULL, "1 material and nothing else: the material block is the one data block", "FILE_NO_CONTENT"), S18, materials_only},
     /* one of everything */
     {EDGE("valid", "one_of_everything_2018.semodel", "2018", NULL, "1 bone (global, local, scale), 1 mesh of 3 vertices and 1 face, 1 UV layer, normals, colors, 1 influence, 1 material", ""), S18, one_of_everything},
     {EDGE("valid", "one_of_everything_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "1 bone, 1 mesh of 3 vertices and 1 face, 1 UV layer (mat_t 0), normals, colors, 1 influence; matCount 1 announces the draft's TODO material block", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SDR, one_of_everything},

@@ -193,6 +193,24 @@ static void hash_join(hash_job *j)
     j->running = 0;
 }
 
+/* A file that parses but holds nothing to load: a truncated or empty
+ * export (E3D cut at a top-level block boundary is otherwise valid: it has
+ * no total size). Only for files without errors: when parsing failed, the
+ * counts do not describe the model, and the error already says enough. */
+static void check_has_content(mc_ctx *c)
+{
+    const mc_info *i = c->info;
+    if (i->vertices || i->triangles || i->bones || i->animations || i->sequences || i->keyframes)
+        return;
+    for (int k = 0; k < MC_CODE_COUNT; k++)
+        if (c->slots[k].count && c->opt->severity[k] == MC_SEVERITY_ERROR) return;
+    mc_instance *in = mc_emit(c, MC_FILE_NO_CONTENT, 0);
+    mc_path(in, "/");
+    mc_msg(in, "no vertex, no bone and no animation in %" PRIu64 " bytes (%" PRIu64
+           " meshes, %" PRIu64 " nodes, %" PRIu64 " materials, %" PRIu64 " textures)",
+           (uint64_t)c->size, i->meshes, i->nodes, i->materials, i->textures);
+}
+
 static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
 {
     if (file_size > c->opt->max_file_bytes) {
@@ -217,6 +235,7 @@ static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
     }
     r->format = m->format;
     m->validate(c);
+    check_has_content(c);
 }
 
 mc_result *mc_result_new(void)
