@@ -2,6 +2,9 @@
  * The corpus generator's shared parts: one writer per format writes its
  * cases into corpus/<format>/{valid,invalid}/ and records each in the
  * manifest (corpus/manifest.json, schema reports/schema/manifest.schema.json).
+ * The case tables (<format>_cases.h) are the unit tests' too: tests/unit/
+ * test_cases.c builds every row and checks its codes, counts and the
+ * offset where its rule first fires.
  */
 #ifndef MC_CORPUS_CASES_H
 #define MC_CORPUS_CASES_H
@@ -20,6 +23,24 @@ typedef struct mcg_case {
     const char *expect;      /* "CODE CODE*3 ...": codes and counts (default 1); "" for none */
     const char *args;        /* extra modelcheck options ("--format aem"), or NULL */
 } mcg_case;
+
+/* Where a case's rule first fires, written by hand beside the case: `add`
+ * bytes past element `index` of one of the format builder's sections
+ * (MCG_AT), or `add` bytes from the start of the file (MCG_ABS). */
+typedef struct mcg_at {
+    int where; /* MCG_NOWHERE, MCG_FILE, or MCG_SECTION + the builder's section */
+    uint64_t index;
+    int64_t add;
+} mcg_at;
+
+enum { MCG_NOWHERE = 0, MCG_FILE = 1, MCG_SECTION = 2 };
+#define MCG_AT(section, index, add) {MCG_SECTION + (int)(section), (index), (add)}
+#define MCG_ABS(offset) {MCG_FILE, 0, (offset)}
+
+/* The n-th "CODE" or "CODE*count" of an expectation string: its catalog
+ * code and count. 1 when found, 0 past the last one, -1 when malformed or
+ * naming an unknown code. */
+int mcg_expectation(const char *expect, size_t n, int *code, long *count);
 
 typedef struct mcg_manifest {
     cJSON *cases;
