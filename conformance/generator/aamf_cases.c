@@ -305,7 +305,7 @@ static void texture_name_8_chars(aamfb_model *m)
 }
 
 #define AT(section, index, add) MCG_AT(section, index, add)
-#define NOWHERE {MCG_NOWHERE, 0, 0}
+#define NOWHERE MCG_NOWHERE_AT
 #define ONE AAMFB_ONE_BONE
 #define MANY AAMFB_32_BONES
 #define ODD AAMFB_ODD_FACES

@@ -25,17 +25,20 @@ typedef struct mcg_case {
 } mcg_case;
 
 /* Where a case's rule first fires, written by hand beside the case: `add`
- * bytes past element `index` of one of the format builder's sections
- * (MCG_AT), or `add` bytes from the start of the file (MCG_ABS). */
+ * bytes past element `index` (and `sub` inside it, such as a mesh's
+ * vertex) of one of the places the format's builder can locate (MCG_AT,
+ * MCG_AT2), or `add` bytes from the start of the file (MCG_ABS). */
 typedef struct mcg_at {
-    int where; /* MCG_NOWHERE, MCG_FILE, or MCG_SECTION + the builder's section */
-    uint64_t index;
+    int where; /* MCG_NOWHERE, MCG_FILE, or MCG_SECTION + the format's place */
+    uint64_t index, sub;
     int64_t add;
 } mcg_at;
 
 enum { MCG_NOWHERE = 0, MCG_FILE = 1, MCG_SECTION = 2 };
-#define MCG_AT(section, index, add) {MCG_SECTION + (int)(section), (index), (add)}
-#define MCG_ABS(offset) {MCG_FILE, 0, (offset)}
+#define MCG_AT(place, index, add) {MCG_SECTION + (int)(place), (index), 0, (add)}
+#define MCG_AT2(place, index, sub, add) {MCG_SECTION + (int)(place), (index), (sub), (add)}
+#define MCG_ABS(offset) {MCG_FILE, 0, 0, (offset)}
+#define MCG_NOWHERE_AT {MCG_NOWHERE, 0, 0, 0}
 
 /* The n-th "CODE" or "CODE*count" of an expectation string: its catalog
  * code and count. 1 when found, 0 past the last one, -1 when malformed or

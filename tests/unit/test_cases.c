@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "aamf_cases.h"
+#include "nlm_cases.h"
 #include "support.h"
 
 /* "--format NAME" is the only option a format's rows use. */
@@ -60,6 +61,18 @@ Test(cases, aamf)
         mcb_buf b = {0};
         uint64_t first;
         cr_assert_eq(mcg_aamf_build(c, &b, &first), 0, "%s: out of memory", c->meta.file);
+        check_case(&c->meta, &b, &c->first, first);
+        mcb_free(&b);
+    }
+}
+
+Test(cases, nlm)
+{
+    for (size_t i = 0; i < mcg_nlm_case_count; i++) {
+        const mcg_nlm_case *c = &mcg_nlm_cases[i];
+        mcb_buf b = {0};
+        uint64_t first;
+        cr_assert_eq(mcg_nlm_build(c, &b, &first), 0, "%s: cannot build", c->meta.file);
         check_case(&c->meta, &b, &c->first, first);
         mcb_free(&b);
     }
