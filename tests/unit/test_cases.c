@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "aamf_cases.h"
+#include "e3d_cases.h"
 #include "nlm_cases.h"
 #include "support.h"
 
@@ -75,5 +76,18 @@ Test(cases, nlm)
         cr_assert_eq(mcg_nlm_build(c, &b, &first), 0, "%s: cannot build", c->meta.file);
         check_case(&c->meta, &b, &c->first, first);
         mcb_free(&b);
+    }
+}
+
+Test(cases, e3d)
+{
+    for (size_t i = 0; i < mcg_e3d_case_count; i++) {
+        const mcg_e3d_case *c = &mcg_e3d_cases[i];
+        e3db w;
+        memset(&w, 0, sizeof w);
+        uint64_t first;
+        cr_assert_eq(mcg_e3d_build(c, &w, &first), 0, "%s: out of memory", c->meta.file);
+        check_case(&c->meta, &w.b, &c->first, first);
+        e3db_free(&w);
     }
 }
