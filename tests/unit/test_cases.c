@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "aamf_cases.h"
+#include "aem_cases.h"
 #include "e3d_cases.h"
 #include "nlm_cases.h"
 #include "support.h"
@@ -53,6 +54,18 @@ static void check_case(const mcg_case *meta, const mcb_buf *b, const mcg_at *at,
                          (unsigned long long)first);
     }
     mc_result_free(r);
+}
+
+Test(cases, aem)
+{
+    for (size_t i = 0; i < mcg_aem_case_count; i++) {
+        const mcg_aem_case *c = &mcg_aem_cases[i];
+        mcb_buf b = {0};
+        uint64_t first;
+        cr_assert_eq(mcg_aem_build(c, &b, &first), 0, "%s: out of memory", c->meta.file);
+        check_case(&c->meta, &b, &c->first, first);
+        mcb_free(&b);
+    }
 }
 
 Test(cases, aamf)
