@@ -13,6 +13,7 @@
 #include "aem_cases.h"
 #include "e3d_cases.h"
 #include "nlm_cases.h"
+#include "semodel_cases.h"
 #include "support.h"
 
 /* "--format NAME" is the only option a format's rows use. */
@@ -63,6 +64,18 @@ Test(cases, aem)
         mcb_buf b = {0};
         uint64_t first;
         cr_assert_eq(mcg_aem_build(c, &b, &first), 0, "%s: out of memory", c->meta.file);
+        check_case(&c->meta, &b, &c->first, first);
+        mcb_free(&b);
+    }
+}
+
+Test(cases, semodel)
+{
+    for (size_t i = 0; i < mcg_semodel_case_count; i++) {
+        const mcg_semodel_case *c = &mcg_semodel_cases[i];
+        mcb_buf b = {0};
+        uint64_t first;
+        cr_assert_eq(mcg_semodel_build(c, &b, &first), 0, "%s: cannot build", c->meta.file);
         check_case(&c->meta, &b, &c->first, first);
         mcb_free(&b);
     }
