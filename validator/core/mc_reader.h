@@ -84,8 +84,8 @@ static inline float mc_half_to_f32(uint16_t h)
         v = ldexpf((float)fraction, -24);
     else if (exponent == 31)
         v = fraction ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(fraction | 0x400u), (int)exponent - 25);
+    else /* normal: the same value, built from its bits (no libm call) */
+        v = mc_bits_f32((uint32_t)(exponent + 112u) << 23 | (uint32_t)fraction << 13);
     return (h & 0x8000u) ? -v : v;
 }
 

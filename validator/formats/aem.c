@@ -327,14 +327,13 @@ static bool vertex_surely_clean(const aem_vertex *v, uint32_t bones, mc_unit_bou
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint32_t max_influences = 0, bones = f->count[SEC_BONES];
-    mc_unit_bounds unit = mc_unit_bounds_make(c->opt->unit_tolerance);
     for (uint64_t i = 0; i < f->count[SEC_VERTICES]; i++) {
         mc_reader r = record(c, f, SEC_VERTICES, i);
         aem_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after check_size; never read garbage */
         unsigned fast;
-        if (vertex_surely_clean(&v, bones, unit, c->opt->weight_sum_tolerance, &fast)) {
+        if (vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
             if (fast > max_influences) max_influences = fast;
             continue;
         }
@@ -731,7 +730,8 @@ static void check_channel_keys(mc_ctx *c, const aem_file *f, aem_channel ch, con
         if (s->channel != 1 && key[4] != 0.0f) {
             snprintf(what, sizeof what, "W is %g (expected 0)", (double)key[4]);
             report_key(c, MC_AEM_KEY_W_NONZERO, off + 16, k, "w", s, what);
-        } else if (s->channel == 1 && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        } else if (s->channel == 1 && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+                   !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion length %.6f (expected 1 +- %g)",
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);
             report_key(c, MC_AEM_KEY_ROTATION_NOT_UNIT, off + 4, k, "rotation", s, what);

@@ -530,7 +530,7 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        if (a == 2 && !mc_surely_unit(x, 3, c->unit) && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",
@@ -908,7 +908,8 @@ static void check_keys(mc_ctx *c, uint64_t first, uint32_t count, const key_scop
         }
         prev = t;
         have_prev = true;
-        if (s->kind == KEY_ROTATION && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        if (s->kind == KEY_ROTATION && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+            !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion (x %g, y %g, z %g, w %g) has length %.6f (expected 1 +- %g)",
                      (double)key[1], (double)key[2], (double)key[3], (double)key[4],
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);
