@@ -143,6 +143,15 @@ static inline float mc_read_f32(mc_reader *r)
 /* Reads n floats; all 0 on failure. */
 static inline void mc_read_f32s(mc_reader *r, float *out, size_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* little-endian host: the bytes are the floats; one bounds check and one
+     * copy (a short window falls through to the field-by-field reads) */
+    if (!r->fail && n <= (r->size - r->pos) / 4) {
+        memcpy(out, r->p + r->pos, 4 * n);
+        r->pos += 4 * n;
+        return;
+    }
+#endif
     for (size_t i = 0; i < n; i++) out[i] = mc_read_f32(r);
 }
 
