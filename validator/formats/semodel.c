@@ -20,6 +20,7 @@
  * elements is empty either way).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,7 +361,8 @@ static void check_transform(mc_ctx *c, mc_reader *r, uint32_t i, const char *pos
     mc_read_f32s(r, v, 7);
     vec_finite(c, at, i, pos_name, v, 3);
     if (!vec_finite(c, at + 12, i, rot_name, v + 3, 4)) return;
-    if (mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance)) return;
+    if (mc_surely_unit(v + 3, 4, c->quaternion) || mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance))
+        return;
     mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_ROTATION_NOT_UNIT, at + 12);
     mc_path(in, "/bones/%" PRIu32 "/%s", i, rot_name);
     mc_msg(in, "bone %" PRIu32 ": %s length is %.6f (expected 1 +- %g)", i, rot_name,
@@ -491,6 +493,7 @@ static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const
 static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3],
                          mc_zero_normals *zero)
 {
+    if (mc_surely_unit(n, 3, c->unit)) return; /* the clean path (issue 16) */
     if (!mc_all_finite(n, 3)) {
         vertex_not_finite(c, at, m, v, "normal");
         return;
