@@ -31,6 +31,7 @@ enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 
 typedef struct cli {
     mc_options opt;
+    mc_severity_map *severity; /* opt.severity, owned */
     enum output_kind output;
     int werror;
     int quiet;
@@ -106,6 +107,15 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
+/* 0 is an exact comparison, which mc_options spells MC_TOLERANCE_EXACT
+ * (its 0 means the default). */
+static int parse_tolerance(const char *s, double *out)
+{
+    if (parse_double(s, out)) return -1;
+    if (*out == 0.0) *out = MC_TOLERANCE_EXACT;
+    return 0;
+}
+
 static int set_severity(cli *c, const char *spec)
 {
     const char *eq = strchr(spec, '=');
@@ -119,7 +129,7 @@ static int set_severity(cli *c, const char *spec)
     if (code < 0) return usage_error("unknown issue code '%s' (see --list-codes)", name);
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
-    c->opt.severity[code] = (unsigned char)sev;
+    mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
     return 0;
 }
 
@@ -170,26 +180,27 @@ static int parse_args(cli *c, int argc, char **argv)
         case 'n':
             if (parse_u64(optarg, &u) != 0 || u > 1000000)
                 rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
-            else c->opt.max_instances = (uint32_t)u;
+            else c->opt.max_instances = u ? (uint32_t)u : MC_INSTANCES_NONE;
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
             if (mc_code_find(optarg) < 0) rc = usage_error("unknown issue code '%s' (see --list-codes)", optarg);
-            else c->opt.severity[mc_code_find(optarg)] = MC_SEVERITY_IGNORE;
+            else mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
             break;
         case 'W': c->werror = 1; break;
         case 'q': c->quiet = 1; break;
         case OPT_WEIGHT:
-            if (parse_double(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
             break;
         case OPT_UNIT:
-            if (parse_double(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
             break;
         case OPT_QUAT:
-            if (parse_double(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
             break;
         case OPT_MAX_BYTES:
-            if (parse_u64(optarg, &c->opt.max_file_bytes)) rc = usage_error("bad byte count '%s'", optarg);
+            if (parse_u64(optarg, &c->opt.max_file_bytes) || c->opt.max_file_bytes == 0)
+                rc = usage_error("--max-file-bytes expects a positive byte count, got '%s'", optarg);
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
@@ -303,40 +314,52 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
+static int run(cli *c, int argc, char **argv)
+{
+    int rc = parse_args(c, argc, argv);
+    if (rc < 0) return EXIT_VALID;
+    if (rc > 0) return rc;
+    if (c->list_codes) return list_codes(c);
+    if (optind >= argc) return usage_error("%s", "no PATH given");
+
+    if (c->output == OUT_JSON) c->files = cJSON_CreateArray();
+    if (c->output == OUT_SARIF && !(c->sarif = mc_sarif_new())) {
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
+    }
+    for (int i = optind; i < argc; i++) check_path(c, argv[i]);
+
+    if (c->output == OUT_JSON || c->output == OUT_SARIF) {
+        cJSON *doc = c->output == OUT_JSON ? mc_report_run_json(c->files, &c->summary, &c->opt)
+                                          : mc_sarif_finish(c->sarif, &c->summary, &c->opt, c->exit_code);
+        char *s = doc ? cJSON_Print(doc) : NULL;
+        if (!s) {
+            fputs("modelcheck: out of memory writing the report\n", stderr);
+            raise_exit(c, EXIT_UNREADABLE);
+        } else {
+            puts(s);
+        }
+        free(s);
+        cJSON_Delete(doc);
+    } else if (!c->quiet || c->summary.files > 1) {
+        mc_report_summary_text(stdout, &c->summary);
+    }
+    fflush(stdout);
+    return c->exit_code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "certify") == 0) return mcc_main(argc - 1, argv + 1);
     cli c;
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
-    int rc = parse_args(&c, argc, argv);
-    if (rc < 0) return EXIT_VALID;
-    if (rc > 0) return rc;
-    if (c.list_codes) return list_codes(&c);
-    if (optind >= argc) return usage_error("%s", "no PATH given");
-
-    if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
-    if (c.output == OUT_SARIF && !(c.sarif = mc_sarif_new())) {
+    if (!(c.severity = mc_severity_map_new())) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
-    for (int i = optind; i < argc; i++) check_path(&c, argv[i]);
-
-    if (c.output == OUT_JSON || c.output == OUT_SARIF) {
-        cJSON *doc = c.output == OUT_JSON ? mc_report_run_json(c.files, &c.summary, &c.opt)
-                                          : mc_sarif_finish(c.sarif, &c.summary, &c.opt, c.exit_code);
-        char *s = doc ? cJSON_Print(doc) : NULL;
-        if (!s) {
-            fputs("modelcheck: out of memory writing the report\n", stderr);
-            raise_exit(&c, EXIT_UNREADABLE);
-        } else {
-            puts(s);
-        }
-        free(s);
-        cJSON_Delete(doc);
-    } else if (!c.quiet || c.summary.files > 1) {
-        mc_report_summary_text(stdout, &c.summary);
-    }
-    fflush(stdout);
-    return c.exit_code;
+    c.opt.severity = c.severity;
+    int rc = run(&c, argc, argv);
+    mc_severity_map_free(c.severity);
+    return rc;
 }
