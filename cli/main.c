@@ -4,7 +4,7 @@
  * Exit codes (README, "Exit codes"):
  *   0  every file valid (no errors; no warnings either with --werror)
  *   1  some file has errors (or warnings with --werror)
- *   2  usage error (bad option or value, no PATH)
+ *   2  usage error (bad option or value, no PATH) or bad configuration file
  *   3  some file could not be read (missing, unreadable, not a file) or some
  *      directory could not be listed
  * When several apply, the highest wins.
@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "certify.h"
+#include "config.h"
 #include "mc_report.h"
 #include "modelcheck.h"
 #include "walk.h"
@@ -32,6 +33,9 @@ enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 typedef struct cli {
     mc_options opt;
     mc_severity_map *severity; /* opt.severity, owned */
+    mcc_config *config;        /* .modelcheck.json, or NULL */
+    mc_options file_opt;       /* per-path overrides of one file */
+    mc_severity_map *file_severity;
     enum output_kind output;
     int werror;
     int quiet;
@@ -63,11 +67,16 @@ static const char usage_text[] =
     "      --quaternion-tolerance X  (default 0.00769)\n"
     "      --max-file-bytes N    larger files are rejected (default 4 GiB)\n"
     "      --no-sha256           do not hash files (JSON sha256 is null)\n"
+    "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
+    "                            found from the working directory upwards\n"
+    "      --no-config           read no configuration file\n"
     "      --list-codes          print the issue catalog and exit\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
-    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.\n";
+    "Command-line options win over the configuration file (README, \"Use in a repository\").\n"
+    "\n"
+    "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory.\n";
 
 static void raise_exit(cli *c, int code)
 {
@@ -130,6 +139,7 @@ static int set_severity(cli *c, const char *spec)
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
     mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
+    mcc_config_pin_code(c->config, (mc_code)code);
     return 0;
 }
 
@@ -143,7 +153,7 @@ static int parse_output(cli *c, const char *v)
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG };
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -161,6 +171,8 @@ static int parse_args(cli *c, int argc, char **argv)
         {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+        {"config", required_argument, NULL, OPT_CONFIG},
+        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -181,22 +193,29 @@ static int parse_args(cli *c, int argc, char **argv)
             if (parse_u64(optarg, &u) != 0 || u > 1000000)
                 rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
             else c->opt.max_instances = u ? (uint32_t)u : MC_INSTANCES_NONE;
+            mcc_config_pin(c->config, MCC_PIN_MAX_ISSUES);
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
             if (mc_code_find(optarg) < 0) rc = usage_error("unknown issue code '%s' (see --list-codes)", optarg);
-            else mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
+            else {
+                mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
+                mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
+            }
             break;
         case 'W': c->werror = 1; break;
         case 'q': c->quiet = 1; break;
         case OPT_WEIGHT:
             if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_WEIGHT);
             break;
         case OPT_UNIT:
             if (parse_tolerance(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_UNIT);
             break;
         case OPT_QUAT:
             if (parse_tolerance(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_QUAT);
             break;
         case OPT_MAX_BYTES:
             if (parse_u64(optarg, &c->opt.max_file_bytes) || c->opt.max_file_bytes == 0)
@@ -204,6 +223,8 @@ static int parse_args(cli *c, int argc, char **argv)
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
+        case OPT_CONFIG:
+        case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
@@ -227,8 +248,13 @@ static void print_io_error(const char *path, const mc_result *r)
  * skipped and only counted. */
 static void check_file(cli *c, const char *path, int from_walk)
 {
+    if (mcc_config_excluded(c->config, path)) {
+        c->summary.skipped++;
+        return;
+    }
+    const mc_options *opt = mcc_config_options_for(c->config, path, &c->opt, &c->file_opt, &c->file_severity);
     mc_result *r = NULL;
-    mc_status st = mc_validate_path(path, &c->opt, &r);
+    mc_status st = opt ? mc_validate_path(path, opt, &r) : MC_ERR_NOMEM;
     if (!r) {
         /* not checked (out of memory before a result existed): the summary
          * must not read as if the file had never been named */
@@ -314,9 +340,39 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
+/* --config FILE and --no-config are read before the other options: the
+ * file's settings go in first so that the command line wins. The last of
+ * them counts. */
+static int load_config(cli *c, int argc, char **argv)
+{
+    const char *path = NULL;
+    int none = 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--no-config") == 0) none = 1, path = NULL;
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[++i], none = 0;
+        else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9, none = 0;
+    }
+    if (none) return 0;
+    if (mcc_config_load(path, &c->config, stderr) != 0) return EXIT_USAGE;
+    mcc_config_apply(c->config, &c->opt, c->severity);
+    return 0;
+}
+
+/* The report's settings say which configuration file was used. */
+static void add_config_json(const cli *c, cJSON *doc)
+{
+    cJSON *settings = c->output == OUT_JSON
+                          ? cJSON_GetObjectItem(doc, "settings")
+                          : cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
+                                                                    "properties"),
+                                                "settings");
+    if (settings) cJSON_AddItemToObject(settings, "config", mcc_config_json(c->config));
+}
+
 static int run(cli *c, int argc, char **argv)
 {
-    int rc = parse_args(c, argc, argv);
+    int rc = load_config(c, argc, argv);
+    if (rc == 0) rc = parse_args(c, argc, argv);
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
     if (c->list_codes) return list_codes(c);
@@ -332,6 +388,7 @@ static int run(cli *c, int argc, char **argv)
     if (c->output == OUT_JSON || c->output == OUT_SARIF) {
         cJSON *doc = c->output == OUT_JSON ? mc_report_run_json(c->files, &c->summary, &c->opt)
                                           : mc_sarif_finish(c->sarif, &c->summary, &c->opt, c->exit_code);
+        if (doc) add_config_json(c, doc);
         char *s = doc ? cJSON_Print(doc) : NULL;
         if (!s) {
             fputs("modelcheck: out of memory writing the report\n", stderr);
@@ -361,5 +418,7 @@ int main(int argc, char **argv)
     c.opt.severity = c.severity;
     int rc = run(&c, argc, argv);
     mc_severity_map_free(c.severity);
+    mc_severity_map_free(c.file_severity);
+    mcc_config_free(c.config);
     return rc;
 }
