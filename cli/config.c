@@ -24,6 +24,7 @@
 #define MAX_CONFIG_BYTES (1u << 20)
 #define MAX_GLOB_SEGMENTS 32
 #define MAX_GLOB_STARS 8
+#define MAX_OVERRIDES 64 /* a file's matches are a 64-bit mask */
 
 /* The settings one level of the file can carry: the top level or one
  * override. Unset: severity -1, tolerance 0, has_max_issues 0. */
@@ -44,6 +45,14 @@ typedef struct override {
     rules rules;
 } override;
 
+/* The options of one combination of matching overrides. */
+typedef struct combination {
+    uint64_t mask;
+    mc_options options;
+    mc_severity_map *severity;
+    struct combination *next;
+} combination;
+
 struct mcc_config {
     char *display;       /* the path as named or found */
     char sha256[65];
@@ -56,6 +65,7 @@ struct mcc_config {
     size_t override_count;
     unsigned char pinned_code[MC_CODE_COUNT];
     unsigned pinned;
+    combination *combinations;
 };
 
 /* ---- globs ---- */
@@ -330,6 +340,10 @@ static void read_overrides(loader *ld, const cJSON *v, mcc_config *cfg)
         return;
     }
     size_t n = (size_t)cJSON_GetArraySize(v);
+    if (n > MAX_OVERRIDES) {
+        bad(ld, "overrides", "more than %d overrides", MAX_OVERRIDES);
+        return;
+    }
     if (!(cfg->overrides = calloc(n ? n : 1, sizeof *cfg->overrides))) {
         bad(ld, "overrides", "out of memory");
         return;
@@ -477,6 +491,11 @@ int mcc_config_load(const char *path, mcc_config **out, FILE *err)
 void mcc_config_free(mcc_config *cfg)
 {
     if (!cfg) return;
+    for (combination *k = cfg->combinations, *next; k; k = next) {
+        next = k->next;
+        mc_severity_map_free(k->severity);
+        free(k);
+    }
     for (size_t i = 0; i < cfg->override_count; i++) globs_free(&cfg->overrides[i].files);
     free(cfg->overrides);
     globs_free(&cfg->exclude);
@@ -571,31 +590,35 @@ int mcc_config_excluded(const mcc_config *cfg, const char *path)
     return hit;
 }
 
-const mc_options *mcc_config_options_for(const mcc_config *cfg, const char *path, const mc_options *base,
-                                         mc_options *scratch, mc_severity_map **scratch_map)
+static const mc_options *combination_for(mcc_config *cfg, uint64_t mask, const mc_options *base)
+{
+    for (combination *k = cfg->combinations; k; k = k->next)
+        if (k->mask == mask) return &k->options;
+    combination *k = calloc(1, sizeof *k);
+    if (!k || !(k->severity = mc_severity_map_copy(base->severity))) {
+        free(k);
+        return NULL;
+    }
+    k->mask = mask;
+    k->options = *base;
+    k->options.severity = k->severity;
+    for (size_t i = 0; i < cfg->override_count; i++)
+        if (mask >> i & 1) apply_rules(&cfg->overrides[i].rules, &k->options, k->severity, cfg);
+    k->next = cfg->combinations;
+    cfg->combinations = k;
+    return &k->options;
+}
+
+const mc_options *mcc_config_options_for(mcc_config *cfg, const char *path, const mc_options *base)
 {
     if (!cfg || !cfg->override_count || strcmp(path, "-") == 0) return base;
     char *rel = relative_path(cfg, path);
     if (!rel) return base;
-    int matched = 0;
-    for (size_t i = 0; i < cfg->override_count; i++) {
-        const override *o = &cfg->overrides[i];
-        if (!any_match(&o->files, rel)) continue;
-        if (!matched) {
-            mc_severity_map_free(*scratch_map);
-            *scratch_map = mc_severity_map_copy(base->severity);
-            if (!*scratch_map) {
-                free(rel);
-                return NULL;
-            }
-            *scratch = *base;
-            scratch->severity = *scratch_map;
-            matched = 1;
-        }
-        apply_rules(&o->rules, scratch, *scratch_map, cfg);
-    }
+    uint64_t mask = 0;
+    for (size_t i = 0; i < cfg->override_count; i++)
+        if (any_match(&cfg->overrides[i].files, rel)) mask |= UINT64_C(1) << i;
     free(rel);
-    return matched ? scratch : base;
+    return mask ? combination_for(cfg, mask, base) : base;
 }
 
 cJSON *mcc_config_json(const mcc_config *cfg)

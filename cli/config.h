@@ -43,10 +43,11 @@ void mcc_config_pin(mcc_config *cfg, unsigned what);
 int mcc_config_excluded(const mcc_config *cfg, const char *path);
 
 /* The options for one file: base itself when no override matches path,
- * else scratch (and *scratch_map, allocated on first use) filled with
- * base plus the matching overrides in file order. NULL when out of memory. */
-const mc_options *mcc_config_options_for(const mcc_config *cfg, const char *path, const mc_options *base,
-                                         mc_options *scratch, mc_severity_map **scratch_map);
+ * else the options of base plus the matching overrides in file order,
+ * built once per combination and kept in cfg (valid until
+ * mcc_config_free; base must not change in between). Call from one thread;
+ * the options returned may be read from any. NULL when out of memory. */
+const mc_options *mcc_config_options_for(mcc_config *cfg, const char *path, const mc_options *base);
 
 /* {"path": ..., "sha256": ...} for the report's settings; JSON null without
  * a config (cfg NULL). */
