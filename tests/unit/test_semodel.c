@@ -1111,9 +1111,13 @@ Test(semodel, work_options_respected)
     use(SEMB_SKINNED, SEMB_2018);
     mc_options o;
     mc_options_init(&o);
-    o.severity[MC_SEMODEL_WEIGHT_SUM] = MC_SEVERITY_IGNORE;
+    mc_severity_map *map = mc_severity_map_new();
+    cr_assert_not_null(map);
+    mc_severity_map_set(map, MC_SEMODEL_WEIGHT_SUM, MC_SEVERITY_IGNORE);
+    o.severity = map;
     m->meshes[0].weight[0] = 0.1f;
     check(&o, 0);
+    mc_severity_map_free(map);
     expect_codes(r, -1);
 }
 
