@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# The seed formats' own reference implementations under test (issue 17,
+# docs/REFERENCE-LOADERS.md): obtains each at its pinned commit, builds it out
+# of tree under build/refimpl/ with the adapters in conformance/refimpl/, and
+# certifies or fuzzes it. Their code is never copied into the project.
+#
+#   scripts/refimpls.sh list                  the implementations and their loaders
+#   scripts/refimpls.sh build IMPL            obtain and build (prints what it used)
+#   scripts/refimpls.sh certify IMPL [DIR]    certificates (text, JSON, HTML, JUnit) in DIR
+#                                             (default build/refimpl/IMPL/certificate)
+#   scripts/refimpls.sh check IMPL            build, certify (2 jobs), compare the verdicts
+#                                             with conformance/refimpl/expected/IMPL.txt;
+#                                             exit 77 (skip) without snapshot or network
+#   scripts/refimpls.sh expect IMPL           rewrite that expectation file
+#
+# IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
+# (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
+# Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
+# source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
+# modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
+# to dlopen the ASan adapters).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+refdir=${MC_REFIMPL_DIR:-$root/../shared/refimpl}
+out=$root/build/refimpl
+data=$root/conformance/refimpl
+mc=${MC_BIN:-$root/build/asan/cli/modelcheck}
+SKIP=77
+
+# name | upstream | commit | snapshot folder | sha256 of the snapshot's file list
+# (`find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`, computed
+# when the snapshot was taken in, 2026-11-24)
+upstreams="
+aem|https://github.com/janhsimon/aem|1a273aaf7438635584d90fe35ea2b853f76bdfc0|janhsimon-aem-1a273aa|c0e7f09316cfc72edb984f45f83ed6b6b369775725d25326864439e38b68583b
+hb1|https://github.com/kiwanowski/UnnamedHB1|9d03bbb7dea5dce498b417cc625b87c8fdaa9321|kiwanowski-UnnamedHB1-9d03bbb|c9e9e2203cae858d630f341a127b29031f015d381a6b1eb061a124967b44f9a4
+semodel|https://github.com/dtzxporter/io_model_semodel|188a4437b4c43c225db6c9277449d482b740562d|dtzxporter-io_model_semodel-188a443|c699b15f6b13c0a7cca38de38424792378009dbff572a497f82166c29bb2f3cd
+"
+
+die() { echo "refimpls: $*" >&2; exit 2; }
+skip() { echo "refimpls: SKIP: $*" >&2; exit $SKIP; }
+
+upstream_of() { # IMPL -> the upstream key
+    case $1 in
+    libaem|libaem-bounded) echo aem ;;
+    unnamedhb1|aamf2gltf) echo hb1 ;;
+    semodel) echo semodel ;;
+    *) die "unknown implementation '$1' (see: $0 list)" ;;
+    esac
+}
+
+field() { # KEY N
+    printf '%s\n' "$upstreams" | awk -F'|' -v k="$1" -v n="$2" '$1 == k { print $n }'
+}
+
+snapshot_digest() {
+    (cd "$1" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64)
+}
+
+# Prints the source directory of upstream KEY at its pinned commit, and says
+# on stderr where it came from. Exit 77 when neither network nor snapshot.
+obtain() {
+    local key=$1 url commit folder digest src
+    url=$(field "$key" 2) commit=$(field "$key" 3) folder=$(field "$key" 4) digest=$(field "$key" 5)
+    src=$out/src/$key
+    if [ -d "$src/.git" ] && [ "$(git -C "$src" rev-parse HEAD 2>/dev/null)" = "$commit" ]; then
+        echo "refimpls: $key: clone of $url at $commit (verified with git rev-parse)" >&2
+        echo "$src"
+        return
+    fi
+    if [ "${MC_REFIMPL_CLONE:-1}" != 0 ]; then
+        rm -rf "$src.tmp"
+        if GIT_TERMINAL_PROMPT=0 timeout 20 git clone --quiet "$url" "$src.tmp" 2>/dev/null &&
+           git -C "$src.tmp" -c advice.detachedHead=false checkout --quiet "$commit" 2>/dev/null &&
+           [ "$(git -C "$src.tmp" rev-parse HEAD)" = "$commit" ]; then
+            rm -rf "$src" && mv "$src.tmp" "$src"
+            echo "refimpls: $key: cloned $url at $commit (verified with git rev-parse)" >&2
+            echo "$src"
+            return
+        fi
+        rm -rf "$src.tmp"
+        echo "refimpls: $key: cannot clone $url (no network?): using the snapshot" >&2
+    fi
+    local snap=$refdir/$folder
+    [ -d "$snap" ] || skip "$key: no snapshot $snap and no clone"
+    local got
+    got=$(snapshot_digest "$snap")
+    [ "$got" = "$digest" ] || die "$key: snapshot $snap differs from the one recorded (sha256 $got, expected $digest)"
+    grep -q "$commit" "$refdir/README.md" 2>/dev/null ||
+        die "$key: $refdir/README.md does not name commit $commit"
+    echo "refimpls: $key: snapshot $snap of $commit (file checksums verified; the snapshot has no git history to check the commit against)" >&2
+    echo "$snap"
+}
+
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g -O1)
+
+build_libaem() {
+    local src=$1 dir=$out/libaem
+    mkdir -p "$dir"
+    pkg-config --exists cglm 2>/dev/null || [ -f /usr/include/cglm/cglm.h ] ||
+        skip "libaem needs cglm (apt-get install libcglm-dev; scripts/setup-debian.sh)"
+    gcc -std=gnu11 "${san[@]}" -fPIC -shared -w \
+        -I"$root/conformance/certify" -I"$data/libaem" \
+        -I"$src/libaem/include" -I"$src/libaem/include/aem" -I"$src/libaem" \
+        "$data/libaem/adapter.c" "$data/libaem/animation_unit.c" "$src/libaem/core.c" \
+        -lm -o "$dir/libmc_refimpl_libaem.so"
+    echo "$dir/libmc_refimpl_libaem.so"
+}
+
+# The certify loader argument(s) for IMPL, after building it.
+loader_of() {
+    local impl=$1 key src
+    key=$(upstream_of "$impl")
+    src=$(obtain "$key")
+    case $impl in
+    libaem|libaem-bounded) echo "--library"; build_libaem "$src" ;;
+    *) die "$impl: not yet" ;;
+    esac
+}
+
+format_of() {
+    case $1 in
+    libaem|libaem-bounded) echo aem ;;
+    unnamedhb1|aamf2gltf) echo aamf ;;
+    semodel) echo semodel ;;
+    esac
+}
+
+env_of() {
+    case $1 in
+    libaem-bounded) echo MC_LIBAEM_TEXTURE_CHECK=bounded ;;
+    *) echo MC_REFIMPL=1 ;;
+    esac
+}
+
+certify() { # IMPL DIR JOBS TIMEOUT
+    local impl=$1 dir=$2 jobs=$3 timeout=$4 loader
+    [ -x "$mc" ] || die "no modelcheck at $mc (cmake --preset asan && cmake --build --preset asan)"
+    mapfile -t loader < <(loader_of "$impl")
+    [ ${#loader[@]} -eq 2 ] || exit 2
+    mkdir -p "$dir"
+    local rc=0
+    env "$(env_of "$impl")" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_odr_violation=0" \
+        "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
+        --jobs "$jobs" --timeout "$timeout" --corpus "$root/corpus" \
+        --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
+        --junit "$dir/$impl.junit.xml" --report /dev/null || rc=$?
+    [ $rc -le 1 ] || die "$impl: certify failed (exit $rc)"
+    echo "refimpls: $impl: certificates in $dir/$impl.{txt,json,html,junit.xml}" >&2
+}
+
+# One line per case: file, format, verdict and crash site, from the JSON.
+verdicts() {
+    python3 - "$1" <<'PY'
+import json, sys
+cert = json.load(open(sys.argv[1]))
+for c in cert["cases"]:
+    site = c.get("crash_site") or "-"
+    print(f'{c["file"]} {c["format"]} {c["verdict"]} {site}')
+PY
+}
+
+cmd=${1:-}
+case $cmd in
+list)
+    cat <<'L'
+libaem          janhsimon/aem @1a273aa  libaem + the viewer's use (C, ASan+UBSan .so)  aem
+libaem-bounded  the same, the viewer's texture test bounded by the texture count       aem
+unnamedhb1      kiwanowski/UnnamedHB1 @9d03bbb  aamfInitData/samfInitData + animation (C, 32-bit, ASan+UBSan)  aamf
+aamf2gltf       kiwanowski/UnnamedHB1 @9d03bbb  tools/aamf2gltf.py (Python command)  aamf
+semodel         dtzxporter/io_model_semodel @188a443  semodel.py (Python command)  semodel
+L
+    ;;
+build)
+    [ $# -eq 2 ] || die "usage: $0 build IMPL"
+    loader_of "$2" | tail -1 ;;
+certify)
+    [ $# -ge 2 ] || die "usage: $0 certify IMPL [DIR]"
+    certify "$2" "${3:-$out/$2/certificate}" 2 10 ;;
+check|expect)
+    [ $# -eq 2 ] || die "usage: $0 $cmd IMPL"
+    impl=$2 dir=$out/$2/check
+    certify "$impl" "$dir" 2 5
+    verdicts "$dir/$impl.json" > "$dir/verdicts.txt"
+    exp=$data/expected/$impl.txt
+    if [ "$cmd" = expect ]; then
+        mkdir -p "$data/expected" && cp "$dir/verdicts.txt" "$exp"
+        echo "refimpls: wrote $exp ($(wc -l < "$exp") cases)"
+    elif ! diff -u "$exp" "$dir/verdicts.txt"; then
+        echo "refimpls: $impl: verdicts differ from $exp (above); if intended: $0 expect $impl" >&2
+        exit 1
+    else
+        echo "refimpls: $impl: $(wc -l < "$exp") verdicts as expected"
+    fi ;;
+*) die "usage: $0 list|build|certify|check|expect IMPL (see the top of this file)" ;;
+esac
