@@ -106,6 +106,23 @@ build_libaem() {
     echo "$dir/libmc_refimpl_libaem.so"
 }
 
+# The runtime is 32-bit console code that overlays its structures (4-byte
+# pointers included) on the file: built -m32 (gcc-multilib) as a command, so
+# the layouts are the console's. `1 << 31` (model.c) is undefined in C but
+# what every compiler makes of it: the shift check is off.
+build_unnamedhb1() {
+    local src=$1/framework dir=$out/unnamedhb1 a=$data/unnamedhb1
+    mkdir -p "$dir"
+    echo 'int main(void){return 0;}' > "$dir/m32.c"
+    gcc -m32 -fsanitize=address "$dir/m32.c" -o "$dir/m32" 2>/dev/null ||
+        skip "unnamedhb1 needs a 32-bit gcc with ASan (apt-get install gcc-multilib; scripts/setup-debian.sh)"
+    gcc -m32 -std=gnu11 "${san[@]}" -fno-sanitize=shift -w -DMC_REFIMPL_MAIN \
+        -I"$a/shim" -I"$src" -I"$root/conformance/certify" \
+        "$a/adapter.c" "$a/unreached.c" "$src/anim_model.c" "$src/model.c" "$src/scene.c" \
+        -o "$dir/mc_refimpl_unnamedhb1"
+    echo "$dir/mc_refimpl_unnamedhb1 {}"
+}
+
 # The certify loader argument(s) for IMPL, after building it.
 loader_of() {
     local impl=$1 key src
@@ -113,6 +130,7 @@ loader_of() {
     src=$(obtain "$key")
     case $impl in
     libaem|libaem-bounded) echo "--library"; build_libaem "$src" ;;
+    unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
     *) die "$impl: not yet" ;;
     esac
 }
@@ -128,6 +146,7 @@ format_of() {
 env_of() {
     case $1 in
     libaem-bounded) echo MC_LIBAEM_TEXTURE_CHECK=bounded ;;
+    unnamedhb1) echo ASAN_OPTIONS=detect_leaks=0 ;; # the game never frees what it loads
     *) echo MC_REFIMPL=1 ;;
     esac
 }
@@ -139,7 +158,7 @@ certify() { # IMPL DIR JOBS TIMEOUT
     [ ${#loader[@]} -eq 2 ] || exit 2
     mkdir -p "$dir"
     local rc=0
-    env "$(env_of "$impl")" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_odr_violation=0" \
+    env ASAN_OPTIONS="${ASAN_OPTIONS:-}" "$(env_of "$impl")" \
         "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
         --jobs "$jobs" --timeout "$timeout" --corpus "$root/corpus" \
         --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
