@@ -12,6 +12,11 @@
 #                                             with conformance/refimpl/expected/IMPL.txt;
 #                                             exit 77 (skip) without snapshot or network
 #   scripts/refimpls.sh expect IMPL           rewrite that expectation file
+#   scripts/refimpls.sh fuzz IMPL TARGET SECONDS
+#                                             a libFuzzer campaign (TARGET abi_<format> or
+#                                             abi_<format>_sa built over the C reader) that goes
+#                                             on past crashes; findings in
+#                                             build/refimpl/IMPL/fuzz-TARGET/artifacts
 #
 # IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
@@ -123,6 +128,45 @@ build_unnamedhb1() {
     echo "$dir/mc_refimpl_unnamedhb1 {}"
 }
 
+# The fuzz build of the project with the C reader as MC_FUZZ_ABI_SOURCES
+# (clang, libFuzzer, ASan+UBSan; 64-bit: libFuzzer has no i386 runtime on
+# Debian 12, see docs/REFERENCE-LOADERS.md for what that means for UnnamedHB1).
+fuzz_build() { # IMPL SRC TARGET
+    local impl=$1 src=$2 target=$3 bdir=$out/fuzz-$1 sources includes
+    case $impl in
+    libaem|libaem-bounded)
+        sources="$data/libaem/adapter.c;$data/libaem/animation_unit.c;$src/libaem/core.c"
+        includes="$root/conformance/certify;$data/libaem;$src/libaem/include;$src/libaem/include/aem;$src/libaem" ;;
+    unnamedhb1)
+        sources="$data/unnamedhb1/adapter.c;$data/unnamedhb1/unreached.c;$src/framework/anim_model.c;$src/framework/model.c;$src/framework/scene.c"
+        includes="$root/conformance/certify;$data/unnamedhb1/shim;$src/framework" ;;
+    *) die "$impl: not a C reader" ;;
+    esac
+    cmake --preset fuzz -S "$root" -B "$bdir" -DMC_FUZZ_ABI_SOURCES="$sources" \
+        -DMC_FUZZ_ABI_INCLUDES="$includes" -DMC_FUZZ_ABI_LIBRARIES=m >/dev/null
+    cmake --build "$bdir" -j2 --target "mc_fuzz_$target" >/dev/null
+    echo "$bdir/fuzz/mc_fuzz_$target"
+}
+
+fuzz() { # IMPL TARGET SECONDS
+    local impl=$1 target=$2 seconds=$3 key src bin fmt dir
+    key=$(upstream_of "$impl") src=$(obtain "$key") fmt=$(format_of "$impl")
+    case $target in abi_$fmt|abi_${fmt}_sa) ;; *) die "$impl: target abi_$fmt or abi_${fmt}_sa" ;; esac
+    bin=$(fuzz_build "$impl" "$src" "$target")
+    dir=$out/$impl/fuzz-$target
+    rm -rf "$dir" && mkdir -p "$dir/corpus" "$dir/artifacts"
+    cp "$root/corpus/$fmt"/*/* "$dir/corpus/" # libFuzzer writes into its first corpus dir
+    echo "refimpls: $impl: $target for $seconds s, log $dir/fuzz.log" >&2
+    # fork mode goes on past crashes and hangs, so one campaign finds many sites;
+    # header counts are allocated unchecked (up to 4 GiB): allowed, never touched
+    env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
+        "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -max_total_time="$seconds" -timeout=5 -rss_limit_mb=6144 -malloc_limit_mb=4200 \
+        -max_len=65536 -dict="$root/fuzz/dict/$fmt.dict" -artifact_prefix="$dir/artifacts/" \
+        "$dir/corpus" > "$dir/fuzz.log" 2>&1 || true
+    echo "refimpls: $impl: $target: $(ls "$dir/artifacts" | wc -l) artifacts in $dir/artifacts" >&2
+}
+
 # The certify loader argument(s) for IMPL, after building it.
 loader_of() {
     local impl=$1 key src
@@ -158,7 +202,8 @@ certify() { # IMPL DIR JOBS TIMEOUT
     [ ${#loader[@]} -eq 2 ] || exit 2
     mkdir -p "$dir"
     local rc=0
-    env ASAN_OPTIONS="${ASAN_OPTIONS:-}" "$(env_of "$impl")" \
+    # UBSan prints no stack by default: the crash site needs one
+    env ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
         "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
         --jobs "$jobs" --timeout "$timeout" --corpus "$root/corpus" \
         --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
@@ -210,5 +255,8 @@ check|expect)
     else
         echo "refimpls: $impl: $(wc -l < "$exp") verdicts as expected"
     fi ;;
-*) die "usage: $0 list|build|certify|check|expect IMPL (see the top of this file)" ;;
+fuzz)
+    [ $# -eq 4 ] || die "usage: $0 fuzz IMPL TARGET SECONDS"
+    fuzz "$2" "$3" "$4" ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz IMPL (see the top of this file)" ;;
 esac
