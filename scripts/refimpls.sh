@@ -31,6 +31,7 @@ out=$root/build/refimpl
 data=$root/conformance/refimpl
 mc=${MC_BIN:-$root/build/asan/cli/modelcheck}
 SKIP=77
+python=${MC_SYSTEM_PYTHON:-/usr/bin/python3}
 
 # name | upstream | commit | snapshot folder | sha256 of the snapshot's file list
 # (`find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`, computed
@@ -175,6 +176,10 @@ loader_of() {
     case $impl in
     libaem|libaem-bounded) echo "--library"; build_libaem "$src" ;;
     unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
+    semodel|aamf2gltf)
+        # -B: no bytecode written into the snapshot
+        echo "--loader"
+        printf '%q -B %q %s %q {}\n' "$python" "$data/python/run_reader.py" "$impl" "$src" ;;
     *) die "$impl: not yet" ;;
     esac
 }
