@@ -17,17 +17,22 @@
 #                                             abi_<format>_sa built over the C reader) that goes
 #                                             on past crashes; findings in
 #                                             build/refimpl/IMPL/fuzz-TARGET/artifacts
+#   scripts/refimpls.sh triage IMPL TARGET    those findings deduplicated by crash site, the
+#                                             smallest of each site minimised (-minimize_crash)
+#                                             and kept in fuzz/external/IMPL/ (not our bugs:
+#                                             never replayed by CI)
 #
 # IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
 # Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
 # source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
 # modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
-# to dlopen the ASan adapters).
+# to dlopen the ASan adapters; MC_REFIMPL_HOST_ASAN=OFF says it is not, and the
+# library adapters are then skipped), MC_REFIMPL_OUT (default build/refimpl).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 refdir=${MC_REFIMPL_DIR:-$root/../shared/refimpl}
-out=$root/build/refimpl
+out=${MC_REFIMPL_OUT:-$root/build/refimpl}
 data=$root/conformance/refimpl
 mc=${MC_BIN:-$root/build/asan/cli/modelcheck}
 SKIP=77
@@ -168,13 +173,58 @@ fuzz() { # IMPL TARGET SECONDS
     echo "refimpls: $impl: $target: $(ls "$dir/artifacts" | wc -l) artifacts in $dir/artifacts" >&2
 }
 
+# The crash site of one input replayed by the fuzz binary (empty: no crash).
+site_of() { # BIN FILE
+    env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" UBSAN_OPTIONS=print_stacktrace=1 \
+        "$(env_of "$impl")" timeout 60 "$1" -timeout=5 -rss_limit_mb=6144 -malloc_limit_mb=4200 \
+        "$2" 2>&1 | "$site_tool"
+}
+
+triage() { # IMPL TARGET
+    local impl=$1 target=$2 dir=$out/$1/fuzz-$2 bin=$out/fuzz-$1/fuzz/mc_fuzz_$2
+    local fmt keep=$root/fuzz/external/$impl
+    fmt=$(format_of "$impl")
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    [ -x "$bin" ] && [ -d "$dir/artifacts" ] || die "$impl: run '$0 fuzz $impl $target SECONDS' first"
+    mkdir -p "$keep"
+    : > "$dir/sites.tsv"
+    local a site
+    for a in $(ls -S -r "$dir/artifacts"); do # smallest first: the first of a site is kept
+        site=$(site_of "$bin" "$dir/artifacts/$a")
+        [ -n "$site" ] || site="no crash on replay"
+        printf '%s\t%s\t%s\n' "$site" "$(stat -c %s "$dir/artifacts/$a")" "$a" >> "$dir/sites.tsv"
+    done
+    local n=0
+    cut -f1 "$dir/sites.tsv" | awk '!seen[$0]++' | while IFS= read -r site; do
+        [ "$site" = "no crash on replay" ] && continue
+        a=$(awk -F'\t' -v s="$site" '$1 == s { print $3; exit }' "$dir/sites.tsv")
+        local runs slug min
+        runs=$(awk -F'\t' -v s="$site" '$1 == s' "$dir/sites.tsv" | wc -l)
+        slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-' | cut -c1-80)
+        min=$keep/$target-$slug.$fmt
+        env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
+            "$bin" -minimize_crash=1 -max_total_time=30 -timeout=5 -rss_limit_mb=6144 \
+            -malloc_limit_mb=4200 -exact_artifact_path="$min" "$dir/artifacts/$a" >/dev/null 2>&1 || true
+        # minimising may drift to another crash: keep the original then
+        if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then cp "$dir/artifacts/$a" "$min"; fi
+        printf '%s\t%s\t%s\t%s\n' "$target" "$site" "$runs" "$(basename "$min")"
+    done | tee "$dir/triage.tsv"
+    echo "refimpls: $impl: $target: $(wc -l < "$dir/triage.tsv") distinct sites from $(wc -l < "$dir/sites.tsv") findings; reproducers in $keep" >&2
+}
+
 # The certify loader argument(s) for IMPL, after building it.
 loader_of() {
     local impl=$1 key src
     key=$(upstream_of "$impl")
     src=$(obtain "$key")
     case $impl in
-    libaem|libaem-bounded) echo "--library"; build_libaem "$src" ;;
+    libaem|libaem-bounded)
+        case ${MC_REFIMPL_HOST_ASAN:-ON} in
+        ON|1|on|TRUE|true) ;;
+        *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
+        esac
+        echo "--library"; build_libaem "$src" ;;
     unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
     semodel|aamf2gltf)
         # -B: no bytecode written into the snapshot
@@ -260,6 +310,10 @@ check|expect)
     else
         echo "refimpls: $impl: $(wc -l < "$exp") verdicts as expected"
     fi ;;
+triage)
+    [ $# -eq 3 ] || die "usage: $0 triage IMPL TARGET"
+    impl=$2
+    triage "$2" "$3" ;;
 fuzz)
     [ $# -eq 4 ] || die "usage: $0 fuzz IMPL TARGET SECONDS"
     fuzz "$2" "$3" "$4" ;;

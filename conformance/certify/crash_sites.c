@@ -67,6 +67,11 @@ static void report_kind(const char *report, char *kind, size_t size)
         const char *w = line + strlen("ERROR: AddressSanitizer: ");
         size_t n = strcspn(w, " ");
         snprintf(kind, size, "%.*s", (int)n, w);
+    } else if (find_line(report, "ERROR: libFuzzer: ", line, sizeof line)) {
+        /* a fuzzing finding replayed: timeout, out-of-memory, deadly signal */
+        const char *w = line + strlen("ERROR: libFuzzer: ");
+        size_t n = strcspn(w, " ");
+        snprintf(kind, size, "%.*s", (int)n, w);
     } else if (strstr(report, "ERROR: LeakSanitizer")) {
         snprintf(kind, size, "memory leak");
     } else if (find_line(report, "runtime error: ", line, sizeof line)) {
@@ -79,7 +84,8 @@ static void report_kind(const char *report, char *kind, size_t size)
 static int runtime_frame(const char *func, const char *path)
 {
     static const char *const funcs[] = {"__interceptor_", "__asan", "__ubsan", "__sanitizer",
-                                        "__lsan", "__libc_", "_start", "__GI_", "raise", "abort"};
+                                        "__lsan", "__libc_", "_start", "__GI_", "raise", "abort",
+                                        "fuzzer::"};
     static const char *const files[] = {"libsanitizer", "sanitizer_common", "compiler-rt", "sysdeps/",
                                         "csu/"};
     for (size_t i = 0; i < sizeof funcs / sizeof *funcs; i++)
