@@ -60,7 +60,8 @@ static void ubsan_kind(const char *msg, char *kind, size_t size)
     kind[k] = '\0';
 }
 
-static void report_kind(const char *report, char *kind, size_t size)
+/* 0 when the text holds no report this knows. */
+static int report_kind(const char *report, char *kind, size_t size)
 {
     char line[512];
     if (find_line(report, "ERROR: AddressSanitizer: ", line, sizeof line)) {
@@ -77,8 +78,9 @@ static void report_kind(const char *report, char *kind, size_t size)
     } else if (find_line(report, "runtime error: ", line, sizeof line)) {
         ubsan_kind(line + strlen("runtime error: "), kind, size);
     } else {
-        snprintf(kind, size, "sanitizer report");
+        return 0;
     }
+    return 1;
 }
 
 static int runtime_frame(const char *func, const char *path)
@@ -123,7 +125,7 @@ static int parse_frame(const char *line, size_t len, char *func, size_t fsize, c
 char *mcc_crash_site(const char *report, int signal)
 {
     char site[512], kind[128];
-    if (!report || !report[0]) {
+    if (!report || !report_kind(report, kind, sizeof kind)) {
         if (!signal) return NULL;
         const char *name = mcc_signal_name(signal);
         snprintf(site, sizeof site, "%s%s (no sanitizer report)", name ? "" : "signal ",
@@ -131,7 +133,6 @@ char *mcc_crash_site(const char *report, int signal)
         if (!name) snprintf(site, sizeof site, "signal %d (no sanitizer report)", signal);
         return strdup(site);
     }
-    report_kind(report, kind, sizeof kind);
     size_t k = (size_t)snprintf(site, sizeof site, "%s", kind);
     int frames = 0, in_stack = 0;
     for (const char *line = report; *line && frames < MCC_SITE_FRAMES;) {
