@@ -14,7 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aamf_cases.h"
+#include "aamf_builder.h"
+#include "corpus_cases.h"
+
+typedef struct aamf_case {
+    mcg_case meta;
+    enum aamfb_sample_kind base;
+    int legacy;
+    void (*mutate)(aamfb_model *m);
+    long truncate_by; /* bytes cut from the end after writing */
+    long append;      /* zero bytes appended after writing */
+    mcg_at first;     /* where meta.rule first fires; AAMFB_END is the final size */
+    void (*bytes)(mcb_buf *b); /* instead of a sample: writes the whole file */
+} aamf_case;
 
 static void magic_aamf(aamfb_model *m)
 {
@@ -319,7 +331,7 @@ static void texture_name_8_chars(aamfb_model *m)
  * 1: 128 + 127; 2: 100 + 85 + 70), 98 faces, animations idle / walk---- /
  * run of 1 / 4 / 3 keyframes; legacy: bone b has 1 + b % 3 textures and
  * 2 chunks when b % 4 == 0, else 1. ODD: ONE with 3 faces (3 F3 records). */
-const mcg_aamf_case mcg_aamf_cases[] = {
+static const aamf_case aamf_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {SAMF("valid", "samf_1_bone.aamf", NULL, "SAMF v2: 1 bone, 4 vertices, 2 faces, 1 animation of 2 keyframes", ""), ONE, 0, NULL, 0, 0, NOWHERE, NULL},
     {SAMF("valid", "samf_32_bones_3_animations.aamf", NULL, "SAMF v2: 32 bones, 64 vertices of 1 to 3 influences, 98 faces, 3 animations", ""), MANY, 0, NULL, 0, 0, NOWHERE, NULL},
@@ -388,7 +400,7 @@ const mcg_aamf_case mcg_aamf_cases[] = {
     {LEGACY("invalid", "legacy_older_amf_layout.aamf", "AAMF_AMF_LAYOUT", "2 bone blocks of 16 bytes in an older AMF layout (no room for the 24-byte header)", "AAMF_AMF_LAYOUT*2"), ONE, 1, NULL, 0, 0, MCG_ABS(16), aamfb_write_older_amf},
 };
 
-const size_t mcg_aamf_case_count = sizeof mcg_aamf_cases / sizeof mcg_aamf_cases[0];
+const size_t mcg_aamf_case_count = sizeof aamf_cases / sizeof aamf_cases[0];
 
 static uint64_t resolve(const mcg_at *at, const aamfb_model *m, size_t size)
 {
@@ -399,7 +411,7 @@ static uint64_t resolve(const mcg_at *at, const aamfb_model *m, size_t size)
     return base + (uint64_t)at->add;
 }
 
-int mcg_aamf_build(const mcg_aamf_case *c, mcb_buf *b, uint64_t *first)
+static int build(const aamf_case *c, mcb_buf *b, uint64_t *first)
 {
     *first = 0;
     if (c->bytes) {
@@ -418,19 +430,12 @@ int mcg_aamf_build(const mcg_aamf_case *c, mcb_buf *b, uint64_t *first)
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_aamf(const char *root, mcg_manifest *mf)
+static int row(size_t i, mcg_built *out)
 {
-    if (mcg_mkdir(root, "aamf") || mcg_mkdir(root, "aamf/valid") || mcg_mkdir(root, "aamf/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_aamf_case_count; i++) {
-        const mcg_aamf_case *c = &mcg_aamf_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_aamf_build(c, &b, &first);
-        if (rc != 0) fprintf(stderr, "mc_corpusgen: out of memory for %s\n", c->meta.file);
-        else rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
+    const aamf_case *c = &aamf_cases[i];
+    out->meta = &c->meta;
+    out->placed = c->first.where != MCG_NOWHERE;
+    return build(c, &out->bytes, &out->first);
 }
+
+const mcg_table mcg_aamf_table = {"aamf", sizeof aamf_cases / sizeof aamf_cases[0], row};

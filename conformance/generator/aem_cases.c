@@ -8,7 +8,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aem_cases.h"
+#include "aem_builder.h"
+#include "corpus_cases.h"
+
+/* The places an AEM row's first offset is counted from (mcg_at): record
+ * index of a section (enum aemb_section), or the final file size. */
+#define AEM_AT_END AEMB_SECTIONS
+
+typedef struct aem_case {
+    mcg_case meta;
+    enum aemb_sample_kind base;
+    void (*mutate)(aemb_model *m);
+    size_t truncate_to; /* keep only this many bytes (0: whole file) */
+    size_t cut;         /* bytes cut from the end */
+    size_t append;      /* zero bytes appended */
+    void (*patch)(mcb_buf *b); /* byte-level change after writing (header lies) */
+    mcg_at first;       /* where meta.rule first fires */
+} aem_case;
 
 /* ---- mutations: each named for what it breaks ---- */
 
@@ -168,7 +184,7 @@ enum { V_NORMAL = 12, V_TANGENT = 24, V_BONES = 56, V_WEIGHTS = 72, V_EXTRA = 88
 #define SKIN AEMB_SKINNED_ANIMATED
 #define CASE(dir, file, rule, desc, expect) {"aem/" dir "/" file, "aem", "aem1", rule, desc, expect, NULL}
 
-const mcg_aem_case mcg_aem_cases[] = {
+static const aem_case aem_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "skinned_animated.aem", NULL, "3 bones, 2 meshes, 2 textures, 1 animation: every section used", ""), SKIN, NULL, 0, 0, 0, NULL, NOWHERE},
     {CASE("valid", "zero_counts.aem", NULL, "header only: every count 0", ""), SKIN, zero_counts, 0, 0, 0, NULL, NOWHERE},
@@ -232,9 +248,9 @@ const mcg_aem_case mcg_aem_cases[] = {
     {CASE("valid", "extra_bone_minus_one.aem", NULL, "every vertex's extra bone index is -1 (legal; the exporter gives each mesh a bone)", ""), SKIN, extra_bone_minus_one, 0, 0, 0, NULL, NOWHERE},
 };
 
-const size_t mcg_aem_case_count = sizeof mcg_aem_cases / sizeof mcg_aem_cases[0];
+const size_t mcg_aem_case_count = sizeof aem_cases / sizeof aem_cases[0];
 
-int mcg_aem_build(const mcg_aem_case *c, mcb_buf *b, uint64_t *first)
+static int build(const aem_case *c, mcb_buf *b, uint64_t *first)
 {
     *first = 0;
     aemb_model *m = aemb_sample(c->base);
@@ -257,18 +273,12 @@ int mcg_aem_build(const mcg_aem_case *c, mcb_buf *b, uint64_t *first)
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_aem(const char *root, mcg_manifest *mf)
+static int row(size_t i, mcg_built *out)
 {
-    if (mcg_mkdir(root, "aem") || mcg_mkdir(root, "aem/valid") || mcg_mkdir(root, "aem/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_aem_case_count; i++) {
-        const mcg_aem_case *c = &mcg_aem_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_aem_build(c, &b, &first);
-        if (rc == 0) rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
+    const aem_case *c = &aem_cases[i];
+    out->meta = &c->meta;
+    out->placed = c->first.where != MCG_NOWHERE;
+    return build(c, &out->bytes, &out->first);
 }
+
+const mcg_table mcg_aem_table = {"aem", sizeof aem_cases / sizeof aem_cases[0], row};

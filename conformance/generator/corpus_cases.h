@@ -2,12 +2,15 @@
  * The corpus generator's shared parts: one writer per format writes its
  * cases into corpus/<format>/{valid,invalid}/ and records each in the
  * manifest (corpus/manifest.json, schema reports/schema/manifest.schema.json).
- * The case tables (<format>_cases.h) are the unit tests' too: tests/unit/
+ * The case tables (mcg_table) are the unit tests' too: tests/unit/
  * test_cases.c builds every row and checks its codes, counts and the
  * offset where its rule first fires.
  */
 #ifndef MC_CORPUS_CASES_H
 #define MC_CORPUS_CASES_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -57,10 +60,28 @@ int mcg_mkdir(const char *root, const char *sub);
 int mcg_write_case(const char *root, const mcg_case *c, const mcb_buf *bytes, mcg_manifest *mf);
 
 int mcg_write_any(const char *root, mcg_manifest *mf);
-int mcg_write_aem(const char *root, mcg_manifest *mf);
-int mcg_write_semodel(const char *root, mcg_manifest *mf);
-int mcg_write_aamf(const char *root, mcg_manifest *mf);
-int mcg_write_e3d(const char *root, mcg_manifest *mf);
-int mcg_write_nlm(const char *root, mcg_manifest *mf);
+
+/* One built row of a case table. */
+typedef struct mcg_built {
+    const mcg_case *meta;
+    mcb_buf bytes;  /* the file; mcb_free after use */
+    bool placed;    /* the row names where its rule first fires: */
+    uint64_t first; /* that offset in bytes */
+} mcg_built;
+
+/* A format's case table (<format>_cases.c). */
+typedef struct mcg_table {
+    const char *format; /* the corpus directory: "aem" */
+    size_t count;
+    /* Builds row i into *out (zeroed by the caller). 0, or -1 on failure
+     * (out->meta is still set). */
+    int (*row)(size_t i, mcg_built *out);
+} mcg_table;
+
+extern const mcg_table mcg_aem_table, mcg_semodel_table, mcg_aamf_table, mcg_e3d_table,
+    mcg_nlm_table;
+
+/* Writes every row of t under root/<format>/{valid,invalid}. */
+int mcg_write_table(const char *root, const mcg_table *t, mcg_manifest *mf);
 
 #endif

@@ -11,7 +11,35 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "e3d_cases.h"
+#include "corpus_cases.h"
+#include "e3d_builder.h"
+
+/* The places an E3D row's first offset is counted from (mcg_at): blocks of
+ * the builder's cube (e3db_cube_map), a cube vertex, or the file's end.
+ * Rows written block by block use MCG_ABS. */
+enum mcg_e3d_place {
+    E3D_AT_BBOX,
+    E3D_AT_INTERLEAVED,
+    E3D_AT_FACES,
+    E3D_AT_FACES_MATERIALS,
+    E3D_AT_SKIN_BONES,
+    E3D_AT_TEXTURE,
+    E3D_AT_MAP,
+    E3D_AT_NODES,
+    E3D_AT_NODE_MESH_ID,
+    E3D_AT_FRAMES,
+    E3D_AT_TRACK,
+    E3D_AT_ROTATION,
+    E3D_AT_VERTEX,  /* cube vertex index */
+    E3D_AT_WEIGHTS, /* the bone weights of cube vertex index */
+    E3D_AT_END      /* the final file size */
+};
+
+typedef struct e3d_case {
+    mcg_case meta;
+    void (*write)(e3db *w);
+    mcg_at first; /* where meta.rule first fires */
+} e3d_case;
 
 /* The last cube's block offsets: the rows' edits and first offsets use it. */
 static e3db_cube_map m;
@@ -756,12 +784,7 @@ static void empty_sections(e3db *w)
 static void mesh_without_triangles(e3db *w, uint32_t n)
 {
     static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, n);
+    e3db_attrs_begin(w, n);
     e3db_floats(w, 0x2010, v, 3 * n);
     e3db_end(w);
     e3db_u32(w, 0x1030, 0);
@@ -877,12 +900,7 @@ static void one_of_everything(e3db *w)
 static void vertices_65536(e3db *w)
 {
     static const float one[3] = {1, 0, 0}, up[3] = {0, 1, 0};
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, 65536);
+    e3db_attrs_begin(w, 65536);
     e3db_begin(w, 0x2010);
     mcb_zeros(&w->b, 12);
     mcb_f32s(&w->b, one, 3);
@@ -943,12 +961,7 @@ static void normals_spec_511(e3db *w)
  * holds (FIELD-NOTES); slot 0 is bone 1 at weight 255 */
 static void ten_bone_slots(e3db *w)
 {
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, 1);
+    e3db_attrs_begin(w, 1);
     e3db_begin(w, 0x2800);
     mcb_u16(&w->b, 0x2010), mcb_u16(&w->b, 0), mcb_u16(&w->b, 0x2090), mcb_u16(&w->b, 12);
     mcb_u16(&w->b, 0), mcb_u16(&w->b, 32);
@@ -976,7 +989,7 @@ static void weight_set_7(e3db *w)
 #define CASE(dir, file, rule, desc, expect) {"e3d/" dir "/" file, "e3d", "e3d1", rule, desc, expect, NULL}
 #define FORCED(file, rule, desc, expect) {"e3d/invalid/" file, "e3d", "e3d1", rule, desc, expect, "--format e3d"}
 
-const mcg_e3d_case mcg_e3d_cases[] = {
+static const e3d_case e3d_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "cube1_spec.e3d", NULL, "the spec's cube1: 24 vertices, 12 triangles, one mesh node", ""), cube1, NOWHERE},
     {CASE("valid", "cube2_spec_normals.e3d", NULL, "cube2: normals packed as the reference does (-1 as -512)", ""), cube2, NOWHERE},
@@ -1096,7 +1109,7 @@ const mcg_e3d_case mcg_e3d_cases[] = {
     {CASE("invalid", "texture_name_4097_bytes.e3d", "E3D_TEXTURE_NAME_LENGTH", "a texture name of 4097 bytes, one past the longest accepted", "E3D_TEXTURE_NAME_LENGTH"), texture_name_4097, MCG_ABS(30)},
 };
 
-const size_t mcg_e3d_case_count = sizeof mcg_e3d_cases / sizeof mcg_e3d_cases[0];
+const size_t mcg_e3d_case_count = sizeof e3d_cases / sizeof e3d_cases[0];
 
 static uint64_t place_offset(enum mcg_e3d_place p, uint64_t i)
 {
@@ -1119,35 +1132,32 @@ static uint64_t place_offset(enum mcg_e3d_place p, uint64_t i)
     }
 }
 
-int mcg_e3d_build(const mcg_e3d_case *c, e3db *w, uint64_t *first)
+static int build(const e3d_case *c, mcb_buf *b, uint64_t *first)
 {
+    e3db w;
+    memset(&w, 0, sizeof w);
     memset(&m, 0, sizeof m);
-    c->write(w);
+    c->write(&w);
     *first = 0;
     if (c->first.where == MCG_FILE) {
         *first = (uint64_t)c->first.add;
     } else if (c->first.where >= MCG_SECTION) {
         enum mcg_e3d_place p = (enum mcg_e3d_place)(c->first.where - MCG_SECTION);
-        uint64_t base = p == E3D_AT_END ? w->b.size : place_offset(p, c->first.index);
+        uint64_t base = p == E3D_AT_END ? w.b.size : place_offset(p, c->first.index);
         *first = base + (uint64_t)c->first.add;
     }
-    return w->b.oom ? -1 : 0;
+    *b = w.b; /* the buffer moves to the caller */
+    memset(&w.b, 0, sizeof w.b);
+    e3db_free(&w);
+    return b->oom ? -1 : 0;
 }
 
-int mcg_write_e3d(const char *root, mcg_manifest *mf)
+static int row(size_t i, mcg_built *out)
 {
-    if (mcg_mkdir(root, "e3d") || mcg_mkdir(root, "e3d/valid") || mcg_mkdir(root, "e3d/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_e3d_case_count; i++) {
-        const mcg_e3d_case *c = &mcg_e3d_cases[i];
-        e3db w;
-        memset(&w, 0, sizeof w);
-        uint64_t first;
-        int rc = mcg_e3d_build(c, &w, &first);
-        if (rc != 0) fprintf(stderr, "mc_corpusgen: out of memory building %s\n", c->meta.file);
-        else rc = mcg_write_case(root, &c->meta, &w.b, mf);
-        e3db_free(&w);
-        if (rc != 0) return -1;
-    }
-    return 0;
+    const e3d_case *c = &e3d_cases[i];
+    out->meta = &c->meta;
+    out->placed = c->first.where != MCG_NOWHERE;
+    return build(c, &out->bytes, &out->first);
 }
+
+const mcg_table mcg_e3d_table = {"e3d", sizeof e3d_cases / sizeof e3d_cases[0], row};

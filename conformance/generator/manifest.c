@@ -131,3 +131,22 @@ int mcg_write_any(const char *root, mcg_manifest *mf)
     mcb_free(&b);
     return rc ? -1 : 0;
 }
+
+int mcg_write_table(const char *root, const mcg_table *t, mcg_manifest *mf)
+{
+    char valid[64], invalid[64];
+    snprintf(valid, sizeof valid, "%s/valid", t->format);
+    snprintf(invalid, sizeof invalid, "%s/invalid", t->format);
+    if (mcg_mkdir(root, t->format) || mcg_mkdir(root, valid) || mcg_mkdir(root, invalid)) return -1;
+    for (size_t i = 0; i < t->count; i++) {
+        mcg_built out = {0};
+        int rc = t->row(i, &out);
+        if (rc != 0)
+            fprintf(stderr, "mc_corpusgen: cannot build %s\n", out.meta ? out.meta->file : t->format);
+        else
+            rc = mcg_write_case(root, out.meta, &out.bytes, mf);
+        mcb_free(&out.bytes);
+        if (rc != 0) return -1;
+    }
+    return 0;
+}

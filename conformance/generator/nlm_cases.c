@@ -9,7 +9,37 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nlm_cases.h"
+#include "corpus_cases.h"
+#include "nlm_builder.h"
+
+/* The places an NLM row's first offset is counted from (mcg_at: index,
+ * sub), located by the builder's offset functions on the row's model. */
+enum mcg_nlm_place {
+    NLM_AT_MESH,      /* mesh index's header */
+    NLM_AT_VERTEX,    /* vertex sub of mesh index */
+    NLM_AT_INDEX,     /* index sub of mesh index */
+    NLM_AT_TEXTURE,   /* mesh index's texture size field */
+    NLM_AT_ANIMATION, /* the duration */
+    NLM_AT_BONE_INFO, /* bone info index */
+    NLM_AT_CHANNEL,   /* channel index */
+    NLM_AT_POSITION_KEY, /* key sub of channel index; then rotation and scale keys */
+    NLM_AT_ROTATION_KEY,
+    NLM_AT_SCALE_KEY,
+    NLM_AT_NODE_COUNT,
+    NLM_AT_NODE,      /* node index */
+    NLM_AT_CHILD,     /* child sub of node index */
+    NLM_AT_END        /* the final file size */
+};
+
+typedef struct nlm_case {
+    mcg_case meta;
+    enum nlmb_sample_kind base;
+    int (*mutate)(nlmb_model *m); /* 0 on success */
+    long truncate_by; /* bytes cut from the end after writing */
+    long append;      /* zero bytes added after writing */
+    mcg_at first;     /* where meta.rule first fires */
+    void (*bytes)(mcb_buf *b); /* instead of a sample: writes the whole file */
+} nlm_case;
 
 /* ---- the real writer's habits (FIELD-NOTES NLM) ---- */
 
@@ -463,7 +493,7 @@ enum { V_COLOR = 12, V_NORMAL = 24, V_UV = 36, V_BONES = 44, V_WEIGHTS = 60 };
 #define SKIN NLMB_SKINNED_ANIMATED
 #define CASE(dir, file, rule, desc, expect) {"nlm/" dir "/" file, "nlm", "v2", rule, desc, expect, NULL}
 
-const mcg_nlm_case mcg_nlm_cases[] = {
+static const nlm_case nlm_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "static_textured_png.nlm", NULL, "one textured quad with an embedded PNG, no animation", ""), STAT, NULL, 0, 0, NOWHERE, NULL},
     {CASE("valid", "two_meshes_no_texture.nlm", NULL, "a quad and a triangle, no texture, no animation", ""), TWO, NULL, 0, 0, NOWHERE, NULL},
@@ -540,7 +570,7 @@ const mcg_nlm_case mcg_nlm_cases[] = {
     {{"nlm/invalid/mesh_claims_2_pow_31_vertices.nlm", "nlm", "v2", "NLM_TRUNCATED", "a 100-byte file whose one mesh claims 2^31 vertices; its hash is the FNV basis", "NLM_HASH_UNCOMPUTED NLM_TRUNCATED", NULL}, SKIN, NULL, 0, 0, MCG_ABS(100), nlmb_write_huge_vertex_count},
 };
 
-const size_t mcg_nlm_case_count = sizeof mcg_nlm_cases / sizeof mcg_nlm_cases[0];
+const size_t mcg_nlm_case_count = sizeof nlm_cases / sizeof nlm_cases[0];
 
 static uint64_t place_offset(const nlmb_model *m, enum mcg_nlm_place p, uint64_t i, uint64_t sub)
 {
@@ -572,7 +602,7 @@ static uint64_t resolve(const mcg_at *at, const nlmb_model *m, size_t size)
     return base + (uint64_t)at->add;
 }
 
-int mcg_nlm_build(const mcg_nlm_case *c, mcb_buf *b, uint64_t *first)
+static int build(const nlm_case *c, mcb_buf *b, uint64_t *first)
 {
     *first = 0;
     if (c->bytes) {
@@ -594,18 +624,12 @@ int mcg_nlm_build(const mcg_nlm_case *c, mcb_buf *b, uint64_t *first)
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_nlm(const char *root, mcg_manifest *mf)
+static int row(size_t i, mcg_built *out)
 {
-    if (mcg_mkdir(root, "nlm") || mcg_mkdir(root, "nlm/valid") || mcg_mkdir(root, "nlm/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_nlm_case_count; i++) {
-        const mcg_nlm_case *c = &mcg_nlm_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_nlm_build(c, &b, &first);
-        if (rc == 0) rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
+    const nlm_case *c = &nlm_cases[i];
+    out->meta = &c->meta;
+    out->placed = c->first.where != MCG_NOWHERE;
+    return build(c, &out->bytes, &out->first);
 }
+
+const mcg_table mcg_nlm_table = {"nlm", sizeof nlm_cases / sizeof nlm_cases[0], row};

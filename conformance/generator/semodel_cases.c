@@ -9,7 +9,36 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "semodel_cases.h"
+#include "corpus_cases.h"
+#include "semodel_builder.h"
+
+/* The places an SEModel row's first offset is counted from (mcg_at: index,
+ * sub), as semb_write recorded them in the row's model. */
+enum mcg_semodel_place {
+    SE_AT_BONE_NAME,    /* bone index's name */
+    SE_AT_BONE,         /* bone index's record */
+    SE_AT_MESH,         /* mesh index's header */
+    SE_AT_NORMALS,      /* 2018: mesh index's normals */
+    SE_AT_WEIGHTS,      /* 2018: mesh index's weights */
+    SE_AT_FACES,        /* mesh index's faces */
+    SE_AT_MATERIALS,    /* 2018: mesh index's material references */
+    SE_AT_MATERIAL,     /* material index */
+    SE_AT_DRAFT_NORMAL, /* draft: vertex sub of mesh index, its normal */
+    SE_AT_DRAFT_WEIGHTS,
+    SE_AT_DRAFT_MAT,
+    SE_AT_TAIL,         /* the bytes after the last block */
+    SE_AT_END           /* the final file size */
+};
+
+typedef struct semodel_case {
+    mcg_case meta;
+    enum semb_sample_kind base;
+    enum semb_layout layout;
+    int (*mutate)(semb_model *m); /* 0 on success */
+    long truncate_by; /* bytes cut from the end after writing */
+    mcg_at first;     /* where meta.rule first fires */
+    int from_empty;   /* mutate fills semb_new(layout) instead of a sample */
+} semodel_case;
 
 /* ---- valid ---- */
 
@@ -506,7 +535,7 @@ static int mat_t_256_u8(semb_model *m)
     {"semodel/" dir "/" file, "semodel", layout, rule, desc, expect, NULL}
 
 
-const mcg_semodel_case mcg_semodel_cases[] = {
+static const semodel_case semodel_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "static_2018.semodel", "2018", NULL, "1 mesh (4 vertices, 2 faces, 1 UV layer, normals, colors), 1 material", ""), SEMB_STATIC, S18, NULL, 0, NOWHERE, 0},
     {CASE("valid", "skinned_2018.semodel", "2018", NULL, "3 bones (global, local, scales), 1 mesh of 8 vertices with 2 weights each", ""), SEMB_SKINNED, S18, NULL, 0, NOWHERE, 0},
@@ -604,7 +633,7 @@ const mcg_semodel_case mcg_semodel_cases[] = {
     {EDGE("invalid", "mat_t_u8_with_256_materials_draft.semodel", "draft", "SEMODEL_TRUNCATED", "matCount 256 but the one vertex's mat_t written as u8: 1 byte short (the material block is TODO)", "SEMODEL_TRUNCATED SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_STATIC, SDR, mat_t_256_u8, 0, AT(SE_AT_END, 0, 0), 1},
 };
 
-const size_t mcg_semodel_case_count = sizeof mcg_semodel_cases / sizeof mcg_semodel_cases[0];
+const size_t mcg_semodel_case_count = sizeof semodel_cases / sizeof semodel_cases[0];
 
 static uint64_t place_offset(const semb_model *m, enum mcg_semodel_place p, uint64_t i, uint64_t sub)
 {
@@ -625,7 +654,7 @@ static uint64_t place_offset(const semb_model *m, enum mcg_semodel_place p, uint
     }
 }
 
-int mcg_semodel_build(const mcg_semodel_case *c, mcb_buf *b, uint64_t *first)
+static int build(const semodel_case *c, mcb_buf *b, uint64_t *first)
 {
     *first = 0;
     semb_model *m = c->from_empty ? semb_new(c->layout) : semb_sample(c->base, c->layout);
@@ -648,19 +677,12 @@ int mcg_semodel_build(const mcg_semodel_case *c, mcb_buf *b, uint64_t *first)
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_semodel(const char *root, mcg_manifest *mf)
+static int row(size_t i, mcg_built *out)
 {
-    if (mcg_mkdir(root, "semodel") || mcg_mkdir(root, "semodel/valid") ||
-        mcg_mkdir(root, "semodel/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_semodel_case_count; i++) {
-        const mcg_semodel_case *c = &mcg_semodel_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_semodel_build(c, &b, &first);
-        if (rc == 0) rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
+    const semodel_case *c = &semodel_cases[i];
+    out->meta = &c->meta;
+    out->placed = c->first.where != MCG_NOWHERE;
+    return build(c, &out->bytes, &out->first);
 }
+
+const mcg_table mcg_semodel_table = {"semodel", sizeof semodel_cases / sizeof semodel_cases[0], row};
