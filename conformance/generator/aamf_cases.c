@@ -24,7 +24,7 @@ typedef struct aamf_case {
     void (*mutate)(aamfb_model *m);
     long truncate_by; /* bytes cut from the end after writing */
     long append;      /* zero bytes appended after writing */
-    mcg_at first;     /* where meta.rule first fires; AAMFB_END is the final size */
+    mcg_at first;     /* where meta.rule first fires */
     void (*bytes)(mcb_buf *b); /* instead of a sample: writes the whole file */
 } aamf_case;
 
@@ -361,8 +361,8 @@ static const aamf_case aamf_cases[] = {
     {SAMF("invalid", "samf_normal_length_0_97.aamf", "SAMF_NORMAL_NOT_UNIT", "normal 2 is (803, 0, 3900): length 0.97", "SAMF_NORMAL_NOT_UNIT"), MANY, 0, normal_short, 0, 0, AT(AAMFB_NORMALS, 2, 0), NULL},
     {SAMF("invalid", "samf_face_index_out_of_range.aamf", "SAMF_FACE_INDEX_RANGE", "face 1 names vertex 4 of 4", "SAMF_FACE_INDEX_RANGE"), ONE, 0, face_index_range, 0, 0, AT(AAMFB_FACES, 1, 2), NULL},
     {SAMF("invalid", "samf_version_3.aamf", "SAMF_UNSUPPORTED_VERSION", "version 3: layout unknown, no further checks", "SAMF_UNSUPPORTED_VERSION"), ONE, 0, version_3, 0, 0, MCG_ABS(4), NULL},
-    {SAMF("invalid", "samf_truncated_in_faces.aamf", "AAMF_TRUNCATED", "the animation block and 8 of the 12 face bytes cut off", "AAMF_TRUNCATED"), ONE, 0, NULL, 22 + 32 * 2 + 6, 0, AT(AAMFB_END, 0, 0), NULL},
-    {SAMF("invalid", "samf_trailing_bytes.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block", "AAMF_TRAILING_BYTES"), ONE, 0, NULL, 0, 4, AT(AAMFB_END, 0, -4), NULL},
+    {SAMF("invalid", "samf_truncated_in_faces.aamf", "AAMF_TRUNCATED", "the animation block and 8 of the 12 face bytes cut off", "AAMF_TRUNCATED"), ONE, 0, NULL, 22 + 32 * 2 + 6, 0, MCG_END_AT(0), NULL},
+    {SAMF("invalid", "samf_trailing_bytes.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block", "AAMF_TRAILING_BYTES"), ONE, 0, NULL, 0, 4, MCG_END_AT(-4), NULL},
     {SAMF("invalid", "samf_last_animation_cut.aamf", "AAMF_BLOCK_TRUNCATED", "the last animation block lacks its last 7 bytes", "AAMF_BLOCK_TRUNCATED"), MANY, 0, NULL, 7, 0, AT(AAMFB_ANIMS, 2, 0), NULL},
     {SAMF("invalid", "samf_block_size_2.aamf", "AAMF_BLOCK_SIZE_TOO_SMALL", "animation 1's block_size is 2: the chain stops there", "AAMF_BLOCK_SIZE_TOO_SMALL"), MANY, 0, block_size_2, 0, 0, AT(AAMFB_ANIMS, 1, 0), NULL},
     {SAMF("invalid", "samf_bone_index_mismatch.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 5 of the bone table says bone 6", "AAMF_BONE_INDEX_MISMATCH"), MANY, 0, bone_index_mismatch, 0, 0, AT(AAMFB_BONE_TABLE, 5, 0), NULL},
@@ -381,7 +381,7 @@ static const aamf_case aamf_cases[] = {
     {LEGACY("invalid", "legacy_texture_relocated_flag.aamf", "AAMF_AMF_TEXTURE_FLAG", "used_textures has the run-time bit 31 set", "AAMF_AMF_TEXTURE_FLAG"), ONE, 1, texture_flag, 0, 0, AT(AAMFB_BONE_BLOCKS, 0, 4), NULL},
     {LEGACY("invalid", "legacy_chunk_grid_65536.aamf", "AAMF_AMF_GRID_TOO_LARGE", "bone 1's chunk grid is 256 x 256: the reader's u16 loop never ends, the chunks are not parsed", "AAMF_AMF_GRID_TOO_LARGE"), MANY, 1, grid_65536, 0, 0, AT(AAMFB_BONE_BLOCKS, 1, 8), NULL},
     {LEGACY_FORCED("invalid", "legacy_bone_index_mismatch_forced.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 7 says bone 8: not claimed by the detector, validated with --format aamf", "AAMF_BONE_INDEX_MISMATCH"), MANY, 1, legacy_row_7_index_8, 0, 0, AT(AAMFB_BONE_TABLE, 7, 0), NULL},
-    {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4, AT(AAMFB_END, 0, -4), NULL},
+    {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4, MCG_END_AT(-4), NULL},
     /* edge cases (issue 7): zero counts, one of everything, u16 / u8 limits, 8-byte names */
     {SAMF("valid", "samf_zero_vertices_zero_faces.aamf", NULL, "1 bone, 0 vertices, 0 faces, 1 animation", ""), ONE, 0, zero_vertices_zero_faces, 0, 0, NOWHERE, NULL},
     {SAMF("valid", "samf_zero_faces.aamf", NULL, "1 bone, 4 skinned vertices, 0 faces", ""), ONE, 0, zero_faces, 0, 0, NOWHERE, NULL},
@@ -402,21 +402,19 @@ static const aamf_case aamf_cases[] = {
 
 const size_t mcg_aamf_case_count = sizeof aamf_cases / sizeof aamf_cases[0];
 
-static uint64_t resolve(const mcg_at *at, const aamfb_model *m, size_t size)
+static uint64_t place(const void *model, int section, uint64_t index, uint64_t sub)
 {
-    if (at->where == MCG_FILE) return (uint64_t)at->add;
-    if (at->where < MCG_SECTION) return 0;
-    enum aamfb_section s = (enum aamfb_section)(at->where - MCG_SECTION);
-    uint64_t base = s == AAMFB_END ? size : aamfb_offset(m, s, at->index);
-    return base + (uint64_t)at->add;
+    (void)sub;
+    return aamfb_offset(model, (enum aamfb_section)section, index);
 }
 
-static int build(const aamf_case *c, mcb_buf *b, uint64_t *first)
+static int build(const void *row, mcb_buf *b, uint64_t *first)
 {
+    const aamf_case *c = row;
     *first = 0;
     if (c->bytes) {
         c->bytes(b);
-        *first = resolve(&c->first, NULL, b->size);
+        *first = mcg_offset(&c->first, b->size, place, NULL);
         return b->oom ? -1 : 0;
     }
     aamfb_model *m = aamfb_sample(c->base, c->legacy);
@@ -425,17 +423,9 @@ static int build(const aamf_case *c, mcb_buf *b, uint64_t *first)
     aamfb_write(m, b);
     if (c->truncate_by > 0 && (size_t)c->truncate_by <= b->size) b->size -= (size_t)c->truncate_by;
     if (c->append > 0) mcb_zeros(b, (size_t)c->append);
-    *first = resolve(&c->first, m, b->size);
+    *first = mcg_offset(&c->first, b->size, place, m);
     aamfb_free(m);
     return b->oom ? -1 : 0;
 }
 
-static int row(size_t i, mcg_built *out)
-{
-    const aamf_case *c = &aamf_cases[i];
-    out->meta = &c->meta;
-    out->placed = c->first.where != MCG_NOWHERE;
-    return build(c, &out->bytes, &out->first);
-}
-
-const mcg_table mcg_aamf_table = {"aamf", sizeof aamf_cases / sizeof aamf_cases[0], row};
+const mcg_table mcg_aamf_table = MCG_TABLE("aamf", aamf_cases, aamf_case, build);

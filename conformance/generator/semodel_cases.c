@@ -26,8 +26,7 @@ enum mcg_semodel_place {
     SE_AT_DRAFT_NORMAL, /* draft: vertex sub of mesh index, its normal */
     SE_AT_DRAFT_WEIGHTS,
     SE_AT_DRAFT_MAT,
-    SE_AT_TAIL,         /* the bytes after the last block */
-    SE_AT_END           /* the final file size */
+    SE_AT_TAIL          /* the bytes after the last block */
 };
 
 typedef struct semodel_case {
@@ -568,16 +567,16 @@ static const semodel_case semodel_cases[] = {
     {{"semodel/invalid/bad_magic_forced.semodel", "semodel", "2018", "SEMODEL_BAD_MAGIC", "magic SEMODEL, validated with --format semodel: nothing after it is read", "SEMODEL_BAD_MAGIC", "--format semodel"}, SEMB_STATIC, S18, bad_magic, 0, MCG_ABS(0), 0},
     {CASE("invalid", "version_2.semodel", "2018", "SEMODEL_UNSUPPORTED_VERSION", "version 2: layout unknown, no further checks", "SEMODEL_UNSUPPORTED_VERSION"), SEMB_STATIC, S18, version_2, 0, MCG_ABS(7), 0},
     {CASE("invalid", "header_size_0x18.semodel", "2018", "SEMODEL_HEADER_SIZE", "headerSize 0x18: neither layout, no further checks", "SEMODEL_HEADER_SIZE"), SEMB_STATIC, S18, header_size_0x18, 0, MCG_ABS(9), 0},
-    {CASE("invalid", "truncated_in_faces_2018.semodel", "2018", "SEMODEL_TRUNCATED", "the last face index (u8) missing", "SEMODEL_TRUNCATED"), SEMB_SKINNED, S18, NULL, 1, AT(SE_AT_END, 0, 0), 0},
-    {CASE("invalid", "truncated_in_faces_draft.semodel", "draft", "SEMODEL_TRUNCATED", "5 bytes of the u32 face indices missing", "SEMODEL_TRUNCATED"), SEMB_SKINNED, SDR, NULL, 5, AT(SE_AT_END, 0, 0), 0},
-    {CASE("invalid", "bone_count_4294967295_header_only.semodel", "2018", "SEMODEL_TRUNCATED", "the 29-byte header alone, claiming 2^32-1 bones", "SEMODEL_TRUNCATED"), SEMB_SKINNED, S18, bone_count_max, 0, AT(SE_AT_END, 0, 0), 0},
-    {CASE("invalid", "vertex_count_4294967295_draft.semodel", "draft", "SEMODEL_TRUNCATED", "a mesh claiming 2^32-1 vertices with 4 stored", "SEMODEL_TRUNCATED"), SEMB_STATIC, SDR, vertex_count_max, 0, AT(SE_AT_END, 0, 0), 0},
+    {CASE("invalid", "truncated_in_faces_2018.semodel", "2018", "SEMODEL_TRUNCATED", "the last face index (u8) missing", "SEMODEL_TRUNCATED"), SEMB_SKINNED, S18, NULL, 1, MCG_END_AT(0), 0},
+    {CASE("invalid", "truncated_in_faces_draft.semodel", "draft", "SEMODEL_TRUNCATED", "5 bytes of the u32 face indices missing", "SEMODEL_TRUNCATED"), SEMB_SKINNED, SDR, NULL, 5, MCG_END_AT(0), 0},
+    {CASE("invalid", "bone_count_4294967295_header_only.semodel", "2018", "SEMODEL_TRUNCATED", "the 29-byte header alone, claiming 2^32-1 bones", "SEMODEL_TRUNCATED"), SEMB_SKINNED, S18, bone_count_max, 0, MCG_END_AT(0), 0},
+    {CASE("invalid", "vertex_count_4294967295_draft.semodel", "draft", "SEMODEL_TRUNCATED", "a mesh claiming 2^32-1 vertices with 4 stored", "SEMODEL_TRUNCATED"), SEMB_STATIC, SDR, vertex_count_max, 0, MCG_END_AT(0), 0},
     {CASE("invalid", "trailing_bytes_2018.semodel", "2018", "SEMODEL_TRAILING_BYTES", "4 zero bytes after the materials", "SEMODEL_TRAILING_BYTES"), SEMB_STATIC, S18, trailing_bytes, 0, AT(SE_AT_TAIL, 0, 0), 0},
     {CASE("invalid", "trailing_bytes_draft.semodel", "draft", "SEMODEL_TRAILING_BYTES", "4 zero bytes after the last mesh", "SEMODEL_TRAILING_BYTES"), SEMB_SKINNED, SDR, trailing_bytes, 0, AT(SE_AT_TAIL, 0, 0), 0},
     {CASE("invalid", "reserved_presence_bit_draft.semodel", "draft", "SEMODEL_UNKNOWN_FLAG_BITS", "dataPresenceFlags has RESERVED_0 (0x10) set", "SEMODEL_UNKNOWN_FLAG_BITS"), SEMB_STATIC, SDR, unknown_flag_bit, 0, MCG_ABS(14), 0},
     {CASE("invalid", "no_data_block_2018.semodel", "2018", "SEMODEL_NO_DATA_BLOCK", "dataPresenceFlags 0 and every count 0: the header alone", "SEMODEL_NO_DATA_BLOCK"), SEMB_STATIC, S18, no_data_block, 0, MCG_ABS(11), 0},
     {CASE("invalid", "bone_name_runs_to_end_of_file.semodel", "2018", "SEMODEL_STRING_UNTERMINATED", "the file ends inside bone 2's name (its NUL and the bone records cut)", "SEMODEL_STRING_UNTERMINATED"), SEMB_SKINNED, S18, unterminated_name, 3 * 5 + 1, AT(SE_AT_BONE_NAME, 2, 0), 0},
-    {CASE("invalid", "material_map_runs_to_end_of_file.semodel", "2018", "SEMODEL_STRING_UNTERMINATED", "the NUL of material 0's specular map cut", "SEMODEL_STRING_UNTERMINATED"), SEMB_STATIC, S18, NULL, 1, AT(SE_AT_END, 0, -17), 0},
+    {CASE("invalid", "material_map_runs_to_end_of_file.semodel", "2018", "SEMODEL_STRING_UNTERMINATED", "the NUL of material 0's specular map cut", "SEMODEL_STRING_UNTERMINATED"), SEMB_STATIC, S18, NULL, 1, MCG_END_AT(-17), 0},
     {CASE("invalid", "bone_name_not_utf8.semodel", "2018", "SEMODEL_STRING_NOT_UTF8", "bone 1's name is \"arm\" and byte 0xFF", "SEMODEL_STRING_NOT_UTF8"), SEMB_SKINNED, S18, name_not_utf8, 0, AT(SE_AT_BONE_NAME, 1, 3), 0},
     {CASE("invalid", "bone_name_empty_draft.semodel", "draft", "SEMODEL_BONE_NAME_EMPTY", "bone 2's name is empty", "SEMODEL_BONE_NAME_EMPTY"), SEMB_SKINNED, SDR, name_empty, 0, AT(SE_AT_BONE_NAME, 2, 0), 0},
     {CASE("invalid", "bone_parent_self.semodel", "2018", "SEMODEL_BONE_PARENT_SELF", "bone 1 is its own parent", "SEMODEL_BONE_PARENT_SELF"), SEMB_SKINNED, S18, parent_self, 0, AT(SE_AT_BONE, 1, 1), 0},
@@ -627,16 +626,17 @@ static const semodel_case semodel_cases[] = {
     {EDGE("valid", "bones_u16_256_draft.semodel", "draft", NULL, "256 bones: u16 bone_t in the vertex records, a weight on bone 255", ""), SEMB_STATIC, SDR, bones_256, 0, NOWHERE, 1},
     {EDGE("valid", "mat_t_u8_255_materials_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "matCount 255: u8 mat_t, a vertex on material 254 (the material block is TODO)", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_STATIC, SDR, mat_t_255, 0, MCG_ABS(14), 1},
     {EDGE("valid", "mat_t_u16_256_materials_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "matCount 256: u16 mat_t, a vertex on material 255 (the material block is TODO)", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_STATIC, SDR, mat_t_256, 0, MCG_ABS(14), 1},
-    {EDGE("invalid", "faces_u8_with_256_vertices_2018.semodel", "2018", "SEMODEL_TRUNCATED", "256 vertices but the face written as u8: the file ends 3 bytes early", "SEMODEL_TRUNCATED"), SEMB_STATIC, S18, faces_u8_256, 0, AT(SE_AT_END, 0, 0), 1},
-    {EDGE("invalid", "faces_u16_with_255_vertices_2018.semodel", "2018", "SEMODEL_TRAILING_BYTES", "255 vertices but the face (253, 254, 252) written as u16: read as u8 it is (253, 0, 254) and 3 bytes are left", "SEMODEL_TRAILING_BYTES"), SEMB_STATIC, S18, faces_u16_255, 0, AT(SE_AT_END, 0, -3), 1},
-    {EDGE("invalid", "bone_t_u8_with_256_bones_2018.semodel", "2018", "SEMODEL_TRUNCATED", "256 bones but the last mesh's one weight names bone 255 in a u8: 1 byte short", "SEMODEL_TRUNCATED"), SEMB_STATIC, S18, bones_256_u8, 0, AT(SE_AT_END, 0, 0), 1},
-    {EDGE("invalid", "mat_t_u8_with_256_materials_draft.semodel", "draft", "SEMODEL_TRUNCATED", "matCount 256 but the one vertex's mat_t written as u8: 1 byte short (the material block is TODO)", "SEMODEL_TRUNCATED SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_STATIC, SDR, mat_t_256_u8, 0, AT(SE_AT_END, 0, 0), 1},
+    {EDGE("invalid", "faces_u8_with_256_vertices_2018.semodel", "2018", "SEMODEL_TRUNCATED", "256 vertices but the face written as u8: the file ends 3 bytes early", "SEMODEL_TRUNCATED"), SEMB_STATIC, S18, faces_u8_256, 0, MCG_END_AT(0), 1},
+    {EDGE("invalid", "faces_u16_with_255_vertices_2018.semodel", "2018", "SEMODEL_TRAILING_BYTES", "255 vertices but the face (253, 254, 252) written as u16: read as u8 it is (253, 0, 254) and 3 bytes are left", "SEMODEL_TRAILING_BYTES"), SEMB_STATIC, S18, faces_u16_255, 0, MCG_END_AT(-3), 1},
+    {EDGE("invalid", "bone_t_u8_with_256_bones_2018.semodel", "2018", "SEMODEL_TRUNCATED", "256 bones but the last mesh's one weight names bone 255 in a u8: 1 byte short", "SEMODEL_TRUNCATED"), SEMB_STATIC, S18, bones_256_u8, 0, MCG_END_AT(0), 1},
+    {EDGE("invalid", "mat_t_u8_with_256_materials_draft.semodel", "draft", "SEMODEL_TRUNCATED", "matCount 256 but the one vertex's mat_t written as u8: 1 byte short (the material block is TODO)", "SEMODEL_TRUNCATED SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_STATIC, SDR, mat_t_256_u8, 0, MCG_END_AT(0), 1},
 };
 
 const size_t mcg_semodel_case_count = sizeof semodel_cases / sizeof semodel_cases[0];
 
-static uint64_t place_offset(const semb_model *m, enum mcg_semodel_place p, uint64_t i, uint64_t sub)
+static uint64_t place(const void *model, int p, uint64_t i, uint64_t sub)
 {
+    const semb_model *m = model;
     switch (p) {
     case SE_AT_BONE_NAME: return m->bones[i].name_at;
     case SE_AT_BONE: return m->bones[i].at;
@@ -654,8 +654,9 @@ static uint64_t place_offset(const semb_model *m, enum mcg_semodel_place p, uint
     }
 }
 
-static int build(const semodel_case *c, mcb_buf *b, uint64_t *first)
+static int build(const void *row, mcb_buf *b, uint64_t *first)
 {
+    const semodel_case *c = row;
     *first = 0;
     semb_model *m = c->from_empty ? semb_new(c->layout) : semb_sample(c->base, c->layout);
     if (!m) return -1;
@@ -665,24 +666,9 @@ static int build(const semodel_case *c, mcb_buf *b, uint64_t *first)
     }
     semb_write(m, b);
     if (c->truncate_by > 0 && (size_t)c->truncate_by <= b->size) b->size -= (size_t)c->truncate_by;
-    const mcg_at *at = &c->first;
-    if (at->where == MCG_FILE) {
-        *first = (uint64_t)at->add;
-    } else if (at->where >= MCG_SECTION) {
-        enum mcg_semodel_place p = (enum mcg_semodel_place)(at->where - MCG_SECTION);
-        uint64_t base = p == SE_AT_END ? b->size : place_offset(m, p, at->index, at->sub);
-        *first = base + (uint64_t)at->add;
-    }
+    *first = mcg_offset(&c->first, b->size, place, m);
     semb_free(m);
     return b->oom ? -1 : 0;
 }
 
-static int row(size_t i, mcg_built *out)
-{
-    const semodel_case *c = &semodel_cases[i];
-    out->meta = &c->meta;
-    out->placed = c->first.where != MCG_NOWHERE;
-    return build(c, &out->bytes, &out->first);
-}
-
-const mcg_table mcg_semodel_table = {"semodel", sizeof semodel_cases / sizeof semodel_cases[0], row};
+const mcg_table mcg_semodel_table = MCG_TABLE("semodel", semodel_cases, semodel_case, build);

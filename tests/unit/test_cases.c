@@ -58,7 +58,7 @@ static void check_table(const mcg_table *t)
 {
     for (size_t i = 0; i < t->count; i++) {
         mcg_built row = {0};
-        int rc = t->row(i, &row);
+        int rc = mcg_table_row(t, i, &row);
         cr_assert_eq(rc, 0, "%s row %zu (%s): cannot build", t->format, i,
                      row.meta ? row.meta->file : "?");
         check_row(&row);
