@@ -128,15 +128,15 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     out->vertices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/vertices", m);
     if (!fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
-              out->vertex_count, out->off))
+                           "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
+                           out->vertex_count, out->off))
         return false;
     mc_reader_skip(r, (size_t)out->vertex_count * NLM_VERTEX_SIZE);
     out->indices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/indices", m);
     if (!fits_or_truncated(c, r, out->index_count, 4, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
-              out->index_count, out->off + 4))
+                           "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
+                           out->index_count, out->off + 4))
         return false;
     mc_reader_skip(r, (size_t)out->index_count * 4u);
     out->texture = r->pos;
@@ -144,8 +144,8 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     if (!fits_or_truncated(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
     out->texture_size = mc_read_u32(r);
     if (!fits_or_truncated(c, r, out->texture_size, 1, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
-              out->texture_size, out->texture))
+                           "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
+                           out->texture_size, out->texture))
         return false;
     mc_reader_skip(r, out->texture_size);
     return true;
@@ -157,7 +157,8 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     char path[48];
     snprintf(path, sizeof path, "/animation/channels/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path,
+                           "the header of bone map entry %" PRIu32, i))
         return false;
     out->node = mc_read_i32(r);
     out->bone = mc_read_i32(r);
@@ -187,8 +188,8 @@ static bool walk_node(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_node *
     out->child_count = mc_read_u32(r);
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32 "/children", i);
     if (!fits_or_truncated(c, r, out->child_count, 4, emit, path,
-              "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
-              out->child_count, out->off + 68))
+                           "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
+                           out->child_count, out->off + 68))
         return false;
     mc_reader_skip(r, (size_t)out->child_count * 4u);
     return true;
@@ -202,14 +203,16 @@ static bool walk_count(mc_ctx *c, mc_reader *r, uint32_t *count, uint64_t min, b
     uint64_t at = r->pos;
     if (!fits_or_truncated(c, r, 1, 4, emit, path, "the %s count", what)) return false;
     *count = mc_read_u32(r);
-    return fits_or_truncated(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
-                *count, what, at, min);
+    return fits_or_truncated(c, r, *count, min, emit, path,
+                             "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
+                             *count, what, at, min);
 }
 
 /* nlm.md, Animation Data Section. Fills the section offsets of f. */
 static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
 {
-    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
+    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation",
+                           "the animation metadata (duration, ticks per second)"))
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
