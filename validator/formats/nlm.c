@@ -641,6 +641,15 @@ static void check_vertex_weight_sum(mc_ctx *c, const vertex_scope *s, uint64_t o
     }
 }
 
+/* A used slot's bone: defined by a bone info, unless the animation flag is
+ * in doubt (its own issue). */
+static bool slot_bone_ok(int32_t b, const void *scope)
+{
+    const vertex_scope *s = scope;
+    const nlm_file *f = s->f;
+    return !(f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))));
+}
+
 /* The clean path (issue 16): true when the vertex certainly passes every
  * check above, judged with plain comparisons and float squared lengths (no
  * offsets, no paths); its influences are counted. Anything else goes
@@ -658,30 +667,12 @@ static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nl
         if (!(a[k] >= 0.0f && a[k] <= 1.0f)) return false;
     if (!mc_surely_unit(a + 6, 3, c->unit)) return false;
     const nlm_file *f = s->f;
-    unsigned inf = 0, nonzero = 0;
-    bool skinned = false;
-    double sum = 0.0;
-    for (int j = 0; j < 4; j++) {
-        float w = v->weight[j];
-        int32_t b = v->bone[j];
-        if (!(w >= 0.0f && w <= 1.0f)) return false;
-        if (b == -1) {
-            if (w != 0.0f) return false;
-        } else {
-            if (f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))))
-                return false;
-            for (int k = 0; k < j; k++)
-                if (v->bone[k] == b) return false;
-            skinned = true;
-            inf += w > 0.0f;
-        }
-        sum += (double)w; /* as check_vertex_weight_sum adds */
-        nonzero += w != 0.0f;
-    }
+    mc_slots t;
+    if (!mc_slots_surely_clean(v->bone, v->weight, slot_bone_ok, s, &t)) return false;
     if (f->flag == 1 && f->flag_ok &&
-        (!skinned || !(fabs(sum - 1.0) <= c->opt->weight_sum_tolerance * (nonzero ? nonzero : 1))))
+        (!t.skinned || !(fabs(t.sum - 1.0) <= c->opt->weight_sum_tolerance * (t.nonzero ? t.nonzero : 1))))
         return false;
-    *influences = inf;
+    *influences = t.influences;
     return true;
 }
 
