@@ -155,6 +155,19 @@ static inline void mc_read_f32s(mc_reader *r, float *out, size_t n)
     for (size_t i = 0; i < n; i++) out[i] = mc_read_f32(r);
 }
 
+/* Reads n int16 values; a short window reads as far as it goes, then 0s. */
+static inline void mc_read_i16s(mc_reader *r, int16_t *out, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!r->fail && n <= (r->size - r->pos) / 2) { /* as mc_read_f32s */
+        memcpy(out, r->p + r->pos, 2 * n);
+        r->pos += 2 * n;
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++) out[i] = mc_read_i16(r);
+}
+
 /* A pointer to the next n bytes, advancing past them; NULL on failure. */
 static inline const uint8_t *mc_read_bytes(mc_reader *r, size_t n)
 {
