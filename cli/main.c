@@ -4,7 +4,7 @@
  * Exit codes (README, "Exit codes"):
  *   0  every file valid (no errors; no warnings either with --werror)
  *   1  some file has errors (or warnings with --werror)
- *   2  usage error (bad option or value, no PATH)
+ *   2  usage error (bad option or value, no PATH) or bad configuration file
  *   3  some file could not be read (missing, unreadable, not a file) or some
  *      directory could not be listed
  * When several apply, the highest wins.
@@ -20,7 +20,9 @@
 #include <sys/stat.h>
 
 #include "certify.h"
+#include "config.h"
 #include "mc_report.h"
+#include "jobs.h"
 #include "modelcheck.h"
 #include "walk.h"
 
@@ -31,10 +33,13 @@ enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 
 typedef struct cli {
     mc_options opt;
+    mc_severity_map *severity; /* opt.severity, owned */
+    mcc_config *config;        /* .modelcheck.json, or NULL */
     enum output_kind output;
     int werror;
     int quiet;
     int list_codes;
+    unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
     cJSON *files;    /* JSON output only */
     mc_sarif *sarif; /* SARIF output only */
@@ -61,12 +66,20 @@ static const char usage_text[] =
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
     "      --max-file-bytes N    larger files are rejected (default 4 GiB)\n"
-    "      --no-sha256           do not hash files (JSON sha256 is null)\n"
+    "      --no-sha256           do not hash files (JSON sha256 is null; text\n"
+    "                            output never hashes)\n"
+    "  -j, --jobs N              validate N files at once (default: the number\n"
+    "                            of online CPUs); the output does not depend on N\n"
+    "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
+    "                            found from the working directory upwards\n"
+    "      --no-config           read no configuration file\n"
     "      --list-codes          print the issue catalog and exit\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
-    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.\n";
+    "Command-line options win over the configuration file (README, \"Use in a repository\").\n"
+    "\n"
+    "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory.\n";
 
 static void raise_exit(cli *c, int code)
 {
@@ -106,6 +119,15 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
+/* 0 is an exact comparison, which mc_options spells MC_TOLERANCE_EXACT
+ * (its 0 means the default). */
+static int parse_tolerance(const char *s, double *out)
+{
+    if (parse_double(s, out)) return -1;
+    if (*out == 0.0) *out = MC_TOLERANCE_EXACT;
+    return 0;
+}
+
 static int set_severity(cli *c, const char *spec)
 {
     const char *eq = strchr(spec, '=');
@@ -119,7 +141,8 @@ static int set_severity(cli *c, const char *spec)
     if (code < 0) return usage_error("unknown issue code '%s' (see --list-codes)", name);
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
-    c->opt.severity[code] = (unsigned char)sev;
+    mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
+    mcc_config_pin_code(c->config, (mc_code)code);
     return 0;
 }
 
@@ -133,7 +156,7 @@ static int parse_output(cli *c, const char *v)
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG };
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -151,13 +174,16 @@ static int parse_args(cli *c, int argc, char **argv)
         {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+        {"config", required_argument, NULL, OPT_CONFIG},
+        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+        {"jobs", required_argument, NULL, 'j'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
     int ch, rc = 0;
     uint64_t u;
-    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:WqVh", longs, NULL)) != -1) {
+    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:Wqj:Vh", longs, NULL)) != -1) {
         switch (ch) {
         case 'f': {
             int f = mc_format_parse(optarg);
@@ -170,29 +196,44 @@ static int parse_args(cli *c, int argc, char **argv)
         case 'n':
             if (parse_u64(optarg, &u) != 0 || u > 1000000)
                 rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
-            else c->opt.max_instances = (uint32_t)u;
+            else c->opt.max_instances = u ? (uint32_t)u : MC_INSTANCES_NONE;
+            mcc_config_pin(c->config, MCC_PIN_MAX_ISSUES);
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
             if (mc_code_find(optarg) < 0) rc = usage_error("unknown issue code '%s' (see --list-codes)", optarg);
-            else c->opt.severity[mc_code_find(optarg)] = MC_SEVERITY_IGNORE;
+            else {
+                mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
+                mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
+            }
             break;
         case 'W': c->werror = 1; break;
+        case 'j':
+            if (parse_u64(optarg, &u) != 0 || u < 1 || u > 1024)
+                rc = usage_error("--jobs expects a number from 1 to 1024, got '%s'", optarg);
+            else c->jobs = (unsigned)u;
+            break;
         case 'q': c->quiet = 1; break;
         case OPT_WEIGHT:
-            if (parse_double(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_WEIGHT);
             break;
         case OPT_UNIT:
-            if (parse_double(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_UNIT);
             break;
         case OPT_QUAT:
-            if (parse_double(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_QUAT);
             break;
         case OPT_MAX_BYTES:
-            if (parse_u64(optarg, &c->opt.max_file_bytes)) rc = usage_error("bad byte count '%s'", optarg);
+            if (parse_u64(optarg, &c->opt.max_file_bytes) || c->opt.max_file_bytes == 0)
+                rc = usage_error("--max-file-bytes expects a positive byte count, got '%s'", optarg);
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
+        case OPT_CONFIG:
+        case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
@@ -212,12 +253,10 @@ static void print_io_error(const char *path, const mc_result *r)
     fprintf(stderr, "modelcheck: %s: %s\n", path, msg);
 }
 
-/* Validates one file; when walking a directory, unrecognised files are
- * skipped and only counted. */
-static void check_file(cli *c, const char *path, int from_walk)
+/* Reports one file's result (the caller frees it); when walking a
+ * directory, unrecognised files are skipped and only counted. */
+static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
 {
-    mc_result *r = NULL;
-    mc_status st = mc_validate_path(path, &c->opt, &r);
     if (!r) {
         /* not checked (out of memory before a result existed): the summary
          * must not read as if the file had never been named */
@@ -230,7 +269,6 @@ static void check_file(cli *c, const char *path, int from_walk)
     if (from_walk && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
         (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
         c->summary.skipped++;
-        mc_result_free(r);
         return;
     }
     mc_summary_add(&c->summary, r, st);
@@ -248,7 +286,50 @@ static void check_file(cli *c, const char *path, int from_walk)
             raise_exit(c, EXIT_UNREADABLE);
         }
     } else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
-    mc_result_free(r);
+}
+
+typedef struct batch {
+    cli *c;
+    const char *const *paths;
+    int from_walk;
+} batch;
+
+static void deliver(void *ctx, size_t index, mc_result *r, mc_status st)
+{
+    const batch *b = ctx;
+    report_file(b->c, b->paths[index], b->from_walk, r, st);
+}
+
+/* Validates paths (-j of them at once) and reports them in list order.
+ * The configuration's excluded paths are skipped, and each file gets the
+ * options of the per-path overrides it matches. */
+static void check_files(cli *c, const char *const *paths, size_t count, int from_walk)
+{
+    size_t cap = count ? count : 1;
+    const char **kept = cap <= SIZE_MAX / sizeof *kept ? malloc(cap * sizeof *kept) : NULL;
+    const mc_options **opts = kept ? malloc(cap * sizeof *opts) : NULL;
+    if (!opts) {
+        free(kept);
+        fputs("modelcheck: out of memory\n", stderr);
+        raise_exit(c, EXIT_UNREADABLE);
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (mcc_config_excluded(c->config, paths[i])) {
+            c->summary.skipped++;
+            continue;
+        }
+        if (!(opts[n] = mcc_config_options_for(c->config, paths[i], &c->opt))) {
+            report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
+            continue;
+        }
+        kept[n++] = paths[i];
+    }
+    batch b = {c, kept, from_walk};
+    mc_jobs_validate(kept, n, opts, c->jobs, deliver, &b);
+    free(kept);
+    free(opts);
 }
 
 /* A directory that cannot be listed hides files from the check: the run
@@ -269,20 +350,33 @@ static void check_directory(cli *c, const char *dir)
         fprintf(stderr, "modelcheck: %s: out of memory listing the directory\n", dir);
         raise_exit(c, EXIT_UNREADABLE);
     }
-    for (size_t i = 0; i < list.count; i++) check_file(c, list.paths[i], 1);
+    check_files(c, (const char *const *)list.paths, list.count, 1);
     if (c->summary.files == before_files)
         fprintf(stderr, "modelcheck: %s: no model files found (%" PRIu64 " skipped)\n", dir,
                 c->summary.skipped - before_skipped);
     mc_pathlist_free(&list);
 }
 
-static void check_path(cli *c, const char *path)
+static int is_directory(const char *path)
 {
     struct stat st;
-    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        check_directory(c, path);
-    else
-        check_file(c, path, 0);
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Each directory in turn; each run of consecutive file arguments as one
+ * list, so that `modelcheck *.aem` is validated in parallel too. */
+static void check_paths(cli *c, char **paths, int count)
+{
+    for (int i = 0; i < count;) {
+        if (is_directory(paths[i])) {
+            check_directory(c, paths[i++]);
+            continue;
+        }
+        int end = i;
+        while (end < count && !is_directory(paths[end])) end++;
+        check_files(c, (const char *const *)(paths + i), (size_t)(end - i), 0);
+        i = end;
+    }
 }
 
 static int list_codes(const cli *c)
@@ -303,40 +397,87 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
+/* --config FILE and --no-config are read before the other options: the
+ * file's settings go in first so that the command line wins. The last of
+ * them counts. */
+static int load_config(cli *c, int argc, char **argv)
+{
+    const char *path = NULL;
+    int none = 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--no-config") == 0) none = 1, path = NULL;
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[++i], none = 0;
+        else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9, none = 0;
+    }
+    if (none) return 0;
+    if (mcc_config_load(path, &c->config, stderr) != 0) return EXIT_USAGE;
+    mcc_config_apply(c->config, &c->opt, c->severity);
+    return 0;
+}
+
+/* The report's settings say which configuration file was used. */
+static void add_config_json(const cli *c, cJSON *doc)
+{
+    cJSON *settings = c->output == OUT_JSON
+                          ? cJSON_GetObjectItem(doc, "settings")
+                          : cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
+                                                                    "properties"),
+                                                "settings");
+    if (settings) cJSON_AddItemToObject(settings, "config", mcc_config_json(c->config));
+}
+
+static int run(cli *c, int argc, char **argv)
+{
+    int rc = load_config(c, argc, argv);
+    if (rc == 0) rc = parse_args(c, argc, argv);
+    if (rc < 0) return EXIT_VALID;
+    if (rc > 0) return rc;
+    if (c->list_codes) return list_codes(c);
+    if (optind >= argc) return usage_error("%s", "no PATH given");
+    /* the text report prints no digest: do not compute one (issue 16) */
+    if (c->output == OUT_TEXT) c->opt.skip_sha256 = 1;
+
+    if (c->output == OUT_JSON) c->files = cJSON_CreateArray();
+    if (c->output == OUT_SARIF && !(c->sarif = mc_sarif_new())) {
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
+    }
+    check_paths(c, argv + optind, argc - optind);
+
+    if (c->output == OUT_JSON || c->output == OUT_SARIF) {
+        cJSON *doc = c->output == OUT_JSON ? mc_report_run_json(c->files, &c->summary, &c->opt)
+                                          : mc_sarif_finish(c->sarif, &c->summary, &c->opt, c->exit_code);
+        if (doc) add_config_json(c, doc);
+        char *s = doc ? cJSON_Print(doc) : NULL;
+        if (!s) {
+            fputs("modelcheck: out of memory writing the report\n", stderr);
+            raise_exit(c, EXIT_UNREADABLE);
+        } else {
+            puts(s);
+        }
+        free(s);
+        cJSON_Delete(doc);
+    } else if (!c->quiet || c->summary.files > 1) {
+        mc_report_summary_text(stdout, &c->summary);
+    }
+    fflush(stdout);
+    return c->exit_code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "certify") == 0) return mcc_main(argc - 1, argv + 1);
     cli c;
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
-    int rc = parse_args(&c, argc, argv);
-    if (rc < 0) return EXIT_VALID;
-    if (rc > 0) return rc;
-    if (c.list_codes) return list_codes(&c);
-    if (optind >= argc) return usage_error("%s", "no PATH given");
-
-    if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
-    if (c.output == OUT_SARIF && !(c.sarif = mc_sarif_new())) {
+    c.jobs = mc_jobs_default();
+    if (!(c.severity = mc_severity_map_new())) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
-    for (int i = optind; i < argc; i++) check_path(&c, argv[i]);
-
-    if (c.output == OUT_JSON || c.output == OUT_SARIF) {
-        cJSON *doc = c.output == OUT_JSON ? mc_report_run_json(c.files, &c.summary, &c.opt)
-                                          : mc_sarif_finish(c.sarif, &c.summary, &c.opt, c.exit_code);
-        char *s = doc ? cJSON_Print(doc) : NULL;
-        if (!s) {
-            fputs("modelcheck: out of memory writing the report\n", stderr);
-            raise_exit(&c, EXIT_UNREADABLE);
-        } else {
-            puts(s);
-        }
-        free(s);
-        cJSON_Delete(doc);
-    } else if (!c.quiet || c.summary.files > 1) {
-        mc_report_summary_text(stdout, &c.summary);
-    }
-    fflush(stdout);
-    return c.exit_code;
+    c.opt.severity = c.severity;
+    int rc = run(&c, argc, argv);
+    mc_severity_map_free(c.severity);
+    mcc_config_free(c.config);
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mc_numeric.h"
 #include "modelcheck.h"
 
 typedef struct mc_slot {
@@ -19,14 +20,33 @@ typedef struct mc_slot {
     mc_instance *instances;
 } mc_slot;
 
+/* The options in effect for one validation: mc_options with every default
+ * filled in and the severity of every code (the public struct holds
+ * neither, so that it is ABI-stable and zero means default). */
+typedef struct mc_settings {
+    mc_format format;
+    uint32_t max_instances;
+    double weight_sum_tolerance;
+    double unit_tolerance;
+    double quaternion_tolerance;
+    uint64_t max_file_bytes;
+    uint32_t max_depth;
+    uint64_t max_decompressed_bytes;
+    uint64_t work_factor;
+    int skip_sha256;
+    unsigned char severity[MC_CODE_COUNT];
+} mc_settings;
+
 typedef struct mc_ctx {
     const uint8_t *data;
     size_t size;
-    const mc_options *opt;
+    const mc_settings *opt;
     mc_info *info;
     const char *layout;
     mc_slot *slots;        /* MC_CODE_COUNT of them */
     uint64_t work_left;
+    /* clean-path bounds of the unit and quaternion tolerances (mc_surely_unit) */
+    mc_unit_bounds unit, quaternion;
     bool work_exhausted;
     bool nomem;
 } mc_ctx;
@@ -60,5 +80,27 @@ bool mc_work(mc_ctx *c, uint64_t n, uint64_t offset, const char *check);
 
 /* How often a code fired so far (0 if ignored). */
 uint64_t mc_issue_count(const mc_ctx *c, mc_code code);
+
+/*
+ * Vertices of one mesh whose normal is (0, 0, 0): the field's way of saying
+ * "no normal" (FIELD-NOTES NLM: line-list meshes; E3D: official samples),
+ * never a unit-length error. Every format folds them into one warning per
+ * mesh, at the first such vertex, with the count.
+ */
+typedef struct mc_zero_normals {
+    uint64_t count, first_offset, first_vertex;
+} mc_zero_normals;
+
+static inline void mc_zero_normals_add(mc_zero_normals *z, uint64_t offset, uint64_t vertex)
+{
+    if (z->count++ == 0) {
+        z->first_offset = offset;
+        z->first_vertex = vertex;
+    }
+}
+
+/* The folded warning's message; where names the mesh ("mesh 2"). */
+void mc_zero_normals_msg(mc_instance *in, const mc_zero_normals *z, const char *where,
+                         uint64_t vertices);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <pthread.h>
 
 #include "mc_format.h"
 #include "mc_reader.h"
@@ -26,27 +27,96 @@ static const mc_format_module *const modules[] = {
 
 #define MODULE_COUNT (sizeof modules / sizeof modules[0])
 
+struct mc_severity_map {
+    unsigned char severity[MC_CODE_COUNT];
+};
+
+mc_severity_map *mc_severity_map_new(void)
+{
+    mc_severity_map *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    for (int i = 0; i < MC_CODE_COUNT; i++)
+        m->severity[i] = (unsigned char)mc_code_get((mc_code)i)->severity;
+    return m;
+}
+
+mc_severity_map *mc_severity_map_copy(const mc_severity_map *map)
+{
+    mc_severity_map *m = mc_severity_map_new();
+    if (m && map) *m = *map;
+    return m;
+}
+
+void mc_severity_map_free(mc_severity_map *map)
+{
+    free(map);
+}
+
+mc_status mc_severity_map_set(mc_severity_map *map, mc_code code, mc_severity severity)
+{
+    if (!map || (unsigned)code >= MC_CODE_COUNT || (unsigned)severity > MC_SEVERITY_IGNORE)
+        return MC_ERR_INVALID_ARG;
+    map->severity[code] = (unsigned char)severity;
+    return MC_OK;
+}
+
+mc_severity mc_severity_map_get(const mc_severity_map *map, mc_code code)
+{
+    if ((unsigned)code >= MC_CODE_COUNT) return MC_SEVERITY_IGNORE;
+    return map ? (mc_severity)map->severity[code] : mc_code_get(code)->severity;
+}
+
 void mc_options_init(mc_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->format = MC_FORMAT_UNKNOWN;
-    o->max_instances = 10;
-    /* Khronos glTF-Validator defaults (docs/ISSUES.md, "Tolerances") */
-    o->weight_sum_tolerance = 2e-7;
-    o->unit_tolerance = 0.00674;
-    o->quaternion_tolerance = 0.00769;
-    o->max_file_bytes = UINT64_C(4) << 30;
-    o->max_depth = 64;
-    o->max_decompressed_bytes = UINT64_C(256) << 20;
-    o->work_factor = 16;
+}
+
+/* Khronos glTF-Validator defaults (docs/ISSUES.md, "Tolerances") */
+static double tolerance_or(double v, double def)
+{
+    return v == 0.0 ? def : v < 0.0 ? 0.0 : v;
+}
+
+void mc_options_effective(const mc_options *o, mc_options *out)
+{
+    mc_options zero;
+    if (!o) {
+        memset(&zero, 0, sizeof zero);
+        o = &zero;
+    }
+    *out = *o;
+    out->max_instances = o->max_instances == 0 ? 10 : o->max_instances == MC_INSTANCES_NONE ? 0 : o->max_instances;
+    out->weight_sum_tolerance = tolerance_or(o->weight_sum_tolerance, 2e-7);
+    out->unit_tolerance = tolerance_or(o->unit_tolerance, 0.00674);
+    out->quaternion_tolerance = tolerance_or(o->quaternion_tolerance, 0.00769);
+    if (!o->max_file_bytes) out->max_file_bytes = UINT64_C(4) << 30;
+    if (!o->max_depth) out->max_depth = 64;
+    if (!o->max_decompressed_bytes) out->max_decompressed_bytes = UINT64_C(256) << 20;
+    if (!o->work_factor) out->work_factor = 16;
+}
+
+void mc_settings_resolve(mc_settings *s, const mc_options *options)
+{
+    mc_options e;
+    mc_options_effective(options, &e);
+    s->format = e.format;
+    s->max_instances = e.max_instances;
+    s->weight_sum_tolerance = e.weight_sum_tolerance;
+    s->unit_tolerance = e.unit_tolerance;
+    s->quaternion_tolerance = e.quaternion_tolerance;
+    s->max_file_bytes = e.max_file_bytes;
+    s->max_depth = e.max_depth;
+    s->max_decompressed_bytes = e.max_decompressed_bytes;
+    s->work_factor = e.work_factor;
+    s->skip_sha256 = e.skip_sha256;
     for (int i = 0; i < MC_CODE_COUNT; i++)
-        o->severity[i] = (unsigned char)mc_code_get((mc_code)i)->severity;
+        s->severity[i] = (unsigned char)mc_severity_map_get(e.severity, (mc_code)i);
 }
 
 static const mc_format_module *module_for(mc_format f)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->format == f && modules[i]->detect) return modules[i];
+        if (modules[i]->format == f) return modules[i];
     return NULL;
 }
 
@@ -58,7 +128,7 @@ int mc_format_supported(mc_format format)
 static const mc_format_module *detect(const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect && modules[i]->detect(data, size)) return modules[i];
+        if (modules[i]->detect(data, size)) return modules[i];
     return NULL;
 }
 
@@ -67,9 +137,8 @@ static void report_unrecognized(mc_ctx *c)
     char tried[128] = "", first[3 * 8 + 1] = "";
     size_t used = 0;
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect)
-            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
-                                     modules[i]->display_name);
+        used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
+                                 modules[i]->display_name);
     size_t n = c->size < 8 ? c->size : 8;
     for (size_t i = 0, at = 0; i < n; i++)
         at += (size_t)snprintf(first + at, sizeof first - at, "%s%02x", i ? " " : "", c->data[i]);
@@ -85,7 +154,7 @@ static int compare_issues(const void *a, const void *b)
     return (x->code > y->code) - (x->code < y->code);
 }
 
-mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_options *opt,
+mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_settings *opt,
                        mc_info *info)
 {
     memset(c, 0, sizeof *c);
@@ -99,6 +168,8 @@ mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_opt
     uint64_t budget = UINT64_C(1) << 20;
     if (!mc_add_mul_u64(&budget, size, opt->work_factor)) budget = UINT64_MAX;
     c->work_left = budget;
+    c->unit = mc_unit_bounds_make(opt->unit_tolerance);
+    c->quaternion = mc_unit_bounds_make(opt->quaternion_tolerance);
     return MC_OK;
 }
 
@@ -155,6 +226,44 @@ static void hash(mc_result *r, const uint8_t *data, size_t size)
         r->hashed = 1;
 }
 
+/* SHA-256 costs about twice the checks (docs/PERFORMANCE.md): on a file large
+ * enough to repay a thread's start (tens of microseconds), it runs on another
+ * core over the same read-only mapping while the checks run, and the result
+ * is joined before it is returned. Below the threshold, or when no thread can
+ * be started, it runs inline: the digest is the same either way. */
+#define HASH_THREAD_MIN_BYTES (UINT64_C(1) << 20)
+
+typedef struct hash_job {
+    mc_result *r;
+    const uint8_t *data;
+    size_t size;
+    pthread_t thread;
+    int running;
+} hash_job;
+
+static void *hash_thread(void *arg)
+{
+    hash_job *j = arg;
+    hash(j->r, j->data, j->size);
+    return NULL;
+}
+
+static void hash_start(hash_job *j, mc_result *r, const uint8_t *data, size_t size)
+{
+    j->r = r;
+    j->data = data ? data : (const uint8_t *)"";
+    j->size = size;
+    j->running = size >= HASH_THREAD_MIN_BYTES &&
+                 pthread_create(&j->thread, NULL, hash_thread, j) == 0;
+    if (!j->running) hash(r, j->data, size);
+}
+
+static void hash_join(hash_job *j)
+{
+    if (j->running) pthread_join(j->thread, NULL);
+    j->running = 0;
+}
+
 static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
 {
     if (file_size > c->opt->max_file_bytes) {
@@ -189,15 +298,10 @@ mc_result *mc_result_new(void)
 }
 
 mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size,
-                            const mc_options *options, mc_result **out)
+                            const mc_settings *options, mc_result **out)
 {
     if (!out || (!data && size)) return MC_ERR_INVALID_ARG;
     *out = NULL;
-    mc_options defaults;
-    if (!options) {
-        mc_options_init(&defaults);
-        options = &defaults;
-    }
     if (options->format >= MC_FORMAT_COUNT ||
         (options->format != MC_FORMAT_UNKNOWN && !module_for(options->format)))
         return MC_ERR_INVALID_ARG;
@@ -207,8 +311,11 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
     mc_ctx c;
     mc_status st = mc_ctx_begin(&c, data, size, options, &r->info);
     if (st == MC_OK) {
-        if (file_size <= options->max_file_bytes && !options->skip_sha256) hash(r, data ? data : (const uint8_t *)"", size);
+        hash_job hj = {0};
+        if (file_size <= options->max_file_bytes && !options->skip_sha256)
+            hash_start(&hj, r, data, size);
         run_checks(&c, r, file_size);
+        hash_join(&hj);
         st = mc_ctx_finish(&c, r);
     }
     if (st != MC_OK) {
@@ -222,7 +329,9 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
 mc_status mc_validate_memory(const void *data, size_t size, const mc_options *options,
                              mc_result **out)
 {
-    return mc_validate_sized(data, size, size, options, out);
+    mc_settings s;
+    mc_settings_resolve(&s, options);
+    return mc_validate_sized(data, size, size, &s, out);
 }
 
 void mc_result_free(mc_result *r)

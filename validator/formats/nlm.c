@@ -17,6 +17,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 #include "mc_signature.h"
 
 enum {
@@ -88,31 +89,28 @@ static bool nlm_detect(const uint8_t *data, size_t size)
 /* ---- structure ---- */
 
 /*
- * True when count records of size bytes fit in what remains of r. Otherwise
- * reports the one NLM_TRUNCATED of the file (when emit) at the offset where
- * the bytes run out, naming the element that does not fit.
+ * mc_reader_fits, and when the records do not fit (and emit is set) the
+ * file's one NLM_TRUNCATED, naming the element that does not fit.
  */
 MC_PRINTF(7, 8)
-static bool fits(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size, bool emit,
-                 const char *path, const char *what, ...)
+static bool fits_or_truncated(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size,
+                              bool emit, const char *path, const char *what, ...)
 {
-    uint64_t need = UINT64_MAX;
-    bool ok = mc_mul_u64(count, size, &need);
-    if (!r->fail && ok && need <= mc_reader_left(r)) return true;
+    if (mc_reader_fits(r, count, size)) return true;
     if (!emit) return false;
     char desc[128];
     va_list ap;
     va_start(ap, what);
     vsnprintf(desc, sizeof desc, what, ap);
     va_end(ap);
-    mc_instance *in = mc_emit(c, MC_NLM_TRUNCATED, c->size);
-    mc_path(in, "%s", path);
-    if (ok)
-        mc_msg(in, "file ends inside %s: %" PRIu64 " bytes needed from 0x%zx, %zu present", desc,
-               need, r->pos, mc_reader_left(r));
+    uint64_t need = UINT64_MAX;
+    if (mc_mul_u64(count, size, &need))
+        mc_truncated(c, MC_NLM_TRUNCATED, path, "file ends inside %s: %" PRIu64
+                     " bytes needed from 0x%zx, %zu present", desc, need, r->pos, mc_reader_left(r));
     else
-        mc_msg(in, "file ends inside %s: %" PRIu64 " x %" PRIu64 " bytes from 0x%zx overflow, %zu present",
-               desc, count, size, r->pos, mc_reader_left(r));
+        mc_truncated(c, MC_NLM_TRUNCATED, path, "file ends inside %s: %" PRIu64 " x %" PRIu64
+                     " bytes from 0x%zx overflow, %zu present", desc, count, size, r->pos,
+                     mc_reader_left(r));
     return false;
 }
 
@@ -123,29 +121,29 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     char path[48];
     snprintf(path, sizeof path, "/meshes/%" PRIu32, m);
     out->off = r->pos;
-    if (!fits(c, r, 1, NLM_MESH_HEADER_SIZE, emit, path, "the header of mesh %" PRIu32, m))
+    if (!fits_or_truncated(c, r, 1, NLM_MESH_HEADER_SIZE, emit, path, "the header of mesh %" PRIu32, m))
         return false;
     out->vertex_count = mc_read_u32(r);
     out->index_count = mc_read_u32(r);
     out->vertices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/vertices", m);
-    if (!fits(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
+    if (!fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
               "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
               out->vertex_count, out->off))
         return false;
     mc_reader_skip(r, (size_t)out->vertex_count * NLM_VERTEX_SIZE);
     out->indices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/indices", m);
-    if (!fits(c, r, out->index_count, 4, emit, path,
+    if (!fits_or_truncated(c, r, out->index_count, 4, emit, path,
               "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
               out->index_count, out->off + 4))
         return false;
     mc_reader_skip(r, (size_t)out->index_count * 4u);
     out->texture = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/texture", m);
-    if (!fits(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
+    if (!fits_or_truncated(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
     out->texture_size = mc_read_u32(r);
-    if (!fits(c, r, out->texture_size, 1, emit, path,
+    if (!fits_or_truncated(c, r, out->texture_size, 1, emit, path,
               "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
               out->texture_size, out->texture))
         return false;
@@ -159,7 +157,7 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     char path[48];
     snprintf(path, sizeof path, "/animation/channels/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
         return false;
     out->node = mc_read_i32(r);
     out->bone = mc_read_i32(r);
@@ -167,7 +165,7 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     for (int k = 0; k < KEY_KINDS; k++) {
         out->keys[k] = r->pos;
         snprintf(path, sizeof path, "/animation/channels/%" PRIu32 "/%s_keys", i, key_name[k]);
-        if (!fits(c, r, out->count[k], key_size[k], emit, path,
+        if (!fits_or_truncated(c, r, out->count[k], key_size[k], emit, path,
                   "bone map entry %" PRIu32 "'s %" PRIu32 " %s keys (count at 0x%" PRIx64 ")", i,
                   out->count[k], key_name[k], out->off + 8 + 4u * (unsigned)k))
             return false;
@@ -182,13 +180,13 @@ static bool walk_node(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_node *
     char path[48];
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits(c, r, 1, NLM_NODE_HEADER_SIZE, emit, path, "the header of node %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_NODE_HEADER_SIZE, emit, path, "the header of node %" PRIu32, i))
         return false;
     out->id = mc_read_i32(r);
     mc_reader_skip(r, 64);
     out->child_count = mc_read_u32(r);
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32 "/children", i);
-    if (!fits(c, r, out->child_count, 4, emit, path,
+    if (!fits_or_truncated(c, r, out->child_count, 4, emit, path,
               "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
               out->child_count, out->off + 68))
         return false;
@@ -202,16 +200,16 @@ static bool walk_count(mc_ctx *c, mc_reader *r, uint32_t *count, uint64_t min, b
                        const char *path, const char *what)
 {
     uint64_t at = r->pos;
-    if (!fits(c, r, 1, 4, emit, path, "the %s count", what)) return false;
+    if (!fits_or_truncated(c, r, 1, 4, emit, path, "the %s count", what)) return false;
     *count = mc_read_u32(r);
-    return fits(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
+    return fits_or_truncated(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
                 *count, what, at, min);
 }
 
 /* nlm.md, Animation Data Section. Fills the section offsets of f. */
 static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
 {
-    if (!fits(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
+    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
@@ -266,7 +264,7 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, NLM_AABB_OFFSET);
-    if (!fits(c, &r, 1, 24, true, "/aabb", "the AABB")) return;
+    if (!fits_or_truncated(c, &r, 1, 24, true, "/aabb", "the AABB")) return;
     mc_reader_skip(&r, 24);
     if (!walk_count(c, &r, &f->mesh_count, NLM_MESH_MIN_SIZE, true, "/meshes", "meshes")) return;
     for (uint32_t m = 0; m < f->mesh_count; m++) {
@@ -281,9 +279,8 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
         return;
     }
     if (mc_reader_left(&r) == 0) {
-        mc_instance *in = mc_emit(c, MC_NLM_TRUNCATED, c->size);
-        mc_path(in, "/animation");
-        mc_msg(in, "the animation flag is 1 but the file ends after the meshes (at 0x%zx)", c->size);
+        mc_truncated(c, MC_NLM_TRUNCATED, "/animation",
+                     "the animation flag is 1 but the file ends after the meshes (at 0x%zx)", c->size);
         return;
     }
     if (!walk_animation(c, &r, true, f)) return;
@@ -319,9 +316,8 @@ static bool check_header(mc_ctx *c, nlm_file *f)
         return false;
     }
     if (c->size < NLM_HEADER_SIZE) {
-        mc_instance *in = mc_emit(c, MC_NLM_TRUNCATED, c->size);
-        mc_path(in, "/header");
-        mc_msg(in, "file is %zu bytes; the header alone needs %d", c->size, NLM_HEADER_SIZE);
+        mc_truncated(c, MC_NLM_TRUNCATED, "/header", "file is %zu bytes; the header alone needs %d",
+                     c->size, NLM_HEADER_SIZE);
         return false;
     }
     mc_reader r = mc_reader_make(d, c->size);
@@ -467,10 +463,20 @@ typedef struct vertex_scope {
     int worst_axis;
     double worst;
     uint32_t max_influences;
+    mc_zero_normals zero; /* NLM_NORMAL_ZERO, once per mesh */
 } vertex_scope;
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the record is the struct's bytes on a little-endian host: one copy
+     * instead of 19 checked reads (the hot loop of issue 16) */
+    _Static_assert(sizeof *v == 76, "nlm_vertex is the 76-byte record");
+    const uint8_t *p = mc_read_bytes(r, sizeof *v);
+    if (p) memcpy(v, p, sizeof *v);
+    else memset(v, 0, sizeof *v);
+    return;
+#endif
     mc_read_f32s(r, v->attr, 11);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -505,7 +511,8 @@ static void track_aabb(vertex_scope *s, uint64_t off, uint64_t i, const float *p
     }
 }
 
-/* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals. */
+/* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals or,
+ * for none, (0, 0, 0) (FIELD-NOTES: line-list meshes). */
 static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i,
                                 const nlm_vertex *v)
 {
@@ -530,7 +537,10 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        if (a != 2 || mc_surely_unit(x, 3, c->unit)) continue;
+        if (mc_all_zero(x, 3)) {
+            mc_zero_normals_add(&s->zero, at, i); /* "no normal": a warning per mesh */
+        } else if (!mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",
@@ -628,19 +638,76 @@ static void check_vertex_weight_sum(mc_ctx *c, const vertex_scope *s, uint64_t o
     }
 }
 
+/* The clean path (issue 16): true when the vertex certainly passes every
+ * check above, judged with plain comparisons and float squared lengths (no
+ * offsets, no paths); its influences are counted. Anything else goes
+ * through the exact checks, which alone report. */
+static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nlm_vertex *v,
+                                unsigned *influences)
+{
+    const float *a = v->attr;
+    for (int k = 0; k < 11; k++)
+        if (!isfinite(a[k])) return false;
+    if (s->box)
+        for (int k = 0; k < 3; k++)
+            if (!(a[k] >= s->box[k] && a[k] <= s->box[3 + k])) return false;
+    for (int k = 3; k < 6; k++)
+        if (!(a[k] >= 0.0f && a[k] <= 1.0f)) return false;
+    if (!mc_surely_unit(a + 6, 3, c->unit)) return false;
+    const nlm_file *f = s->f;
+    unsigned inf = 0, nonzero = 0;
+    bool skinned = false;
+    double sum = 0.0;
+    for (int j = 0; j < 4; j++) {
+        float w = v->weight[j];
+        int32_t b = v->bone[j];
+        if (!(w >= 0.0f && w <= 1.0f)) return false;
+        if (b == -1) {
+            if (w != 0.0f) return false;
+        } else {
+            if (f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))))
+                return false;
+            for (int k = 0; k < j; k++)
+                if (v->bone[k] == b) return false;
+            skinned = true;
+            inf += w > 0.0f;
+        }
+        sum += (double)w; /* as check_vertex_weight_sum adds */
+        nonzero += w != 0.0f;
+    }
+    if (f->flag == 1 && f->flag_ok &&
+        (!skinned || !(fabs(sum - 1.0) <= c->opt->weight_sum_tolerance * (nonzero ? nonzero : 1))))
+        return false;
+    *influences = inf;
+    return true;
+}
+
 static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->vertices);
+    s->zero = (mc_zero_normals){0};
     for (uint64_t i = 0; i < m->vertex_count; i++) {
         uint64_t off = r.pos;
         nlm_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
+        unsigned fast;
+        if (vertex_surely_clean(c, s, &v, &fast)) {
+            if (fast > s->max_influences) s->max_influences = fast;
+            continue;
+        }
         check_vertex_fields(c, s, off, i, &v);
         unsigned inf = check_vertex_slots(c, s, off, i, &v);
         if (inf > s->max_influences) s->max_influences = inf;
         check_vertex_weight_sum(c, s, off, i, &v);
+    }
+    if (s->zero.count) {
+        char where[24];
+        snprintf(where, sizeof where, "mesh %" PRIu32, s->mesh);
+        mc_instance *in = mc_emit(c, MC_NLM_NORMAL_ZERO, s->zero.first_offset);
+        mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, s->zero.first_vertex);
+        mc_zero_normals_msg(in, &s->zero, where, m->vertex_count);
     }
 }
 
@@ -908,7 +975,8 @@ static void check_keys(mc_ctx *c, uint64_t first, uint32_t count, const key_scop
         }
         prev = t;
         have_prev = true;
-        if (s->kind == KEY_ROTATION && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        if (s->kind == KEY_ROTATION && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+            !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion (x %g, y %g, z %g, w %g) has length %.6f (expected 1 +- %g)",
                      (double)key[1], (double)key[2], (double)key[3], (double)key[4],
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);

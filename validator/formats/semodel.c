@@ -28,6 +28,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 
 enum {
     SE_PREFIX = 11,          /* magic[7], version, headerSize */
@@ -57,6 +58,7 @@ typedef struct se_file {
     uint32_t bones, meshes, cols, mats;
     unsigned bone_w, mat_w;    /* bytes per bone_t, mat_t */
     uint64_t flags_at;         /* offset of dataPresenceFlags */
+    uint64_t meshes_at;        /* offset of the first mesh header */
     bool undefined_tail;       /* draft: a block without layout follows the meshes */
 } se_file;
 
@@ -74,7 +76,7 @@ typedef struct se_name {
     uint32_t len;
 } se_name;
 
-/* ---- helpers (UTF-8 and binary16 belong in core) ---- */
+/* ---- helpers ---- */
 
 /* semodel.md, bone_t / mat_t; FIELD-NOTES: face_t follows the same rule. */
 static unsigned index_width(uint64_t count)
@@ -94,67 +96,11 @@ static float read_half(mc_reader *r)
     return mc_half_to_f32(mc_read_u16(r));
 }
 
-/* RFC 3629: shortest form only, no surrogates, nothing above U+10FFFF.
- * Returns the index of the first byte that starts no valid sequence, or n. */
-static size_t utf8_invalid_at(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t b = s[i];
-        if (b < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint8_t lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            len = 2;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            if (b == 0xE0) lo = 0xA0; /* overlong */
-            if (b == 0xED) hi = 0x9F; /* surrogates */
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            if (b == 0xF0) lo = 0x90; /* overlong */
-            if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
-        } else {
-            return i;
-        }
-        if (len > n - i || s[i + 1] < lo || s[i + 1] > hi) return i;
-        for (size_t k = 2; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80) return i;
-        i += len;
-    }
-    return n;
-}
-
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x100000001b3);
     return h;
-}
-
-/* One SEMODEL_TRUNCATED where the file ends: the walk stops after it. */
-static void truncated(mc_ctx *c, const char *path, const char *fmt, ...) MC_PRINTF(3, 4);
-static void truncated(mc_ctx *c, const char *path, const char *fmt, ...)
-{
-    mc_instance *in = mc_emit(c, MC_SEMODEL_TRUNCATED, c->size);
-    if (!in) return;
-    char msg[sizeof in->message];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    mc_path(in, "%s", path);
-    mc_msg(in, "%s", msg);
-}
-
-/* True when *need bytes remain; ok false means the size overflowed (more
- * than any file). *need is read here, after ok was computed from it. */
-static bool fits(const mc_reader *r, bool ok, const uint64_t *need)
-{
-    return ok && *need <= mc_reader_left(r);
 }
 
 /* Strings end in a NUL inside the file and are UTF-8 (FIELD-NOTES: the
@@ -174,7 +120,7 @@ static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
         return false;
     }
     size_t len = (size_t)(nul - p);
-    size_t bad = utf8_invalid_at(p, len);
+    size_t bad = mc_utf8_invalid_at(p, len);
     if (bad < len) {
         mc_instance *in = mc_emit(c, MC_SEMODEL_STRING_NOT_UTF8, at + bad);
         mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
@@ -329,7 +275,7 @@ static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
     uint16_t version = mc_read_u16(r);
     uint16_t header_size = mc_read_u16(r);
     if (r->fail) {
-        truncated(c, "/header", "file is %zu bytes; magic, version and headerSize need %d", c->size,
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/header", "file is %zu bytes; magic, version and headerSize need %d", c->size,
                   SE_PREFIX);
         return false;
     }
@@ -358,7 +304,7 @@ static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
     }
     size_t body = f->draft ? SE_HEADER_DRAFT - 2u : SE_HEADER_2018 - 2u;
     if (mc_reader_left(r) < body) {
-        truncated(c, "/header", "file is %zu bytes; the %s header ends at %zu", c->size, c->layout,
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/header", "file is %zu bytes; the %s header ends at %zu", c->size, c->layout,
                   SE_PREFIX + body);
         return false;
     }
@@ -396,25 +342,6 @@ static void element_flags(mc_ctx *c, uint64_t at, const char *block, uint32_t i,
     mc_msg(in, "%s %" PRIu32 ": flags byte is 0x%02x (no bit is defined)", block, i, flags);
 }
 
-/* semodel.md, SEModel_BoneData: -1 for roots; FIELD-NOTES: the Blender
- * importer creates bones in order, so a parent comes before its child. */
-static void check_parent(mc_ctx *c, uint64_t at, uint32_t i, int32_t parent, uint32_t bones)
-{
-    mc_code code;
-    if (parent == -1 || (parent >= 0 && (uint32_t)parent < i))
-        return;
-    else if (parent >= 0 && (uint32_t)parent == i)
-        code = MC_SEMODEL_BONE_PARENT_SELF;
-    else if (parent >= 0 && (uint32_t)parent < bones)
-        code = MC_SEMODEL_BONE_PARENT_FORWARD;
-    else
-        code = MC_SEMODEL_BONE_PARENT_RANGE;
-    mc_instance *in = mc_emit(c, code, at);
-    mc_path(in, "/bones/%" PRIu32 "/parent", i);
-    mc_msg(in, "bone %" PRIu32 ": parent %" PRId32 " (expected -1 or < %" PRIu32 ", bone count %" PRIu32 ")",
-           i, parent, i, bones);
-}
-
 static bool vec_finite(mc_ctx *c, uint64_t at, uint32_t i, const char *field, const float *v,
                        size_t n)
 {
@@ -434,7 +361,8 @@ static void check_transform(mc_ctx *c, mc_reader *r, uint32_t i, const char *pos
     mc_read_f32s(r, v, 7);
     vec_finite(c, at, i, pos_name, v, 3);
     if (!vec_finite(c, at + 12, i, rot_name, v + 3, 4)) return;
-    if (mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance)) return;
+    if (mc_surely_unit(v + 3, 4, c->quaternion) || mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance))
+        return;
     mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_ROTATION_NOT_UNIT, at + 12);
     mc_path(in, "/bones/%" PRIu32 "/%s", i, rot_name);
     mc_msg(in, "bone %" PRIu32 ": %s length is %.6f (expected 1 +- %g)", i, rot_name,
@@ -445,7 +373,11 @@ static void check_bone(mc_ctx *c, const se_file *f, mc_reader *r, uint32_t i)
 {
     uint64_t at = r->pos;
     element_flags(c, at, "bones", i, mc_read_u8(r));
-    check_parent(c, at + 1, i, mc_read_i32(r), f->bones);
+    /* semodel.md, SEModel_BoneData: -1 for roots; FIELD-NOTES: the Blender
+     * importer creates bones in order, so a parent comes before its child. */
+    static const mc_parent_codes parent_codes = {
+        MC_SEMODEL_BONE_PARENT_SELF, MC_SEMODEL_BONE_PARENT_FORWARD, MC_SEMODEL_BONE_PARENT_RANGE};
+    mc_check_parent(c, at + 1, i, mc_read_i32(r), f->bones, &parent_codes);
     if (f->bone_flags & B_GLOBAL) check_transform(c, r, i, "globalPosition", "globalRotation");
     if (f->bone_flags & B_LOCAL) check_transform(c, r, i, "localPosition", "localRotation");
     if (f->bone_flags & B_SCALES) {
@@ -501,10 +433,10 @@ static void check_duplicate_names(mc_ctx *c, const se_name *names, uint32_t n)
 static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     if (f->bones == 0) return true;
-    uint64_t record = bone_record_size(f), need = 0;
+    uint64_t record = bone_record_size(f);
     /* every bone takes its name's NUL and its record at the least */
-    if (!fits(r, mc_add_mul_u64(&need, f->bones, record + 1), &need)) {
-        truncated(c, "/bones", "boneCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
+    if (!mc_reader_fits(r, f->bones, record + 1)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/bones", "boneCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
                   " bytes from 0x%zx; %zu remain", f->bones, f->bones, record + 1, r->pos,
                   mc_reader_left(r));
         return false;
@@ -523,8 +455,8 @@ static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
             mc_msg(in, "bone %" PRIu32 ": name is empty", i);
         }
     }
-    if (ok && !fits(r, mc_mul_u64(f->bones, record, &need), &need)) {
-        truncated(c, "/bones", "bone data: %" PRIu32 " x %" PRIu64 " bytes from 0x%zx; %zu remain",
+    if (ok && !mc_reader_fits(r, f->bones, record)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/bones", "bone data: %" PRIu32 " x %" PRIu64 " bytes from 0x%zx; %zu remain",
                   f->bones, record, r->pos, mc_reader_left(r));
         ok = false;
     }
@@ -556,10 +488,18 @@ static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const
     if (!mc_all_finite(uv, 2)) vertex_not_finite(c, at, m, v, "uv");
 }
 
-static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3])
+/* A unit direction, or (0, 0, 0) for none: counted in zero, reported once
+ * per mesh by report_zero_normals. */
+static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3],
+                         mc_zero_normals *zero)
 {
+    if (mc_surely_unit(n, 3, c->unit)) return; /* the clean path (issue 16) */
     if (!mc_all_finite(n, 3)) {
         vertex_not_finite(c, at, m, v, "normal");
+        return;
+    }
+    if (mc_all_zero(n, 3)) {
+        mc_zero_normals_add(zero, at, v);
         return;
     }
     double len = mc_length(n, 3);
@@ -568,6 +508,16 @@ static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, c
     mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/normal", m->index, v);
     mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": normal (%g, %g, %g) has length %g (expected 1 +- %g)",
            m->index, v, (double)n[0], (double)n[1], (double)n[2], len, c->opt->unit_tolerance);
+}
+
+static void report_zero_normals(mc_ctx *c, const se_mesh *m, const mc_zero_normals *zero)
+{
+    if (!zero->count) return;
+    char where[24];
+    snprintf(where, sizeof where, "mesh %" PRIu32, m->index);
+    mc_instance *in = mc_emit(c, MC_SEMODEL_NORMAL_ZERO, zero->first_offset);
+    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", m->index, zero->first_vertex);
+    mc_zero_normals_msg(in, zero, where, m->vertices);
 }
 
 /* Where slot j's bone index and weight sit. */
@@ -708,12 +658,14 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         }
     }
     if (f->mesh_flags & M_NORMALS) {
+        mc_zero_normals zero = {0};
         for (uint32_t v = 0; v < m->vertices; v++) {
             uint64_t at = r->pos;
             float n[3];
             mc_read_f32s(r, n, 3);
-            check_normal(c, at, m, v, n);
+            check_normal(c, at, m, v, n, &zero);
         }
+        report_zero_normals(c, m, &zero);
     }
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, (size_t)m->vertices * 4u);
     uint32_t bone[255];
@@ -751,7 +703,7 @@ static uint64_t draft_vertex_size(const se_file *f, const se_mesh *m)
 }
 
 static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m,
-                               uint32_t v)
+                               uint32_t v, mc_zero_normals *zero)
 {
     uint64_t at = r->pos;
     float p[3];
@@ -774,7 +726,7 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (f->mesh_flags & M_NORMALS) {
         at = r->pos;
         float n[3] = {read_half(r), read_half(r), read_half(r)};
-        check_normal(c, at, m, v, n);
+        check_normal(c, at, m, v, n, zero);
     }
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, 4);
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
@@ -790,10 +742,7 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (used > c->info->max_influences) c->info->max_influences = used;
 }
 
-/* Reads one mesh header; false after one truncation error when the mesh's
- * arrays and the headers of the meshes after it (rest bytes) cannot fit
- * the bytes left. */
-static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uint64_t rest)
+static void read_mesh_header(const se_file *f, mc_reader *r, se_mesh *m)
 {
     m->at = r->pos;
     m->flags = mc_read_u8(r);
@@ -801,8 +750,12 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     m->influence = f->draft ? 0 : mc_read_u8(r);
     m->vertices = mc_read_u32(r);
     m->faces = mc_read_u32(r);
-    if (r->fail) return false; /* the mesh headers were checked to fit */
     m->face_w = f->draft ? 4u : index_width(m->vertices);
+}
+
+/* The bytes of a mesh after its header; false when they overflow. */
+static bool mesh_body_size(const se_file *f, const se_mesh *m, uint64_t *size)
+{
     uint64_t need = 0, v = m->vertices;
     bool ok = true;
     if (f->draft) {
@@ -817,20 +770,32 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
         ok = ok && mc_add_u64(need, 4u * (uint64_t)m->layers, &need);
     }
     ok = ok && mc_add_mul_u64(&need, m->faces, 3u * (uint64_t)m->face_w);
-    uint64_t total = 0;
-    if (fits(r, ok && mc_add_u64(need, rest, &total), &total)) return true;
+    *size = need;
+    return ok;
+}
+
+/* Reads one mesh header; false after one truncation error when the mesh's
+ * arrays and the headers of the meshes after it (rest bytes) cannot fit
+ * the bytes left. */
+static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uint64_t rest)
+{
+    read_mesh_header(f, r, m);
+    if (r->fail) return false; /* the mesh headers were checked to fit */
+    uint64_t need = 0, total = 0;
+    bool ok = mesh_body_size(f, m, &need);
+    if (ok && mc_add_u64(need, rest, &total) && mc_reader_fits(r, 1, total)) return true;
     char path[32];
     snprintf(path, sizeof path, "/meshes/%" PRIu32, m->index);
     if (!ok)
-        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need more bytes than any file holds", m->index, m->vertices, m->faces);
     else if (rest)
-        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need %" PRIu64 " bytes from 0x%zx, the headers of the meshes after it %" PRIu64
                   "; %zu remain", m->index, m->vertices, m->faces, need, r->pos, rest,
                   mc_reader_left(r));
     else
-        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need %" PRIu64 " bytes from 0x%zx; %zu remain", m->index, m->vertices,
                   m->faces, need, r->pos, mc_reader_left(r));
     return false;
@@ -840,9 +805,9 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
 static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     if (f->meshes == 0) return true;
-    uint64_t head = f->draft ? 10 : 11, need = 0;
-    if (!fits(r, mc_mul_u64(f->meshes, head, &need), &need)) {
-        truncated(c, "/meshes", "meshCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
+    uint64_t head = f->draft ? 10 : 11;
+    if (!mc_reader_fits(r, f->meshes, head)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/meshes", "meshCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
                   " bytes from 0x%zx; %zu remain", f->meshes, f->meshes, head, r->pos,
                   mc_reader_left(r));
         return false;
@@ -852,7 +817,9 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
         if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
         check_mesh_header(c, f, &m);
         if (f->draft) {
-            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v);
+            mc_zero_normals zero = {0};
+            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v, &zero);
+            report_zero_normals(c, &m, &zero);
             check_faces(c, r, &m, 4);
             count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
         } else {
@@ -869,9 +836,8 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
     if (f->mats == 0) return true;
-    uint64_t need = 0;
-    if (!fits(r, mc_mul_u64(f->mats, 2, &need), &need)) {
-        truncated(c, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
+    if (!mc_reader_fits(r, f->mats, 2)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
                   " x 2 bytes from 0x%zx; %zu remain", f->mats, f->mats, r->pos, mc_reader_left(r));
         return false;
     }
@@ -880,7 +846,7 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
         uint64_t at = r->pos;
         uint8_t simple = mc_read_u8(r);
         if (r->fail) {
-            truncated(c, "/materials", "material %" PRIu32 ": file ends before isSimpleMaterial at 0x%" PRIx64,
+            mc_truncated(c, MC_SEMODEL_TRUNCATED, "/materials", "material %" PRIu32 ": file ends before isSimpleMaterial at 0x%" PRIx64,
                       i, at);
             return false;
         }
@@ -898,26 +864,103 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 
 /* ---- end of file ---- */
 
-/* FIELD-NOTES: Greyhound's "SEBlend\n" block: u64 magic, u64 count,
- * count names, then per-vertex deltas. The notes give no layout for the
- * deltas, so the framing checked is the magic, the count and the names. */
-static void check_seblend(mc_ctx *c, mc_reader *r)
+/* ---- Greyhound's SEBlend block (FIELD-NOTES) ---- */
+
+static void seblend_framing(mc_ctx *c, uint64_t at, const char *path, const char *fmt, ...)
+    MC_PRINTF(4, 5);
+static void seblend_framing(mc_ctx *c, uint64_t at, const char *path, const char *fmt, ...)
+{
+    mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, at);
+    mc_path(in, "%s", path);
+    if (!in) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->message, sizeof in->message, fmt, ap);
+    va_end(ap);
+}
+
+/* One (u32 shape index, float x, y, z) record: the index names one of the
+ * count shapes, the delta is finite. */
+static void check_delta(mc_ctx *c, mc_reader *r, const se_mesh *m, uint32_t v, uint32_t i,
+                        uint64_t count)
+{
+    uint64_t at = r->pos;
+    uint32_t shape = mc_read_u32(r);
+    float d[3];
+    mc_read_f32s(r, d, 3);
+    if (shape >= count) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_SHAPE_RANGE, at);
+        mc_path(in, "/seblend/deltas/%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/shape", m->index, v, i);
+        mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 " delta %" PRIu32 ": shape index %" PRIu32
+               " (expected < the block's count %" PRIu64 ")", m->index, v, i, shape, count);
+    }
+    if (!mc_all_finite(d, 3)) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, at + 4);
+        mc_path(in, "/seblend/deltas/%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/delta", m->index, v, i);
+        mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 " delta %" PRIu32 ": (%g, %g, %g) holds NaN or infinity",
+               m->index, v, i, (double)d[0], (double)d[1], (double)d[2]);
+    }
+}
+
+/* For every mesh in file order and every vertex: a u32 delta count, written
+ * even when it is 0, and that many records. The mesh headers are read
+ * again (each was checked to fit) to follow the vertex counts. Returns the
+ * number of deltas, or -1 after a framing error. */
+static int64_t check_seblend_deltas(mc_ctx *c, const se_file *f, mc_reader *r, uint64_t count)
+{
+    mc_reader mr = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&mr, f->meshes_at);
+    int64_t total = 0;
+    for (uint32_t k = 0; k < f->meshes; k++) {
+        se_mesh m = {.index = k};
+        uint64_t body = 0;
+        read_mesh_header(f, &mr, &m);
+        mesh_body_size(f, &m, &body);
+        mc_reader_skip(&mr, (size_t)body);
+        for (uint32_t v = 0; v < m.vertices; v++) {
+            char path[64];
+            uint64_t at = r->pos;
+            uint32_t n = mc_read_u32(r);
+            snprintf(path, sizeof path, "/seblend/deltas/%" PRIu32 "/%" PRIu32, k, v);
+            if (r->fail) {
+                seblend_framing(c, at, path, "SEBlend block ends at 0x%" PRIx64 ", before the delta count of mesh %"
+                                PRIu32 " vertex %" PRIu32 " (one per vertex, even for 0 deltas)", at, k, v);
+                return -1;
+            }
+            if ((uint64_t)n * 16u > mc_reader_left(r)) {
+                seblend_framing(c, at, path, "mesh %" PRIu32 " vertex %" PRIu32 ": %" PRIu32 " deltas need %" PRIu64
+                                " bytes, %zu remain", k, v, n, (uint64_t)n * 16u, mc_reader_left(r));
+                return -1;
+            }
+            for (uint32_t i = 0; i < n; i++) check_delta(c, r, &m, v, i, count);
+            total += n;
+        }
+    }
+    if (mc_reader_left(r) == 0) return total;
+    seblend_framing(c, r->pos, "/seblend", "%zu bytes after the SEBlend block, which ends at 0x%zx after the deltas "
+                    "of %" PRIu64 " vertices (the file has %zu bytes)", mc_reader_left(r), r->pos,
+                    c->info->vertices, c->size);
+    return -1;
+}
+
+/* FIELD-NOTES: Greyhound's "SEBlend\n" block: u64 magic, u64 count, count
+ * NUL-terminated names, then the per-vertex deltas; its size is fully
+ * determined, so it must end exactly at the end of the file. */
+static void check_seblend(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     uint64_t at = r->pos;
     mc_read_u64(r);
     uint64_t count_at = r->pos;
     uint64_t count = mc_read_u64(r);
     if (r->fail) {
-        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, count_at);
-        mc_path(in, "/seblend/count");
-        mc_msg(in, "SEBlend block at 0x%" PRIx64 ": the file ends before its u64 count", at);
+        seblend_framing(c, count_at, "/seblend/count",
+                        "SEBlend block at 0x%" PRIx64 ": the file ends before its u64 count", at);
         return;
     }
     if (count > mc_reader_left(r)) {
-        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, count_at);
-        mc_path(in, "/seblend/count");
-        mc_msg(in, "SEBlend count %" PRIu64 " cannot fit: its names need at least %" PRIu64 " bytes, %zu remain",
-               count, count, mc_reader_left(r));
+        seblend_framing(c, count_at, "/seblend/count",
+                        "SEBlend count %" PRIu64 " cannot fit: its names need at least %" PRIu64 " bytes, %zu remain",
+                        count, count, mc_reader_left(r));
         return;
     }
     for (uint64_t i = 0; i < count; i++) {
@@ -926,17 +969,22 @@ static void check_seblend(mc_ctx *c, mc_reader *r)
             read_string(c, r, "seblend", i, "name", NULL);
             continue;
         }
-        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, r->pos);
-        mc_path(in, "/seblend/%" PRIu64 "/name", i);
-        mc_msg(in, "SEBlend name %" PRIu64 " of %" PRIu64 ": no NUL terminator before the end of the file",
-               i, count);
+        char path[48];
+        snprintf(path, sizeof path, "/seblend/%" PRIu64 "/name", i);
+        seblend_framing(c, r->pos, path, "SEBlend name %" PRIu64 " of %" PRIu64
+                        ": no NUL terminator before the end of the file", i, count);
         return;
     }
     c->info->blend_shapes = count;
+    int64_t deltas = check_seblend_deltas(c, f, r, count);
     mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_TRAILER, at);
     mc_path(in, "/seblend");
-    mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
-           " blend shapes, %zu bytes of deltas not checked", count, mc_reader_left(r));
+    if (deltas >= 0)
+        mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
+               " blend shapes, %" PRId64 " deltas over %" PRIu64 " vertices", count, deltas, c->info->vertices);
+    else
+        mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
+               " blend shapes; its deltas do not fit the file", count);
 }
 
 /* semodel.md, SEModel_File: the file ends where the last block ends. */
@@ -945,7 +993,7 @@ static void check_end(mc_ctx *c, const se_file *f, mc_reader *r)
     size_t left = mc_reader_left(r);
     if (f->draft ? f->undefined_tail : (f->data_flags & D18_CUSTOM) != 0) return;
     if (!f->draft && left >= 8 && mc_le64(r->p + r->pos) == SE_SEBLEND_MAGIC) {
-        check_seblend(c, r);
+        check_seblend(c, f, r);
         return;
     }
     if (left == 0) return;
@@ -965,6 +1013,7 @@ static void se_validate(mc_ctx *c)
     c->info->meshes = f.meshes;
     c->info->materials = f.mats;
     if (!check_bones(c, &f, &r)) return;
+    f.meshes_at = r.pos;
     if (!check_meshes(c, &f, &r)) return;
     if (!f.draft && !check_materials(c, &f, &r)) return;
     check_end(c, &f, &r);
