@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mc_numeric.h"
 #include "modelcheck.h"
 
 typedef struct mc_slot {
@@ -44,6 +45,8 @@ typedef struct mc_ctx {
     const char *layout;
     mc_slot *slots;        /* MC_CODE_COUNT of them */
     uint64_t work_left;
+    /* clean-path bounds of the unit and quaternion tolerances (mc_surely_unit) */
+    mc_unit_bounds unit, quaternion;
     bool work_exhausted;
     bool nomem;
 } mc_ctx;

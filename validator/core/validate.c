@@ -168,6 +168,8 @@ mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_set
     uint64_t budget = UINT64_C(1) << 20;
     if (!mc_add_mul_u64(&budget, size, opt->work_factor)) budget = UINT64_MAX;
     c->work_left = budget;
+    c->unit = mc_unit_bounds_make(opt->unit_tolerance);
+    c->quaternion = mc_unit_bounds_make(opt->quaternion_tolerance);
     return MC_OK;
 }
 
