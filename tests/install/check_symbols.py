@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+from twoway import differences
+
 
 def main():
     lib, header = sys.argv[1:3]
@@ -16,13 +18,7 @@ def main():
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
     exported = {line.split()[-1] for line in out.splitlines() if line.strip()}
     exported -= {"_init", "_fini"}
-    failed = 0
-    for name in sorted(exported - public):
-        print(f"FAIL exported but not public: {name}")
-        failed += 1
-    for name in sorted(public - exported):
-        print(f"FAIL public but not exported: {name}")
-        failed += 1
+    failed = differences(public, exported, "public but not exported: {}", "exported but not public: {}")
     if len(public) < 15:
         print(f"FAIL only {len(public)} MC_API declarations parsed from {header}")
         failed += 1

@@ -10,6 +10,8 @@ import shutil
 import subprocess
 import sys
 
+from twoway import differences
+
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?![\w-])")
 
 
@@ -27,13 +29,7 @@ def main():
     text = re.sub(r'^\.(BR|BI|B|IR|I|TP|PP|nf|fi|br)\b ?', "", text, flags=re.M)
     text = text.replace('" "', " ").replace('"', " ")
     want, have = options(helps), options(text)
-    failed = 0
-    for o in sorted(want - have):
-        print(f"FAIL {o}: in --help, missing from {page}")
-        failed += 1
-    for o in sorted(have - want):
-        print(f"FAIL {o}: in {page}, not in --help")
-        failed += 1
+    failed = differences(want, have, "{}: in --help, missing from " + page, "{}: in " + page + ", not in --help")
     checks = 2
     if len(want) < 20:
         print(f"FAIL only {len(want)} options found in --help: the extraction is broken")
