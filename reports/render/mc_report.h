@@ -37,11 +37,12 @@ cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status statu
 /* The run document, written as a stream (memory does not grow with the
  * number of files): begin writes tool, settings and the opening of files;
  * each file call appends one file's object, in the order given; end writes
- * the summary and frees the writer. The bytes are those cJSON_Print gives
+ * the summary and frees the writer. config (taken over; NULL for none) goes
+ * into the settings as "config". The bytes are those cJSON_Print gives
  * for the whole document. begin returns NULL and the others -1 when out of
  * memory; write errors are left to the caller's ferror(out). */
 typedef struct mc_json_report mc_json_report;
-mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt);
+mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *config);
 int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status);
 int mc_json_report_end(mc_json_report *w, const mc_run_summary *s);
 
@@ -65,7 +66,14 @@ typedef struct mc_sarif mc_sarif;
 mc_sarif *mc_sarif_begin(FILE *out);
 /* 0, or -1 when out of memory (the writer stays usable). */
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
-int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code);
+int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
+
+/* SARIF's level for a severity: error, warning, or note (info, hint). */
+const char *mc_sarif_level(mc_severity sev);
+/* The reportingDescriptor of a code: id, short and full description, help
+ * (text and markdown: summary, spec clause, default severity, what to do),
+ * default level; generated from the catalog. NULL for an unknown code. */
+cJSON *mc_sarif_rule_json(mc_code code);
 
 /* Compiler-style lines for one file: every kept instance, fold notes, and
  * (unless quiet) a status line naming format and layout. */

@@ -122,6 +122,9 @@ void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status)
 
 cJSON *mc_report_settings_json(const mc_options *opt)
 {
+    mc_options e;
+    mc_options_effective(opt, &e);
+    opt = &e;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "format", opt->format ? mc_format_name(opt->format) : "auto");
     add_u64(o, "max_instances", opt->max_instances);
@@ -135,8 +138,8 @@ cJSON *mc_report_settings_json(const mc_options *opt)
     cJSON *ov = cJSON_AddObjectToObject(o, "severity_overrides");
     for (int i = 0; i < MC_CODE_COUNT; i++) {
         const mc_code_info *ci = mc_code_get((mc_code)i);
-        if (opt->severity[i] != ci->severity)
-            cJSON_AddStringToObject(ov, ci->name, mc_severity_name((mc_severity)opt->severity[i]));
+        mc_severity sev = mc_severity_map_get(opt->severity, (mc_code)i);
+        if (sev != ci->severity) cJSON_AddStringToObject(ov, ci->name, mc_severity_name(sev));
     }
     return o;
 }
@@ -176,7 +179,7 @@ struct mc_json_report {
     uint64_t files;
 };
 
-mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt)
+mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *config)
 {
     mc_json_report *w = calloc(1, sizeof *w);
     cJSON *o = cJSON_CreateObject();
@@ -184,11 +187,14 @@ mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt)
     if (w && o) {
         w->out = out;
         cJSON_AddItemToObject(o, "tool", tool_json());
-        cJSON_AddItemToObject(o, "settings", mc_report_settings_json(opt));
+        cJSON *settings = mc_report_settings_json(opt);
+        if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
+        cJSON_AddItemToObject(o, "settings", settings);
         cJSON_AddArrayToObject(o, "files");
         rc = mc_json_write_head(out, o);
     }
     cJSON_Delete(o);
+    cJSON_Delete(config);
     if (rc != 0) {
         free(w);
         return NULL;

@@ -20,6 +20,7 @@
  *    of files, and time is linear in files and results.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,15 +69,6 @@ mc_sarif *mc_sarif_begin(FILE *out)
     return s;
 }
 
-static const char *sarif_level(mc_severity sev)
-{
-    switch (sev) {
-    case MC_SEVERITY_ERROR: return "error";
-    case MC_SEVERITY_WARNING: return "warning";
-    default: return "note";
-    }
-}
-
 /* RFC 3986: a path becomes a relative reference, or a file: URI when
  * absolute; every byte outside the unreserved set and '/' is %-encoded. */
 static char *path_uri(const char *path)
@@ -119,9 +111,14 @@ static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char 
     const mc_code_info *ci = mc_code_get(is->code);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "ruleId", ci->name);
-    cJSON_AddStringToObject(o, "level", sarif_level(is->severity));
+    cJSON_AddStringToObject(o, "level", mc_sarif_level(is->severity));
     cJSON *msg = cJSON_AddObjectToObject(o, "message");
-    cJSON_AddStringToObject(msg, "text", in ? in->message : ci->summary);
+    /* Binary artifacts have no lines: a dashboard shows the file and this
+     * text, so the text itself says where (README, "Use in a repository"). */
+    char text[sizeof in->path + sizeof in->message + 64];
+    snprintf(text, sizeof text, "at byte %" PRIu64 ", %s: %s", in ? in->offset : is->first_offset,
+             in && in->path[0] ? in->path : "/", in ? in->message : ci->summary);
+    cJSON_AddStringToObject(msg, "text", text);
     cJSON *loc = cJSON_CreateObject();
     cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
     cJSON_AddItemToObject(phys, "artifactLocation", artifact_location(uri, index));
@@ -210,16 +207,7 @@ static cJSON *rules_json(const mc_sarif *s)
     cJSON *rules = cJSON_CreateArray();
     for (int i = 0; i < MC_CODE_COUNT; i++) {
         if (!s->used[i]) continue;
-        const mc_code_info *ci = mc_code_get((mc_code)i);
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "id", ci->name);
-        cJSON *d = cJSON_AddObjectToObject(r, "shortDescription");
-        cJSON_AddStringToObject(d, "text", ci->summary);
-        cJSON *conf = cJSON_AddObjectToObject(r, "defaultConfiguration");
-        cJSON_AddStringToObject(conf, "level", sarif_level(ci->severity));
-        cJSON *props = cJSON_AddObjectToObject(r, "properties");
-        cJSON_AddStringToObject(props, "severity", mc_severity_name(ci->severity));
-        cJSON_AddStringToObject(props, "clause", ci->clause);
+        cJSON *r = mc_sarif_rule_json((mc_code)i);
         cJSON_AddItemToArray(rules, r);
     }
     return rules;
@@ -239,7 +227,8 @@ static int copy_artifacts(mc_sarif *s)
 
 /* What ends the run, once rules and exit code are known: tool, invocations
  * and properties, written as the rest of the run object. */
-static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code)
+static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config,
+                       int exit_code)
 {
     cJSON *run = cJSON_CreateObject();
     if (!run) return NULL;
@@ -247,6 +236,7 @@ static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_op
     cJSON_AddStringToObject(driver, "name", "modelcheck");
     cJSON_AddStringToObject(driver, "version", MC_VERSION_STRING);
     cJSON_AddStringToObject(driver, "semanticVersion", MC_VERSION_STRING);
+    cJSON_AddStringToObject(driver, "informationUri", MC_INFORMATION_URI);
     cJSON_AddItemToObject(driver, "rules", rules_json(s));
     cJSON *inv = cJSON_CreateObject();
     /* exit 3: some file could not be read, so the run did not do its job */
@@ -254,18 +244,24 @@ static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_op
     cJSON_AddNumberToObject(inv, "exitCode", exit_code);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
     cJSON *props = cJSON_AddObjectToObject(run, "properties");
-    cJSON_AddItemToObject(props, "settings", mc_report_settings_json(opt));
+    cJSON *settings = mc_report_settings_json(opt);
+    if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
+    cJSON_Delete(config);
+    cJSON_AddItemToObject(props, "settings", settings);
     cJSON_AddItemToObject(props, "summary", mc_report_summary_json(sum));
     return run;
 }
 
-int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code)
+int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code)
 {
-    if (!s) return -1;
+    if (!s) {
+        cJSON_Delete(config);
+        return -1;
+    }
     fputs("],\n\t\t\t\"artifacts\":\t[", s->out);
     int rc = copy_artifacts(s);
     fputs("]", s->out);
-    cJSON *tail = run_tail(s, sum, opt, exit_code);
+    cJSON *tail = run_tail(s, sum, opt, config, exit_code);
     /* "{" opens the tail object: a comma continues the run object instead */
     fputs(",", s->out);
     if (rc == 0) rc = tail ? mc_json_write(s->out, tail, 2, 1) : -1;

@@ -20,7 +20,7 @@
  * content. forced: reported even if the code is ignored (an I/O failure:
  * the file was not checked, and silence would claim it was). */
 static mc_status one_issue(mc_code code, int forced, uint64_t size, const char *msg,
-                           const mc_options *opt, mc_result **out)
+                           const mc_settings *opt, mc_result **out)
 {
     mc_result *r = mc_result_new();
     if (!r) return MC_ERR_NOMEM;
@@ -30,7 +30,7 @@ static mc_status one_issue(mc_code code, int forced, uint64_t size, const char *
     memset(&scratch, 0, sizeof scratch);
     mc_status st = mc_ctx_begin(&c, NULL, 0, opt, &scratch);
     if (st == MC_OK) {
-        mc_options force = *opt;
+        mc_settings force = *opt;
         if (forced) {
             force.severity[code] = MC_SEVERITY_ERROR;
             if (force.max_instances == 0) force.max_instances = 1;
@@ -49,7 +49,7 @@ static mc_status one_issue(mc_code code, int forced, uint64_t size, const char *
     return MC_OK;
 }
 
-static mc_status io_failure(mc_code code, const char *what, int err, const mc_options *opt,
+static mc_status io_failure(mc_code code, const char *what, int err, const mc_settings *opt,
                             mc_result **out)
 {
     char msg[200];
@@ -62,15 +62,12 @@ mc_status mc_result_io_error(const char *what, int err, const mc_options *option
 {
     if (!what || !out) return MC_ERR_INVALID_ARG;
     *out = NULL;
-    mc_options defaults;
-    if (!options) {
-        mc_options_init(&defaults);
-        options = &defaults;
-    }
-    return io_failure(MC_IO_OPEN_FAILED, what, err, options, out);
+    mc_settings settings;
+    mc_settings_resolve(&settings, options);
+    return io_failure(MC_IO_OPEN_FAILED, what, err, &settings, out);
 }
 
-static mc_status not_regular(const struct stat *st, const mc_options *opt, mc_result **out)
+static mc_status not_regular(const struct stat *st, const mc_settings *opt, mc_result **out)
 {
     if (S_ISDIR(st->st_mode)) return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, opt, out);
     const char *what = S_ISFIFO(st->st_mode)  ? "cannot validate a FIFO"
@@ -83,7 +80,7 @@ static mc_status not_regular(const struct stat *st, const mc_options *opt, mc_re
 
 /* Standard input has no size to check first: it is read up to one byte past
  * the limit, never further, so memory stays at the limit plus a constant. */
-static mc_status validate_stdin(const mc_options *opt, mc_result **out)
+static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
 {
     uint64_t want = opt->max_file_bytes < SIZE_MAX - 1 ? opt->max_file_bytes + 1 : SIZE_MAX;
     size_t cap = want < (1 << 16) ? (size_t)want : 1 << 16, len = 0;
@@ -118,7 +115,7 @@ static mc_status validate_stdin(const mc_options *opt, mc_result **out)
                  " bytes (reading stopped at byte %zu)", opt->max_file_bytes, len);
         return one_issue(MC_FILE_TOO_LARGE, 0, len, msg, opt, out);
     }
-    mc_status st = mc_validate_memory(len ? buf : NULL, len, opt, out);
+    mc_status st = mc_validate_sized(len ? buf : NULL, len, len, opt, out);
     free(buf);
     return st;
 }
@@ -127,7 +124,7 @@ static mc_status validate_stdin(const mc_options *opt, mc_result **out)
  * different size or modification time afterwards) is not reported on: what
  * was read is not one version of it. */
 static mc_status check_unchanged(int fd, const struct stat *before, int faulted, mc_status st,
-                                 const mc_options *opt, mc_result **out)
+                                 const mc_settings *opt, mc_result **out)
 {
     struct stat now;
     int same = !faulted && fstat(fd, &now) == 0 && now.st_size == before->st_size &&
@@ -145,7 +142,7 @@ static mc_status check_unchanged(int fd, const struct stat *before, int faulted,
 }
 
 /* Without a guard slot: the file is read into memory instead of mapped. */
-static mc_status validate_read(int fd, const struct stat *before, const mc_options *opt, mc_result **out)
+static mc_status validate_read(int fd, const struct stat *before, const mc_settings *opt, mc_result **out)
 {
     size_t size = (size_t)before->st_size, len = 0;
     uint8_t *buf = malloc(size);
@@ -161,12 +158,12 @@ static mc_status validate_read(int fd, const struct stat *before, const mc_optio
         if (got == 0) break;
         len += (size_t)got;
     }
-    mc_status st = mc_validate_memory(buf, len, opt, out);
+    mc_status st = mc_validate_sized(buf, len, len, opt, out);
     free(buf);
     return check_unchanged(fd, before, len != size, st, opt, out);
 }
 
-static mc_status validate_mapped(int fd, const struct stat *before, const mc_options *opt,
+static mc_status validate_mapped(int fd, const struct stat *before, const mc_settings *opt,
                                  mc_result **out, void (*hook)(void *), void *arg)
 {
     size_t size = (size_t)before->st_size;
@@ -179,7 +176,7 @@ static mc_status validate_mapped(int fd, const struct stat *before, const mc_opt
     }
     (void)posix_madvise(map, size, POSIX_MADV_SEQUENTIAL);
     if (hook) hook(arg);
-    mc_status st = mc_validate_memory(map, size, opt, out);
+    mc_status st = mc_validate_sized(map, size, size, opt, out);
     int faulted = mc_guard_unmap(slot);
     munmap(map, size);
     return check_unchanged(fd, before, faulted, st, opt, out);
@@ -195,12 +192,10 @@ mc_status mc_validate_path_hooked(const char *path, const mc_options *options, m
 {
     if (!path || !out) return MC_ERR_INVALID_ARG;
     *out = NULL;
-    mc_options defaults;
-    if (!options) {
-        mc_options_init(&defaults);
-        options = &defaults;
-    }
-    if (strcmp(path, "-") == 0) return validate_stdin(options, out);
+    mc_settings resolved;
+    mc_settings_resolve(&resolved, options);
+    const mc_settings *settings = &resolved;
+    if (strcmp(path, "-") == 0) return validate_stdin(settings, out);
 
     /* Only regular files are opened: open() of a FIFO waits for a writer,
      * and opening a device can have effects of its own. O_NONBLOCK covers
@@ -208,18 +203,18 @@ mc_status mc_validate_path_hooked(const char *path, const mc_options *options, m
      * for a regular file). */
     struct stat pre;
     if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode))
-        return not_regular(&pre, options, out);
+        return not_regular(&pre, settings, out);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, options, out);
+    if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, settings, out);
     struct stat st;
     mc_status s;
-    if (fstat(fd, &st) != 0) s = io_failure(MC_IO_READ_FAILED, "cannot stat", errno, options, out);
-    else if (!S_ISREG(st.st_mode)) s = not_regular(&st, options, out);
-    else if (st.st_size == 0 || (uint64_t)st.st_size > options->max_file_bytes ||
+    if (fstat(fd, &st) != 0) s = io_failure(MC_IO_READ_FAILED, "cannot stat", errno, settings, out);
+    else if (!S_ISREG(st.st_mode)) s = not_regular(&st, settings, out);
+    else if (st.st_size == 0 || (uint64_t)st.st_size > settings->max_file_bytes ||
              (uint64_t)st.st_size > SIZE_MAX)
         /* nothing to map: the driver reports FILE_EMPTY or FILE_TOO_LARGE */
-        s = mc_validate_sized(NULL, 0, (uint64_t)st.st_size, options, out);
-    else s = validate_mapped(fd, &st, options, out, mapped, arg);
+        s = mc_validate_sized(NULL, 0, (uint64_t)st.st_size, settings, out);
+    else s = validate_mapped(fd, &st, settings, out, mapped, arg);
     close(fd);
     return s;
 }

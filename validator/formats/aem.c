@@ -153,6 +153,11 @@ static const struct {
 
 static void read_vertex(mc_reader *r, aem_vertex *v)
 {
+    _Static_assert(sizeof *v == AEM_VERTEX_SIZE, "aem_vertex is the 92-byte record");
+    if (MC_HOST_LE) {
+        mc_read_record(r, v, sizeof *v);
+        return;
+    }
     mc_read_f32s(r, v->attr, 14);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -278,6 +283,36 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
     }
 }
 
+static bool slot_bone_ok(int32_t b, const void *bones)
+{
+    return bone_in_range(b, *(const uint32_t *)bones);
+}
+
+/* The clean path (issue 16): true when the vertex certainly passes every
+ * check above, judged in float against precomputed bounds (no square root,
+ * no offsets, no paths); its influences are counted. Anything else goes
+ * through the exact checks, which alone report, so verdicts and messages
+ * do not depend on this shortcut. */
+static bool vertex_surely_clean(const aem_vertex *v, uint32_t bones, mc_unit_bounds unit,
+                                double weight_tolerance, unsigned *influences)
+{
+    const float *a = v->attr;
+    if (!(isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]) && isfinite(a[12]) &&
+          isfinite(a[13])))
+        return false;
+    /* normal, tangent, bitangent: unit length (zero tangents are issues) */
+    if (!(mc_surely_unit(a + 3, 3, unit) && mc_surely_unit(a + 6, 3, unit) &&
+          mc_surely_unit(a + 9, 3, unit)))
+        return false;
+    mc_slots t;
+    if (!mc_slots_surely_clean(v->bone, v->weight, slot_bone_ok, &bones, &t) || !t.skinned)
+        return false;
+    if (!(fabs(t.sum - 1.0) <= weight_tolerance * (t.nonzero ? t.nonzero : 1))) return false;
+    if (v->extra != -1 && !bone_in_range(v->extra, bones)) return false;
+    *influences = t.influences;
+    return true;
+}
+
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint32_t max_influences = 0, bones = f->count[SEC_BONES];
@@ -287,6 +322,11 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
         aem_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after check_size; never read garbage */
+        unsigned fast;
+        if (vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
+            if (fast > max_influences) max_influences = fast;
+            continue;
+        }
         uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
         check_vertex_vectors(c, off, i, &v, &zero);
         unsigned inf = check_vertex_slots(c, f, off, i, &v);
@@ -671,7 +711,8 @@ static void check_channel_keys(mc_ctx *c, const aem_file *f, aem_channel ch, con
         if (s->channel != 1 && key[4] != 0.0f) {
             snprintf(what, sizeof what, "W is %g (expected 0)", (double)key[4]);
             report_key(c, MC_AEM_KEY_W_NONZERO, off + 16, k, "w", s, what);
-        } else if (s->channel == 1 && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        } else if (s->channel == 1 && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+                   !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion length %.6f (expected 1 +- %g)",
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);
             report_key(c, MC_AEM_KEY_ROTATION_NOT_UNIT, off + 4, k, "rotation", s, what);

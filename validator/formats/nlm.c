@@ -128,15 +128,15 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     out->vertices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/vertices", m);
     if (!fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
-              out->vertex_count, out->off))
+                           "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
+                           out->vertex_count, out->off))
         return false;
     mc_reader_skip(r, (size_t)out->vertex_count * NLM_VERTEX_SIZE);
     out->indices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/indices", m);
     if (!fits_or_truncated(c, r, out->index_count, 4, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
-              out->index_count, out->off + 4))
+                           "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
+                           out->index_count, out->off + 4))
         return false;
     mc_reader_skip(r, (size_t)out->index_count * 4u);
     out->texture = r->pos;
@@ -144,8 +144,8 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     if (!fits_or_truncated(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
     out->texture_size = mc_read_u32(r);
     if (!fits_or_truncated(c, r, out->texture_size, 1, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
-              out->texture_size, out->texture))
+                           "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
+                           out->texture_size, out->texture))
         return false;
     mc_reader_skip(r, out->texture_size);
     return true;
@@ -157,7 +157,8 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     char path[48];
     snprintf(path, sizeof path, "/animation/channels/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path,
+                           "the header of bone map entry %" PRIu32, i))
         return false;
     out->node = mc_read_i32(r);
     out->bone = mc_read_i32(r);
@@ -187,8 +188,8 @@ static bool walk_node(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_node *
     out->child_count = mc_read_u32(r);
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32 "/children", i);
     if (!fits_or_truncated(c, r, out->child_count, 4, emit, path,
-              "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
-              out->child_count, out->off + 68))
+                           "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
+                           out->child_count, out->off + 68))
         return false;
     mc_reader_skip(r, (size_t)out->child_count * 4u);
     return true;
@@ -202,14 +203,16 @@ static bool walk_count(mc_ctx *c, mc_reader *r, uint32_t *count, uint64_t min, b
     uint64_t at = r->pos;
     if (!fits_or_truncated(c, r, 1, 4, emit, path, "the %s count", what)) return false;
     *count = mc_read_u32(r);
-    return fits_or_truncated(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
-                *count, what, at, min);
+    return fits_or_truncated(c, r, *count, min, emit, path,
+                             "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
+                             *count, what, at, min);
 }
 
 /* nlm.md, Animation Data Section. Fills the section offsets of f. */
 static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
 {
-    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
+    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation",
+                           "the animation metadata (duration, ticks per second)"))
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
@@ -468,6 +471,11 @@ typedef struct vertex_scope {
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
 {
+    _Static_assert(sizeof *v == 76, "nlm_vertex is the 76-byte record");
+    if (MC_HOST_LE) {
+        mc_read_record(r, v, sizeof *v);
+        return;
+    }
     mc_read_f32s(r, v->attr, 11);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -528,9 +536,10 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a == 2 && mc_all_zero(x, 3)) {
-            mc_zero_normals_add(&s->zero, at, i);
-        } else if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        if (a != 2 || mc_surely_unit(x, 3, c->unit)) continue;
+        if (mc_all_zero(x, 3)) {
+            mc_zero_normals_add(&s->zero, at, i); /* "no normal": a warning per mesh */
+        } else if (!mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",
@@ -628,6 +637,41 @@ static void check_vertex_weight_sum(mc_ctx *c, const vertex_scope *s, uint64_t o
     }
 }
 
+/* A used slot's bone: defined by a bone info, unless the animation flag is
+ * in doubt (its own issue). */
+static bool slot_bone_ok(int32_t b, const void *scope)
+{
+    const vertex_scope *s = scope;
+    const nlm_file *f = s->f;
+    return !(f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))));
+}
+
+/* The clean path (issue 16): true when the vertex certainly passes every
+ * check above, judged with plain comparisons and float squared lengths (no
+ * offsets, no paths); its influences are counted. Anything else goes
+ * through the exact checks, which alone report. */
+static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nlm_vertex *v,
+                                unsigned *influences)
+{
+    const float *a = v->attr;
+    for (int k = 0; k < 11; k++)
+        if (!isfinite(a[k])) return false;
+    if (s->box)
+        for (int k = 0; k < 3; k++)
+            if (!(a[k] >= s->box[k] && a[k] <= s->box[3 + k])) return false;
+    for (int k = 3; k < 6; k++)
+        if (!(a[k] >= 0.0f && a[k] <= 1.0f)) return false;
+    if (!mc_surely_unit(a + 6, 3, c->unit)) return false;
+    const nlm_file *f = s->f;
+    mc_slots t;
+    if (!mc_slots_surely_clean(v->bone, v->weight, slot_bone_ok, s, &t)) return false;
+    if (f->flag == 1 && f->flag_ok &&
+        (!t.skinned || !(fabs(t.sum - 1.0) <= c->opt->weight_sum_tolerance * (t.nonzero ? t.nonzero : 1))))
+        return false;
+    *influences = t.influences;
+    return true;
+}
+
 static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
@@ -638,6 +682,11 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
         nlm_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
+        unsigned fast;
+        if (vertex_surely_clean(c, s, &v, &fast)) {
+            if (fast > s->max_influences) s->max_influences = fast;
+            continue;
+        }
         check_vertex_fields(c, s, off, i, &v);
         unsigned inf = check_vertex_slots(c, s, off, i, &v);
         if (inf > s->max_influences) s->max_influences = inf;
@@ -916,7 +965,8 @@ static void check_keys(mc_ctx *c, uint64_t first, uint32_t count, const key_scop
         }
         prev = t;
         have_prev = true;
-        if (s->kind == KEY_ROTATION && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        if (s->kind == KEY_ROTATION && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+            !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion (x %g, y %g, z %g, w %g) has length %.6f (expected 1 +- %g)",
                      (double)key[1], (double)key[2], (double)key[3], (double)key[4],
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);

@@ -17,6 +17,14 @@ extern "C" {
 
 #define MC_VERSION_STRING "0.1.0"
 
+/* The exported API of libmodelcheck.so: everything else in the library is
+ * built with hidden visibility. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MC_API __attribute__((visibility("default")))
+#else
+#define MC_API
+#endif
+
 /* What went wrong running the tool, as opposed to what is wrong in a file. */
 typedef enum mc_status {
     MC_OK = 0,
@@ -25,7 +33,7 @@ typedef enum mc_status {
     MC_ERR_IO           /* the file could not be opened or read: see its IO_ issue */
 } mc_status;
 
-const char *mc_strerror(mc_status status);
+MC_API const char *mc_strerror(mc_status status);
 
 typedef enum mc_severity {
     MC_SEVERITY_ERROR = 0,
@@ -37,9 +45,9 @@ typedef enum mc_severity {
 
 #define MC_SEVERITY_COUNT 4
 
-const char *mc_severity_name(mc_severity severity);
+MC_API const char *mc_severity_name(mc_severity severity);
 /* Parses "error", "warning", "info", "hint" or "ignore"; -1 if none. */
-int mc_severity_parse(const char *name);
+MC_API int mc_severity_parse(const char *name);
 
 /* Whether a code can be produced by a file's bytes or only by the tool's
  * environment (I/O). */
@@ -60,9 +68,9 @@ typedef struct mc_code_info {
     const char *clause;
 } mc_code_info;
 
-const mc_code_info *mc_code_get(mc_code code); /* NULL if out of range */
+MC_API const mc_code_info *mc_code_get(mc_code code); /* NULL if out of range */
 /* Looks a code up by its name; -1 if unknown. */
-int mc_code_find(const char *name);
+MC_API int mc_code_find(const char *name);
 
 typedef enum mc_format {
     MC_FORMAT_UNKNOWN = 0,
@@ -74,28 +82,61 @@ typedef enum mc_format {
     MC_FORMAT_COUNT
 } mc_format;
 
-const char *mc_format_name(mc_format format); /* "aem", "semodel", "aamf", "e3d", "nlm"; "unknown" */
+MC_API const char *mc_format_name(mc_format format); /* "aem", "semodel", "aamf", "e3d", "nlm"; "unknown" */
 /* Parses a format name; -1 if none. */
-int mc_format_parse(const char *name);
+MC_API int mc_format_parse(const char *name);
 /* 1 when this build validates the format. */
-int mc_format_supported(mc_format format);
+MC_API int mc_format_supported(mc_format format);
 
-/* Tolerances follow the Khronos glTF-Validator defaults: see docs/ISSUES.md. */
+/*
+ * Severity overrides: a library-owned table of one severity per code, so
+ * that adding an issue code changes no public struct (ABI). A new map holds
+ * the catalog defaults. NULL is accepted wherever a map is read, meaning
+ * the defaults.
+ */
+typedef struct mc_severity_map mc_severity_map;
+
+MC_API mc_severity_map *mc_severity_map_new(void);            /* NULL when out of memory */
+MC_API mc_severity_map *mc_severity_map_copy(const mc_severity_map *map);
+MC_API void mc_severity_map_free(mc_severity_map *map);
+/* MC_ERR_INVALID_ARG for an unknown code or severity. */
+MC_API mc_status mc_severity_map_set(mc_severity_map *map, mc_code code, mc_severity severity);
+/* The severity in effect (the catalog default for a NULL map); MC_SEVERITY_IGNORE
+ * for an unknown code. */
+MC_API mc_severity mc_severity_map_get(const mc_severity_map *map, mc_code code);
+
+/* A tolerance of exactly 0 (exact comparison): 0 itself means the default. */
+#define MC_TOLERANCE_EXACT (-1.0)
+/* max_instances: keep no instance, only counts (0 itself means the default). */
+#define MC_INSTANCES_NONE UINT32_MAX
+
+/*
+ * Validation options. A zero-initialised mc_options means every default:
+ * each field's 0 stands for the default named beside it. Tolerances follow
+ * the Khronos glTF-Validator defaults: see docs/ISSUES.md. The struct only
+ * grows at its end; the map pointer keeps per-code data out of it.
+ */
 typedef struct mc_options {
-    mc_format format;                /* MC_FORMAT_UNKNOWN: detect by content */
-    uint32_t max_instances;          /* instances kept per code (count is exact) */
-    double weight_sum_tolerance;     /* per non-zero weight */
-    double unit_tolerance;           /* | |v| - 1 | for unit vectors */
-    double quaternion_tolerance;     /* | |q| - 1 | for rotations */
-    uint64_t max_file_bytes;         /* larger files: FILE_TOO_LARGE */
-    uint32_t max_depth;              /* nesting depth (tree formats) */
-    uint64_t max_decompressed_bytes; /* per file, all compressed blocks */
-    uint64_t work_factor;            /* cross-reference budget: visits per file byte */
+    mc_format format;                /* 0 (MC_FORMAT_UNKNOWN): detect by content */
+    uint32_t max_instances;          /* instances kept per code (count is exact); 0: 10 */
+    double weight_sum_tolerance;     /* per non-zero weight; 0: 2e-7 */
+    double unit_tolerance;           /* | |v| - 1 | for unit vectors; 0: 0.00674 */
+    double quaternion_tolerance;     /* | |q| - 1 | for rotations; 0: 0.00769 */
+    uint64_t max_file_bytes;         /* larger files: FILE_TOO_LARGE; 0: 4 GiB */
+    uint32_t max_depth;              /* nesting depth (tree formats); 0: 64 */
+    uint64_t max_decompressed_bytes; /* per file, all compressed blocks; 0: 256 MiB */
+    uint64_t work_factor;            /* cross-reference budget: visits per file byte; 0: 16 */
     int skip_sha256;                 /* leave mc_result.sha256 unset (faster) */
-    unsigned char severity[MC_CODE_COUNT]; /* mc_severity per code, catalog defaults */
+    const mc_severity_map *severity; /* NULL: the catalog's default severities */
 } mc_options;
 
-void mc_options_init(mc_options *options);
+/* Zeroes options (every default). */
+MC_API void mc_options_init(mc_options *options);
+
+/* The values in effect for options (NULL: the defaults), for display: every
+ * 0 replaced by its default, an exact tolerance as 0.0, MC_INSTANCES_NONE
+ * as 0. The severity pointer is copied as it is. */
+MC_API void mc_options_effective(const mc_options *options, mc_options *out);
 
 typedef struct mc_instance {
     uint64_t offset;          /* byte offset in the file */
@@ -149,48 +190,48 @@ typedef struct mc_result {
 
 /* Validates size bytes at data. *out is set to a result to free with
  * mc_result_free, also when the file is invalid; the buffer is not kept. */
-mc_status mc_validate_memory(const void *data, size_t size,
+MC_API mc_status mc_validate_memory(const void *data, size_t size,
                              const mc_options *options, mc_result **out);
 
 /* Validates a file through a read-only mapping; "-" reads standard input
  * into memory. On MC_ERR_IO, *out still holds a result whose IO_ issue says
  * what failed. */
-mc_status mc_validate_path(const char *path, const mc_options *options,
+MC_API mc_status mc_validate_path(const char *path, const mc_options *options,
                            mc_result **out);
 
 /* A result for a path the caller could not read itself, such as a directory
  * it could not list: one IO_OPEN_FAILED issue saying "what: strerror(err)".
  * Returns MC_ERR_IO with *out set (like mc_validate_path), or MC_ERR_NOMEM. */
-mc_status mc_result_io_error(const char *what, int err, const mc_options *options,
-                             mc_result **out);
+MC_API mc_status mc_result_io_error(const char *what, int err, const mc_options *options,
+                                    mc_result **out);
 
-void mc_result_free(mc_result *result);
+MC_API void mc_result_free(mc_result *result);
 
 /* 1 when the result has no issue of severity error. */
-int mc_result_valid(const mc_result *result);
+MC_API int mc_result_valid(const mc_result *result);
 
 /* The folded issue for a code, or NULL if the code did not fire. */
-const mc_issue *mc_result_find(const mc_result *result, mc_code code);
+MC_API const mc_issue *mc_result_find(const mc_result *result, mc_code code);
 
 /* ---- Bytes from outside (file names, names read from a model), shown ---- */
 
 /* 1 when s is well-formed UTF-8 (no overlong form, surrogate or code point
  * above U+10FFFF). */
-int mc_utf8_valid(const char *s);
+MC_API int mc_utf8_valid(const char *s);
 
 /* s made fit for JSON, which must be UTF-8: a copy of s when it is valid
  * UTF-8 (*escaped = 0); otherwise (*escaped = 1) every byte that belongs to
  * no well-formed sequence, and every '%', is written %XX (uppercase hex), so
  * that percent-decoding gives s back byte for byte. Free the result; NULL
  * when out of memory. */
-char *mc_utf8_escape(const char *s, int *escaped);
+MC_API char *mc_utf8_escape(const char *s, int *escaped);
 
 /* s made safe to print on a terminal, as git quotes paths: a copy when it
  * holds no control character (C0, DEL, C1) and no invalid UTF-8; otherwise
  * s in double quotes with \n, \t, \r, \", \\ and \xHH for the other
  * bytes, so that no byte of s can move the cursor or split a line. Free the
  * result; NULL when out of memory. */
-char *mc_text_quote(const char *s);
+MC_API char *mc_text_quote(const char *s);
 
 #ifdef __cplusplus
 }
