@@ -135,8 +135,12 @@ typedef struct mcs_caps {
     int empty_names;           /* an empty bone name is allowed */
     uint32_t max_animations;   /* 0: none */
     uint32_t anim_name_bytes;  /* longest animation name kept; 0: no names */
+    int ascii_names;           /* animation names must be printable ASCII */
     int seconds;               /* key times in seconds (else format units: durations not compared) */
 } mcs_caps;
+
+/* Only printable ASCII bytes. */
+int mcs_ascii(const char *s);
 
 /* aem, semodel, aamf, e3d, nlm. */
 extern const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT];
@@ -207,5 +211,10 @@ void mcs_mat_mul(const float a[16], const float b[16], float out[16]);
 int mcs_mat_invert(const float m[16], float out[16]);
 void mcs_mat_point(const float m[16], const float p[3], float out[3]);
 void mcs_mat_dir(const float m[16], const float d[3], float out[3]);
+/* translation, rotation (x y z w), scale -> matrix */
+void mcs_mat_compose(const float t[3], const float q[4], const float s[3], float m[16]);
+/* A channel's value at t seconds (clamped to its keys): 3 or 4 floats,
+ * glTF 2.0 sampler rules (slerp for linear rotations, Hermite for cubic). */
+void mcs_channel_sample(const mcs_channel *c, double t, float *out);
 
 #endif

@@ -56,7 +56,7 @@ void mcs_mat_dir(const float m[16], const float d[3], float out[3])
     memcpy(out, r, sizeof r);
 }
 
-static void compose(const float t[3], const float q[4], const float s[3], float m[16])
+void mcs_mat_compose(const float t[3], const float q[4], const float s[3], float m[16])
 {
     float x = q[0], y = q[1], z = q[2], w = q[3];
     float rot[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
@@ -75,8 +75,23 @@ static void normalize4(float q[4])
         for (int k = 0; k < 4; k++) q[k] /= l;
 }
 
-/* Samples a channel at t (clamped to its keys) into out (3 or 4 floats). */
-static void sample(const mcs_channel *c, double t, float *out)
+/* glTF 2.0 Appendix C: linear rotation keys are spherically interpolated,
+ * the short way round. */
+static void slerp(const float *a, const float *b, double u, float *out)
+{
+    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+    double sb = d < 0 ? -1 : 1, wa = 1 - u, wb = u;
+    d = fabs(d);
+    if (d < 0.9995) {
+        double th = acos(d), st = sin(th);
+        wa = sin((1 - u) * th) / st;
+        wb = sin(u * th) / st;
+    }
+    for (int i = 0; i < 4; i++) out[i] = (float)(wa * a[i] + sb * wb * b[i]);
+    normalize4(out);
+}
+
+void mcs_channel_sample(const mcs_channel *c, double t, float *out)
 {
     int n = c->path == MCS_R ? 4 : 3;
     int stride = c->interp == MCS_CUBIC ? 3 * n : n;
@@ -93,6 +108,10 @@ static void sample(const mcs_channel *c, double t, float *out)
     while (k + 1 < c->key_count && c->times[k + 1] <= t) k++;
     const float *a = c->values + (size_t)k * stride, *b = a + stride;
     double td = c->times[k + 1] - c->times[k], u = (t - c->times[k]) / td;
+    if (n == 4 && c->interp == MCS_LINEAR) {
+        slerp(a, b, u, out);
+        return;
+    }
     for (int i = 0; i < n; i++) {
         if (c->interp == MCS_STEP) out[i] = a[i];
         else if (c->interp == MCS_LINEAR) out[i] = (float)(a[i] + (b[i] - a[i]) * u);
@@ -125,9 +144,9 @@ void mcs_node_globals(const mcs_scene *s, int anim, double t, float *out)
             for (uint32_t c = 0; c < s->anims[anim].channel_count; c++) {
                 const mcs_channel *ch = &s->anims[anim].channels[c];
                 if (ch->node != (int)i) continue;
-                sample(ch, t, ch->path == MCS_T ? tr : ch->path == MCS_R ? r : sc);
+                mcs_channel_sample(ch, t, ch->path == MCS_T ? tr : ch->path == MCS_R ? r : sc);
             }
-        compose(tr, r, sc, local + i * 16);
+        mcs_mat_compose(tr, r, sc, local + i * 16);
     }
     /* parents may follow children: resolve in passes, depth bounded by n */
     for (uint32_t pass = 0; pass <= n; pass++) {
@@ -296,7 +315,8 @@ static int build_anims(const mcs_scene *s, mcs_facts *f, const int *node_bone, c
     float *g = malloc(((size_t)s->node_count + 1) * 16 * sizeof *g);
     if (!f->anims || !g) return free(g), -1;
     f->anim_count = s->anim_count;
-    static const double at[4] = {0, 0.37, 0.5, 1};
+    /* fractions of the duration, between the keys of every scene */
+    static const double at[4] = {0, 0.37, 0.62, 1};
     for (uint32_t a = 0; a < s->anim_count; a++) {
         mcs_fanim *fa = &f->anims[a];
         fa->name = s->anims[a].name;

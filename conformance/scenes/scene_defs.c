@@ -15,22 +15,23 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
     /* AEM: float everything, 4 influences, i32 bone indices, no names for
      * bones, animation names of 127 bytes, times in seconds, u32 indices */
     {"aem", 0x7FFFFFFF, 4, 0xFFFFFFFF, 0x55555555, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 1},
+     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1},
     /* SEModel (2018): float positions and normals, up to 255 influences,
      * NUL-terminated bone names (empty is an error), no animations */
     {"semodel", 0xFFFFFFFF, 255, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 1, 0, 0, 0, 0},
+     0, 1, 1, 1, 0, 0, 0, 0, 0},
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
-     * weights (sum 255), u16 faces, no UVs, 8-byte animation names, frames */
+     * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
+     * animation names, times in frames */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
-     0, 1, 0, 0, 1, 0xFFFF, 8, 0},
+     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0},
     /* E3D: float attributes, u8 bone ids and weights per skin, node names */
     {"e3d", 255, 8, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 2.5e-3, 1e-4, 1.01 / 255, 1e-3,
-     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0},
+     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0},
     /* NLM: float vertices of 4 influences, bone slots of a 100-entry array,
      * line lists, no names, one animation in ticks */
     {"nlm", 100, 4, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     1, 1, 1, 0, 1, 1, 0, 0},
+     1, 1, 1, 0, 1, 1, 0, 0, 0},
 };
 
 /* ---- building ------------------------------------------------------------- */
@@ -474,7 +475,7 @@ static void w_one_to_four(uint32_t row, int side, uint32_t joints, uint16_t *j, 
 
 static void w_eight(uint32_t row, int side, uint32_t joints, uint16_t *j, float *w)
 {
-    static const float table[8] = {0.3f, 0.2f, 0.15f, 0.1f, 0.1f, 0.07f, 0.05f, 0.03f};
+    static const float table[8] = {0.3f, 0.2f, 0.15f, 0.11f, 0.09f, 0.07f, 0.05f, 0.03f};
     for (uint32_t k = 0; k < 8; k++) {
         j[k] = (uint16_t)((row + k + (uint32_t)side) % joints);
         w[k] = table[k];
@@ -540,10 +541,19 @@ static void sc_unnormalised(mcs_scene *s)
     s->gltf_ignore = "ACCESSOR_WEIGHTS_NON_NORMALIZED";
 }
 
-/* n bones: a root and n - 1 children on a grid; each row of a strip per bone. */
+/* n bones on a grid (distinct bind positions): a root, 19 children of it,
+ * then every bone i >= 20 a child of bone i / 20 (a tree 3 levels deep). */
+static void grid_at(uint32_t i, float *xy)
+{
+    xy[0] = (float)(i % 20) * 0.25f - 2.5f;
+    xy[1] = (float)(i / 20) * 0.25f - 2.0f;
+}
+
 static void many_bones(mcs_scene *s, uint32_t n)
 {
-    int root = node(s, "root", -1, 0, 0, 0);
+    float at[2], up[2];
+    grid_at(0, at);
+    int root = node(s, "root", -1, at[0], at[1], 0);
     int *j = malloc(n * sizeof *j);
     if (!j) {
         s->oom = 1;
@@ -552,9 +562,11 @@ static void many_bones(mcs_scene *s, uint32_t n)
     j[0] = root;
     for (uint32_t i = 1; i < n; i++) {
         char name[32];
+        uint32_t parent = i >= 20 ? i / 20 : 0;
         snprintf(name, sizeof name, "b%03u", i);
-        j[i] = node(s, name, (int)(i >= 20 ? j[i / 20] : root), (float)(i % 20) * 0.25f - 2.5f,
-                    (float)(i / 20) * 0.25f - 2, 0);
+        grid_at(i, at);
+        grid_at(parent, up);
+        j[i] = node(s, name, j[parent], at[0] - up[0], at[1] - up[1], 0);
     }
     int sk = skin(s, j, n);
     free(j);
@@ -742,6 +754,13 @@ static void note(mcs_scene *s, int f, mcs_fit fit, const char *what)
     snprintf(s->note[f] + used, sizeof s->note[f] - used, "%s%s", used ? "; " : "", what);
 }
 
+int mcs_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7E) return 0;
+    return 1;
+}
+
 static uint32_t longest_anim_name(const mcs_scene *s)
 {
     size_t n = 0;
@@ -773,6 +792,11 @@ static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
         note(s, k, MCS_LOSSY, c->max_animations ? "more animations than the format holds" : "animations are dropped");
     if (s->anim_count && c->anim_name_bytes && longest_anim_name(s) > c->anim_name_bytes)
         note(s, k, MCS_LOSSY, "animation names are cut to the format's field");
+    for (uint32_t a = 0; a < s->anim_count && c->ascii_names && c->max_animations; a++)
+        if (!mcs_ascii(s->anims[a].name)) {
+            note(s, k, MCS_LOSSY, "non-ASCII animation names must be replaced");
+            break;
+        }
     for (uint32_t b = 0; b < f->bone_count && c->bone_names && !c->empty_names; b++)
         if (!f->bones[b].name[0]) {
             note(s, k, MCS_LOSSY, "an empty bone name must be replaced");
