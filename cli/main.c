@@ -21,6 +21,7 @@
 
 #include "certify.h"
 #include "mc_report.h"
+#include "jobs.h"
 #include "modelcheck.h"
 #include "walk.h"
 
@@ -35,6 +36,7 @@ typedef struct cli {
     int werror;
     int quiet;
     int list_codes;
+    unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
     cJSON *files;    /* JSON output only */
     mc_sarif *sarif; /* SARIF output only */
@@ -61,7 +63,10 @@ static const char usage_text[] =
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
     "      --max-file-bytes N    larger files are rejected (default 4 GiB)\n"
-    "      --no-sha256           do not hash files (JSON sha256 is null)\n"
+    "      --no-sha256           do not hash files (JSON sha256 is null; text\n"
+    "                            output never hashes)\n"
+    "  -j, --jobs N              validate N files at once (default: the number\n"
+    "                            of online CPUs); the output does not depend on N\n"
     "      --list-codes          print the issue catalog and exit\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
@@ -151,13 +156,14 @@ static int parse_args(cli *c, int argc, char **argv)
         {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+        {"jobs", required_argument, NULL, 'j'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
     int ch, rc = 0;
     uint64_t u;
-    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:WqVh", longs, NULL)) != -1) {
+    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:Wqj:Vh", longs, NULL)) != -1) {
         switch (ch) {
         case 'f': {
             int f = mc_format_parse(optarg);
@@ -178,6 +184,11 @@ static int parse_args(cli *c, int argc, char **argv)
             else c->opt.severity[mc_code_find(optarg)] = MC_SEVERITY_IGNORE;
             break;
         case 'W': c->werror = 1; break;
+        case 'j':
+            if (parse_u64(optarg, &u) != 0 || u < 1 || u > 1024)
+                rc = usage_error("--jobs expects a number from 1 to 1024, got '%s'", optarg);
+            else c->jobs = (unsigned)u;
+            break;
         case 'q': c->quiet = 1; break;
         case OPT_WEIGHT:
             if (parse_double(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
@@ -212,12 +223,10 @@ static void print_io_error(const char *path, const mc_result *r)
     fprintf(stderr, "modelcheck: %s: %s\n", path, msg);
 }
 
-/* Validates one file; when walking a directory, unrecognised files are
- * skipped and only counted. */
-static void check_file(cli *c, const char *path, int from_walk)
+/* Reports one file's result (the caller frees it); when walking a
+ * directory, unrecognised files are skipped and only counted. */
+static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
 {
-    mc_result *r = NULL;
-    mc_status st = mc_validate_path(path, &c->opt, &r);
     if (!r) {
         /* not checked (out of memory before a result existed): the summary
          * must not read as if the file had never been named */
@@ -230,7 +239,6 @@ static void check_file(cli *c, const char *path, int from_walk)
     if (from_walk && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
         (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
         c->summary.skipped++;
-        mc_result_free(r);
         return;
     }
     mc_summary_add(&c->summary, r, st);
@@ -248,7 +256,25 @@ static void check_file(cli *c, const char *path, int from_walk)
             raise_exit(c, EXIT_UNREADABLE);
         }
     } else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
-    mc_result_free(r);
+}
+
+typedef struct batch {
+    cli *c;
+    const char *const *paths;
+    int from_walk;
+} batch;
+
+static void deliver(void *ctx, size_t index, mc_result *r, mc_status st)
+{
+    const batch *b = ctx;
+    report_file(b->c, b->paths[index], b->from_walk, r, st);
+}
+
+/* Validates paths (-j of them at once) and reports them in list order. */
+static void check_files(cli *c, const char *const *paths, size_t count, int from_walk)
+{
+    batch b = {c, paths, from_walk};
+    mc_jobs_validate(paths, count, &c->opt, c->jobs, deliver, &b);
 }
 
 /* A directory that cannot be listed hides files from the check: the run
@@ -269,20 +295,33 @@ static void check_directory(cli *c, const char *dir)
         fprintf(stderr, "modelcheck: %s: out of memory listing the directory\n", dir);
         raise_exit(c, EXIT_UNREADABLE);
     }
-    for (size_t i = 0; i < list.count; i++) check_file(c, list.paths[i], 1);
+    check_files(c, (const char *const *)list.paths, list.count, 1);
     if (c->summary.files == before_files)
         fprintf(stderr, "modelcheck: %s: no model files found (%" PRIu64 " skipped)\n", dir,
                 c->summary.skipped - before_skipped);
     mc_pathlist_free(&list);
 }
 
-static void check_path(cli *c, const char *path)
+static int is_directory(const char *path)
 {
     struct stat st;
-    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        check_directory(c, path);
-    else
-        check_file(c, path, 0);
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Each directory in turn; each run of consecutive file arguments as one
+ * list, so that `modelcheck *.aem` is validated in parallel too. */
+static void check_paths(cli *c, char **paths, int count)
+{
+    for (int i = 0; i < count;) {
+        if (is_directory(paths[i])) {
+            check_directory(c, paths[i++]);
+            continue;
+        }
+        int end = i;
+        while (end < count && !is_directory(paths[end])) end++;
+        check_files(c, (const char *const *)(paths + i), (size_t)(end - i), 0);
+        i = end;
+    }
 }
 
 static int list_codes(const cli *c)
@@ -309,18 +348,21 @@ int main(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
+    c.jobs = mc_jobs_default();
     int rc = parse_args(&c, argc, argv);
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
     if (c.list_codes) return list_codes(&c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
+    /* the text report prints no digest: do not compute one (issue 16) */
+    if (c.output == OUT_TEXT) c.opt.skip_sha256 = 1;
 
     if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
     if (c.output == OUT_SARIF && !(c.sarif = mc_sarif_new())) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
-    for (int i = optind; i < argc; i++) check_path(&c, argv[i]);
+    check_paths(&c, argv + optind, argc - optind);
 
     if (c.output == OUT_JSON || c.output == OUT_SARIF) {
         cJSON *doc = c.output == OUT_JSON ? mc_report_run_json(c.files, &c.summary, &c.opt)

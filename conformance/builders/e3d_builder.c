@@ -4,6 +4,7 @@
 
 #include "LzmaEnc.h"
 #include "e3d_builder.h"
+#include "mc_lzma_alloc.h"
 
 /* ---- blocks ---- */
 
@@ -106,21 +107,9 @@ void e3db_free(e3db *w)
 
 const e3db_lzma e3db_lzma_reference = {4, 4, 4, UINT32_C(1) << 26, false};
 
-static void *enc_alloc(void *p, size_t size)
-{
-    (void)p;
-    return size ? malloc(size) : NULL;
-}
-
-static void enc_free(void *p, void *address)
-{
-    (void)p;
-    free(address);
-}
-
 int e3db_lzma_encode(const void *in, size_t n, const e3db_lzma *p, mcb_buf *out)
 {
-    ISzAlloc alloc = {enc_alloc, enc_free};
+    ISzAlloc alloc = MC_LZMA_ALLOCATOR;
     CLzmaEncProps props;
     LzmaEncProps_Init(&props);
     props.lc = (int)p->lc;

@@ -67,7 +67,7 @@ typedef struct slot {
     size_t index;
     pid_t pid;
     int out_fd, err_fd;
-    int ended, timed_out, status;
+    int timed_out, status;
     double start_ms, deadline_ms;
     uint64_t out_bytes, err_bytes;
     const char *marker;

@@ -64,6 +64,19 @@ static void version_2(aemb_model *m) { m->version = 2; }
 static void vertices_4_billion(mcb_buf *b) { mcb_put_u32(b, 4, 0xffffffffu); }
 static void normal_nan(aemb_model *m) { m->vertices[3].normal[0] = NAN; }
 static void normal_0_9(aemb_model *m) { m->vertices[2].normal[2] = 0.9f; }
+
+/* (0, 0, 0) says "no normal": one warning; (0.001, 0, 0) is no unit vector. */
+static void normals_zero(aemb_model *m)
+{
+    for (uint32_t i = 0; i < m->count[AEMB_VERTICES]; i++)
+        memset(m->vertices[i].normal, 0, sizeof m->vertices[i].normal);
+}
+
+static void normal_nearly_zero(aemb_model *m)
+{
+    memset(m->vertices[2].normal, 0, sizeof m->vertices[2].normal);
+    m->vertices[2].normal[0] = 0.001f;
+}
 static void tangent_0_5(aemb_model *m) { m->vertices[1].tangent[0] = 0.5f; }
 static void bone_index_3(aemb_model *m) { m->vertices[4].bone[1] = 3; }
 static void unused_slot_weight(aemb_model *m)
@@ -189,6 +202,8 @@ static const aem_case aem_cases[] = {
     {CASE("invalid", "vertices_4_billion_in_100_bytes.aem", "AEM_TRUNCATED", "a 100-byte file whose header claims 2^32-1 vertices", "AEM_TRUNCATED"), SKIN, NULL, 100, 0, 0, vertices_4_billion},
     {CASE("invalid", "trailing_byte.aem", "AEM_TRAILING_BYTES", "one byte after the last keyframe", "AEM_TRAILING_BYTES"), SKIN, NULL, 0, 0, 1, NULL},
     {CASE("invalid", "normal_nan.aem", "AEM_VERTEX_NOT_FINITE", "a NaN in vertex 3's normal", "AEM_VERTEX_NOT_FINITE"), SKIN, normal_nan, 0, 0, 0, NULL},
+    {CASE("valid", "normals_zero.aem", "AEM_NORMAL_ZERO", "every vertex's normal is (0, 0, 0), no normals: reported once", "AEM_NORMAL_ZERO"), SKIN, normals_zero, 0, 0, 0, NULL},
+    {CASE("invalid", "normal_nearly_zero.aem", "AEM_NORMAL_NOT_UNIT", "vertex 2's normal is (0.001, 0, 0): not zero, not unit", "AEM_NORMAL_NOT_UNIT"), SKIN, normal_nearly_zero, 0, 0, 0, NULL},
     {CASE("invalid", "normal_length_0_9.aem", "AEM_NORMAL_NOT_UNIT", "vertex 2's normal has length 0.9", "AEM_NORMAL_NOT_UNIT"), SKIN, normal_0_9, 0, 0, 0, NULL},
     {CASE("invalid", "tangent_length_0_5.aem", "AEM_TANGENT_NOT_UNIT", "vertex 1's tangent has length 0.5", "AEM_TANGENT_NOT_UNIT"), SKIN, tangent_0_5, 0, 0, 0, NULL},
     {CASE("invalid", "bone_index_3_of_3.aem", "AEM_BONE_INDEX_RANGE", "vertex 4 names bone 3 of 3", "AEM_BONE_INDEX_RANGE"), SKIN, bone_index_3, 0, 0, 0, NULL},

@@ -145,6 +145,43 @@ static void morphs(e3db *w)
     close_all(w);
 }
 
+/* The fuzzed disagreement of issue 19: one morph, two morphID blocks. */
+static void morph_id_twice(e3db *w)
+{
+    tri_begin(w);
+    e3db_begin(w, 0x1070);
+    mcb_u32(&w->b, 1);
+    e3db_begin(w, 0x1071);
+    e3db_u32(w, 0x1072, 1);
+    e3db_u32(w, 0x1072, 1);
+    close_all(w);
+}
+
+static void morphs_twice(e3db *w)
+{
+    tri_begin(w);
+    for (int k = 0; k < 2; k++) {
+        e3db_begin(w, 0x1070);
+        mcb_u32(&w->b, 1);
+        e3db_begin(w, 0x1071);
+        e3db_u32(w, 0x1072, (uint32_t)k + 1);
+        e3db_end(w);
+        e3db_end(w);
+    }
+    close_all(w);
+}
+
+/* FIELD-NOTES: ftkMorph holds one morph index (and a float per key), so a
+ * track animating two morphs holds two. */
+static void track_two_ftk_morphs(e3db *w)
+{
+    track_begin(w);
+    e3db_u32(w, 0x3020, 1);
+    e3db_u32(w, 0xA300, 0);
+    e3db_u32(w, 0xA300, 1);
+    close_all(w);
+}
+
 static void camera_node(e3db *w)
 {
     e3db_cube(w, 0, &m);
@@ -433,6 +470,19 @@ static void attr_twice(e3db *w)
     e3db_end(w);
     e3db_floats(w, 0x2010, v, 3);
     close_all(w);
+}
+
+/* Several zero normals in one mesh: one warning; (0, 0, 1/511) is no unit. */
+static void normals_zero_many(e3db *w)
+{
+    e3db_cube(w, E3DB_NORMALS, &m);
+    for (size_t i = 0; i < 24; i += 3) put32(w, vtx(i, 12), 0);
+}
+
+static void normal_nearly_zero(e3db *w)
+{
+    e3db_cube(w, E3DB_NORMALS, &m);
+    put32(w, vtx(5, 12), 1u << 20);
 }
 
 static void normal_short(e3db *w)
@@ -1004,11 +1054,15 @@ static const e3d_case e3d_cases[] = {
     {CASE("valid", "lzma_end_marker.e3d", "E3D_LZMA_END_MARKER", "the top LZMA stream ends with an end marker", "E3D_LZMA_END_MARKER"), end_marker},
     {CASE("valid", "unknown_block_type.e3d", "E3D_BLOCK_UNKNOWN", "a top-level block of type 0x7777 after the cube", "E3D_BLOCK_UNKNOWN"), unknown_block},
     {CASE("valid", "morphs_reference_code.e3d", "E3D_MORPH_BLOCK", "a morphs block (0x1070) with one morph, from the reference code", "E3D_MORPH_BLOCK"), morphs},
+    {CASE("valid", "track_two_ftk_morphs.e3d", NULL, "a track of 0 keys with two ftkMorph blocks (morph indices 0 and 1): one per morph", ""), track_two_ftk_morphs},
+    {CASE("invalid", "morph_id_twice.e3d", "E3D_BLOCK_DUPLICATE", "one morph holds two morphID blocks (found by diff_e3d, issue 19)", "E3D_MORPH_BLOCK E3D_BLOCK_DUPLICATE"), morph_id_twice},
+    {CASE("invalid", "morphs_twice_in_mesh.e3d", "E3D_BLOCK_DUPLICATE", "one mesh holds two morphs blocks; the second is skipped", "E3D_MORPH_BLOCK E3D_BLOCK_DUPLICATE"), morphs_twice},
     {CASE("valid", "camera_node_reserved.e3d", "E3D_BLOCK_RESERVED", "a second nodes section holding an empty cameraNode", "E3D_BLOCK_RESERVED"), camera_node},
     {CASE("valid", "degenerate_triangle.e3d", "E3D_TRIANGLE_DEGENERATE", "triangle 1 is (17, 17, 16)", "E3D_TRIANGLE_DEGENERATE"), degenerate},
     {CASE("valid", "texture_name_path_traversal.e3d", "E3D_TEXTURE_NAME_PATH", "a texture named ../../etc/passwd", "E3D_TEXTURE_NAME_PATH"), texture_path},
     {CASE("valid", "version_1_1.e3d", "E3D_VERSION_UNKNOWN", "version 1.1 (u16 0x0101)", "E3D_VERSION_UNKNOWN"), version_1_1},
     {CASE("valid", "normal_zero_length.e3d", "E3D_NORMAL_ZERO", "cube2 with vertex 4's normal (0, 0, 0)", "E3D_NORMAL_ZERO"), normal_zero},
+    {CASE("valid", "normals_zero_8_vertices.e3d", "E3D_NORMAL_ZERO", "cube2 with the normals of vertices 0, 3, ..., 21 (0, 0, 0): reported once for the mesh", "E3D_NORMAL_ZERO"), normals_zero_many},
     {CASE("valid", "faces_materials_repeated.e3d", "E3D_FACES_MATERIALS_OVERLAP", "the facesMaterials block twice: triangles [0, 12) listed twice", "E3D_FACES_MATERIALS_OVERLAP"), fm_overlap},
 
     /* invalid: each breaks one rule */
@@ -1046,6 +1100,7 @@ static const e3d_case e3d_cases[] = {
     {CASE("invalid", "interleaved_overlap.e3d", "E3D_INTERLEAVED_OVERLAP", "normals at offset 8, inside the vertices [0, 12)", "E3D_INTERLEAVED_OVERLAP"), ioverlap},
     {CASE("invalid", "interleaved_count_25_for_24.e3d", "E3D_INTERLEAVED_SIZE", "attributes count 25 vertices; the interleaved data holds 24", "E3D_INTERLEAVED_SIZE"), isize},
     {CASE("invalid", "vertices_twice.e3d", "E3D_ATTRIBUTE_DUPLICATE", "vertices interleaved and again as a standalone block", "E3D_ATTRIBUTE_DUPLICATE"), attr_twice},
+    {CASE("invalid", "normal_nearly_zero.e3d", "E3D_NORMAL_NOT_UNIT", "vertex 5's normal is (0, 0, 1) in 10-bit units: not zero, length about 0.002", "E3D_NORMAL_NOT_UNIT"), normal_nearly_zero},
     {CASE("invalid", "normal_length_0_5.e3d", "E3D_NORMAL_NOT_UNIT", "vertex 3's normal is (256, 0, 0): length about 0.5", "E3D_NORMAL_NOT_UNIT"), normal_short},
     {CASE("invalid", "bone_weights_odd_width.e3d", "E3D_BONE_WEIGHTS_SIZE", "interleaved boneWeights spanning 3 bytes per vertex", "E3D_BONE_WEIGHTS_SIZE"), weights_odd},
     {CASE("invalid", "interleaved_custom_zero_size.e3d", "E3D_INTERLEAVED_RANGE", "a custom attribute (0x4000) at offset 12 of a 12-byte vertex: its implied size is 0", "E3D_INTERLEAVED_RANGE"), custom_zero_size},

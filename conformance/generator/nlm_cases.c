@@ -47,6 +47,15 @@ static int static_source_bounds(nlmb_model *m)
     return 0;
 }
 
+/* FIELD-NOTES: line-list meshes carry all-zero normals (no shading data). */
+static int wireframe_zero_normals(nlmb_model *m)
+{
+    if (wireframe_line_list(m)) return -1;
+    for (uint32_t v = 0; v < m->meshes[0].vertex_count; v++)
+        memset(m->meshes[0].vertices[v].normal, 0, sizeof m->meshes[0].vertices[v].normal);
+    return 0;
+}
+
 static int real_writer_habits(nlmb_model *m)
 {
     return hash_never_computed(m) || wireframe_line_list(m) || static_source_bounds(m);
@@ -135,6 +144,13 @@ static int position_nan(nlmb_model *m)
 static int color_1_5(nlmb_model *m)
 {
     m->meshes[0].vertices[3].color[1] = 1.5f;
+    return 0;
+}
+
+static int normal_nearly_zero(nlmb_model *m)
+{
+    memset(m->meshes[0].vertices[1].normal, 0, sizeof m->meshes[0].vertices[1].normal);
+    m->meshes[0].vertices[1].normal[2] = 0.001f;
     return 0;
 }
 
@@ -471,6 +487,7 @@ static const nlm_case nlm_cases[] = {
     {CASE("valid", "skinned_animated_3_levels.nlm", NULL, "3 bones under a root node, 2 keys of every kind per channel", ""), SKIN, NULL, 0, 0},
     {CASE("valid", "hash_never_computed.nlm", "NLM_HASH_UNCOMPUTED", "hash 0x811C9DC5, the FNV-1a basis: the writer hashed nothing", "NLM_HASH_UNCOMPUTED"), STAT, hash_never_computed, 0, 0},
     {CASE("valid", "wireframe_line_list.nlm", "NLM_MESH_NOT_TRIANGLES", "mesh 0 is a line list of 8 indices, as real wireframe meshes", "NLM_MESH_NOT_TRIANGLES"), TWO, wireframe_line_list, 0, 0},
+    {CASE("valid", "wireframe_zero_normals.nlm", "NLM_NORMAL_ZERO", "mesh 0 is a line list whose 4 vertices have normal (0, 0, 0), as real wireframe meshes: reported once", "NLM_MESH_NOT_TRIANGLES NLM_NORMAL_ZERO"), TWO, wireframe_zero_normals, 0, 0},
     {CASE("valid", "static_aabb_source_bounds.nlm", "NLM_VERTEX_OUTSIDE_AABB", "static model keeps the source AABB while its 7 vertices are normalised to +-0.5: reported once", "NLM_VERTEX_OUTSIDE_AABB"), TWO, static_source_bounds, 0, 0},
     {CASE("valid", "real_writer_habits.nlm", "NLM_VERTEX_OUTSIDE_AABB", "the real writer's habits together: FNV basis hash, line-list mesh, source AABB", "NLM_HASH_UNCOMPUTED NLM_MESH_NOT_TRIANGLES NLM_VERTEX_OUTSIDE_AABB"), STAT, real_writer_habits, 0, 0},
     {CASE("valid", "jpeg_texture.nlm", NULL, "an embedded texture starting with the JPEG signature", ""), STAT, jpeg_texture, 0, 0},
@@ -495,6 +512,7 @@ static const nlm_case nlm_cases[] = {
     {CASE("invalid", "aabb_nan.nlm", "NLM_AABB_NOT_FINITE", "the AABB maximum's y is NaN", "NLM_AABB_NOT_FINITE"), TWO, aabb_nan, 0, 0},
     {CASE("invalid", "aabb_inverted.nlm", "NLM_AABB_INVERTED", "AABB min x 1 above max x 0.5: vertices are not judged against it", "NLM_AABB_INVERTED"), TWO, aabb_inverted, 0, 0},
     {CASE("invalid", "position_nan.nlm", "NLM_VERTEX_NOT_FINITE", "vertex 1's x is NaN (not judged against the AABB)", "NLM_VERTEX_NOT_FINITE"), STAT, position_nan, 0, 0},
+    {CASE("invalid", "normal_nearly_zero.nlm", "NLM_NORMAL_NOT_UNIT", "vertex 1's normal is (0, 0, 0.001): not zero, not unit", "NLM_NORMAL_NOT_UNIT"), SKIN, normal_nearly_zero, 0, 0},
     {CASE("invalid", "normal_length_0_9.nlm", "NLM_NORMAL_NOT_UNIT", "vertex 0's normal has length 0.9", "NLM_NORMAL_NOT_UNIT"), SKIN, normal_length_0_9, 0, 0},
     {CASE("invalid", "bone_id_not_a_slot.nlm", "NLM_BONE_ID_UNDEFINED", "vertex 1 names bone 7; the slots are 0, 1, 2", "NLM_BONE_ID_UNDEFINED"), SKIN, bone_id_not_a_slot, 0, 0},
     {CASE("invalid", "static_vertex_names_bone.nlm", "NLM_STATIC_VERTEX_SKINNED", "vertex 2 of a model without animation names bone 0", "NLM_STATIC_VERTEX_SKINNED"), STAT, static_vertex_names_bone, 0, 0},

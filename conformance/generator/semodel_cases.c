@@ -261,6 +261,21 @@ static int normal_length_0_9(semb_model *m)
     return 0;
 }
 
+/* (0, 0, 0) says "no normal": one warning per mesh. */
+static int normals_zero(semb_model *m)
+{
+    for (uint32_t v = 0; v < m->meshes[0].vertex_count; v++)
+        memset(m->meshes[0].normal[v], 0, sizeof m->meshes[0].normal[v]);
+    return 0;
+}
+
+static int normal_nearly_zero(semb_model *m)
+{
+    memset(m->meshes[0].normal[1], 0, sizeof m->meshes[0].normal[1]);
+    m->meshes[0].normal[1][1] = 0.001f;
+    return 0;
+}
+
 static int face_index_out_of_range(semb_model *m)
 {
     m->meshes[0].face[3][1] = m->meshes[0].vertex_count;
@@ -361,6 +376,9 @@ static const se_case se_cases[] = {
     {CASE("invalid", "bone_rotation_not_unit.semodel", "2018", "SEMODEL_BONE_ROTATION_NOT_UNIT", "bone 2's local rotation is (0, 0, 0, 0.5)", "SEMODEL_BONE_ROTATION_NOT_UNIT"), SEMB_SKINNED, S18, bone_rotation_not_unit, 0},
     {CASE("invalid", "bone_scale_zero_draft.semodel", "draft", "SEMODEL_BONE_SCALE_ZERO", "bone 1's scale is (0, 1, 1)", "SEMODEL_BONE_SCALE_ZERO"), SEMB_SKINNED, SDR, bone_scale_zero, 0},
     {CASE("invalid", "half_normal_infinite_draft.semodel", "draft", "SEMODEL_VERTEX_NOT_FINITE", "vertex 2's half normal has z = +infinity (0x7C00)", "SEMODEL_VERTEX_NOT_FINITE"), SEMB_STATIC, SDR, half_normal_infinite, 0},
+    {CASE("valid", "normals_zero_2018.semodel", "2018", "SEMODEL_NORMAL_ZERO", "every normal of mesh 0 is (0, 0, 0), no normals: reported once", "SEMODEL_NORMAL_ZERO"), SEMB_STATIC, S18, normals_zero, 0},
+    {CASE("valid", "normals_zero_draft.semodel", "draft", "SEMODEL_NORMAL_ZERO", "every half normal of mesh 0 is (0, 0, 0): reported once", "SEMODEL_NORMAL_ZERO"), SEMB_STATIC, SDR, normals_zero, 0},
+    {CASE("invalid", "normal_nearly_zero_2018.semodel", "2018", "SEMODEL_NORMAL_NOT_UNIT", "vertex 1's normal is (0, 0.001, 0): not zero, not unit", "SEMODEL_NORMAL_NOT_UNIT"), SEMB_STATIC, S18, normal_nearly_zero, 0},
     {CASE("invalid", "normal_length_0_9_2018.semodel", "2018", "SEMODEL_NORMAL_NOT_UNIT", "vertex 1's normal is (0, 0, 0.9)", "SEMODEL_NORMAL_NOT_UNIT"), SEMB_STATIC, S18, normal_length_0_9, 0},
     {CASE("invalid", "face_index_out_of_range_2018.semodel", "2018", "SEMODEL_FACE_INDEX_RANGE", "face 3 names vertex 8 of 8 (u8 face_t)", "SEMODEL_FACE_INDEX_RANGE"), SEMB_SKINNED, S18, face_index_out_of_range, 0},
     {CASE("invalid", "face_index_out_of_range_draft.semodel", "draft", "SEMODEL_FACE_INDEX_RANGE", "face 3 names vertex 8 of 8", "SEMODEL_FACE_INDEX_RANGE"), SEMB_SKINNED, SDR, face_index_out_of_range, 0},

@@ -143,9 +143,10 @@ static mcl_status check_vertex_floats(mcl_ctx *c, const aem_file *f, uint64_t o,
         if (!isfinite(a[i]))
             return mcl__fail(c, MCL_ERR_VALUE, o + 4u * (unsigned)i, "vertex %u: float %d is %g (expected finite)", v, i, a[i]);
     }
-    /* Vertex normals for lighting: unit length. */
+    /* Vertex normals for lighting: unit length, or all zero (no normal: a
+     * warning, as a tangent frame of zeros). */
     double n = length(&a[3], 3);
-    if (fabs(n - 1.0) > TOL_UNIT)
+    if ((a[3] != 0 || a[4] != 0 || a[5] != 0) && fabs(n - 1.0) > TOL_UNIT)
         return mcl__fail(c, MCL_ERR_VALUE, o + 12, "vertex %u: normal length %g (expected 1)", v, n);
     /* Tangent frame for normal mapping: unit, or all zero (no frame). */
     for (int t = 0; t < 2; t++) {

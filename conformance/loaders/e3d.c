@@ -84,7 +84,7 @@ static bool allowed_under(uint16_t parent, uint16_t child)
     case E3_ATTRIBUTES: return e3__is_attribute(child);
     case E3_SKIN: return child >= E3_SKIN_NAME && child <= E3_SKIN_BONE_WEIGHTS;
     case E3_MORPHS: return child == E3_MORPH;
-    case E3_MORPH: return child >= 0x1072 && child <= 0x1074;
+    case E3_MORPH: return child >= E3_MORPH_ID && child <= E3_MORPH_WEIGHT;
     case E3_NODES: return child == E3_MESH_NODE;
     case E3_MESH_NODE: return is_node_child(child);
     case E3_ANIMATIONS: return child == E3_ANIMATION;

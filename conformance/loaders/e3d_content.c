@@ -131,9 +131,14 @@ static mcl_status u32_field(e3 *s, const e3_blk *b, uint32_t *v)
 
 /* ---- duplicates: blocks that may appear once per parent ---- */
 
+/* One value per parent (e3d.adoc), the morph blocks of the reference code
+ * (FIELD-NOTES) included: a morph has one ID, name and weight, a mesh one
+ * morphs list. ftkMorph is not here: it carries one morph index, so a
+ * track animating several morphs holds one per morph. */
+
 static const uint16_t once_types[] = {
     E3_MESH_ID, E3_MESH_BBOX, E3_DUP_VERTICES, E3_TRI16, E3_TRI32, E3_SKIN_NAME, E3_SKIN_BIND, E3_SKIN_BONES,
-    E3_SKIN_BONE_WEIGHTS, E3_PARTS, E3_ATTRIBUTES, E3_VERTICES, E3_VERTICES_DBL, E3_VERTICES_Q, E3_NORMALS,
+    E3_SKIN_BONE_WEIGHTS, E3_PARTS, E3_MORPHS, E3_MORPH_ID, E3_MORPH_NAME, E3_MORPH_WEIGHT, E3_ATTRIBUTES, E3_VERTICES, E3_VERTICES_DBL, E3_VERTICES_Q, E3_NORMALS,
     0x2030, 0x2031, 0x2032, 0x2033, 0x2034, 0x2035, 0x2036, 0x2037, E3_COLORS, E3_TANGENTS_SIGN,
     E3_TANGENTS_BI, 0x2090, 0x2091, 0x2092, 0x2093, 0x2094, 0x2095, 0x2096, 0x2097, E3_INTERLEAVED,
     E3_NODE_ID, E3_NODE_NAME, E3_SCALING, E3_ORIENTATION, E3_POSITION, E3_SKELETON, E3_MATERIAL_ID,
@@ -141,7 +146,7 @@ static const uint16_t once_types[] = {
     0x8032, 0x8034, 0x8100, 0x8101, 0x8102, 0x8103, 0x8200, 0x8201, 0x8202, 0x8300, 0x8301, 0x8400, 0x8401,
     E3_TEXTURE_ID, E3_TEXTURE_NAME, E3_TEXTURE_PNG, E3_TEXTURE_JPG, E3_TEXTURE_JPG2K, E3_ANIMATION_NAME,
     E3_ANIMATION_FRAMES, E3_TCB, E3_ROTATION_ORDER, 0xA210, 0xA220, 0xA230, 0xA240, 0xA250, 0xA260, 0xA270,
-    0xA280, 0xA290, 0xA2A0, 0xA2B0, 0xA2C0, E3_FTK_MORPH};
+    0xA280, 0xA290, 0xA2A0, 0xA2B0, 0xA2C0};
 
 static int once_bit(uint16_t t)
 {

@@ -279,7 +279,9 @@ static mcl_status check_vertex_floats(nlm_loader *L, uint32_t mesh, uint32_t v, 
                          "mesh %u vertex %u: position, colour, normal or UV holds NaN or infinity",
                          mesh, v);
     double len = mc_length(&f[6], 3);
-    if (fabs(len - 1.0) > NLM_UNIT_TOLERANCE) /* a normal is a unit vector */
+    /* a normal is a unit vector; (0, 0, 0) says "no normal" (FIELD-NOTES
+     * NLM: line-list meshes), a warning */
+    if (!mc_all_zero(&f[6], 3) && fabs(len - 1.0) > NLM_UNIT_TOLERANCE)
         return mcl__fail(L->c, MCL_ERR_VALUE, at + 24,
                          "mesh %u vertex %u: normal length %f (expected 1 +- %g)", mesh, v, len,
                          NLM_UNIT_TOLERANCE);

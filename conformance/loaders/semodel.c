@@ -555,9 +555,10 @@ static mcl_status check_normal(mcl_ctx *c, const float *n, uint64_t at, uint32_t
 {
     mcl_status st = check_vec(c, n, 3, at, k, v, "normal");
     if (st != MCL_OK) return st;
-    /* semodel.md SEModel_VertexData: a vertex normal is a direction. */
+    /* semodel.md SEModel_VertexData: a vertex normal is a direction, or
+     * (0, 0, 0) for none (a warning). */
     double len = length(n, 3);
-    if (fabs(len - 1.0) > SE_UNIT_TOL)
+    if ((n[0] != 0 || n[1] != 0 || n[2] != 0) && fabs(len - 1.0) > SE_UNIT_TOL)
         return mcl__fail(c, MCL_ERR_VALUE, at, "mesh %u vertex %u: normal length %g (expected 1 +- %g)", k, v, len,
                          SE_UNIT_TOL);
     return MCL_OK;

@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 
+#include "mc_reader.h"
 #include "mcm.h"
 
 enum { MAX_BLOCKS = 256, MAX_CHUNKS = 16 };
@@ -27,12 +28,12 @@ static void animations(mcm_layout *l, const uint8_t *d, size_t size, size_t at, 
     mcm_group *ag = mcm_add_group(l, 0, 0, 0, count_off, 2, NULL);
     for (uint32_t a = 0; a < anims && a < MAX_BLOCKS; a++) {
         if (size - at < 20) return;
-        uint32_t bs = mcm_le32(d + at);
+        uint32_t bs = mc_le32(d + at);
         if (bs < 20 || bs > size - at) return;
         mcm_add_field(l, at + 4, 1, 'c');
         mcm_add_field(l, at + 12, 4, 'n');
         mcm_add_field(l, at + 16, 4, 'u');
-        uint32_t keys = mcm_le32(d + at + 12);
+        uint32_t keys = mc_le32(d + at + 12);
         size_t rows = bones ? (bs - 20) / (32 * (size_t)bones) : 0;
         if (rows > keys) rows = keys;
         if (rows) {
@@ -57,7 +58,7 @@ static void samf(mcm_layout *l, const uint8_t *d, size_t size)
     mcm_add_field(l, 8, 2, 'n');
     mcm_add_field(l, 10, 4, 'n');
     mcm_add_field(l, 14, 2, 'n');
-    uint32_t bones = mcm_le16(d + 6), anims = mcm_le16(d + 8), verts = mcm_le32(d + 10), faces = mcm_le16(d + 14);
+    uint32_t bones = mc_le16(d + 6), anims = mc_le16(d + 8), verts = mc_le32(d + 10), faces = mc_le16(d + 14);
     size_t at = 16;
     struct {
         size_t count_off;
@@ -88,7 +89,7 @@ static void amf(mcm_layout *l, const uint8_t *d, size_t at, size_t end, size_t b
     mcm_add_field(l, at, 4, 'u');
     mcm_add_field(l, at + 4, 2, 'h');
     mcm_add_field(l, at + 6, 2, 'h');
-    uint32_t tex = mcm_le32(d + at) & 0x7FFFFFFFu, x = mcm_le16(d + at + 4), z = mcm_le16(d + at + 6);
+    uint32_t tex = mc_le32(d + at) & 0x7FFFFFFFu, x = mc_le16(d + at + 4), z = mc_le16(d + at + 6);
     at += 24;
     if (tex > (end - at) / 8) return;
     at += 8 * (size_t)tex;
@@ -100,7 +101,7 @@ static void amf(mcm_layout *l, const uint8_t *d, size_t at, size_t end, size_t b
         size_t counts = at;
         at += 48;
         for (int k = 0; k < 8; k++) {
-            uint32_t n = mcm_le16(d + counts + 2 * (size_t)k);
+            uint32_t n = mc_le16(d + counts + 2 * (size_t)k);
             if (n > (end - at) / prim[k]) return;
             if (n) {
                 mcm_group *g = mcm_add_group(l, at, prim[k], n, counts + 2 * (size_t)k, 2, NULL);
@@ -115,14 +116,14 @@ static void legacy(mcm_layout *l, const uint8_t *d, size_t size)
 {
     mcm_add_field(l, 0, 2, 'n');
     mcm_add_field(l, 2, 2, 'n');
-    uint32_t bones = mcm_le16(d), anims = mcm_le16(d + 2);
+    uint32_t bones = mc_le16(d), anims = mc_le16(d + 2);
     size_t at = 4;
     if (bones > (size - at) / 4) return;
     if (bones) mcm_add_group(l, at, 4, bones, 0, 0, "hh"); /* rows tie to the bone blocks: no resize */
     at += 4 * (size_t)bones;
     for (uint32_t b = 0; b < bones; b++) {
         if (size - at < 4) return;
-        uint32_t bs = mcm_le32(d + at);
+        uint32_t bs = mc_le32(d + at);
         if (bs < 4 || bs > size - at) return;
         if (b < MAX_BLOCKS) amf(l, d, at + 4, at + bs, at);
         at += bs;

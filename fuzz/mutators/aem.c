@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "mc_reader.h"
 #include "mcm.h"
 
 enum { AEM_HEADER = 40 };
@@ -35,7 +36,7 @@ static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
     for (unsigned s = 0; s < 9; s++) {
         size_t count_off = 4 + 4 * (size_t)s;
         mcm_add_field(l, count_off, 4, 'n');
-        uint32_t count = mcm_le32(d + count_off);
+        uint32_t count = mc_le32(d + count_off);
         size_t room = at <= size ? (size - at) / sections[s].size : 0;
         size_t n = count < room ? count : room; /* lenient: what is there */
         if (n == 0) {

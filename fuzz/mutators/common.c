@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mc_reader.h"
 #include "mcm.h"
 
 /* ---- random ---- */
@@ -43,16 +44,6 @@ bool mcm_chance(mcm_rng *r, unsigned one_in)
 
 /* ---- little-endian access ---- */
 
-uint32_t mcm_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-uint16_t mcm_le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
 void mcm_put32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -66,7 +57,7 @@ void mcm_put16(uint8_t *p, uint16_t v)
 
 static uint32_t get_w(const uint8_t *p, unsigned w)
 {
-    return w == 4 ? mcm_le32(p) : w == 2 ? mcm_le16(p) : p[0];
+    return w == 4 ? mc_le32(p) : w == 2 ? mc_le16(p) : p[0];
 }
 
 static void put_w(uint8_t *p, unsigned w, uint32_t v)
@@ -145,10 +136,10 @@ size_t mcm_bytes(mcm_rng *r, uint8_t *data, size_t size, size_t max_size)
         case 0: data[at] ^= (uint8_t)(1u << mcm_below(r, 8)); break;
         case 1: data[at] = (uint8_t)mcm_next(r); break;
         case 2:
-            if (size - at >= 4) mcm_put32(data + at, mcm_int_value(r, mcm_le32(data + at), 4));
+            if (size - at >= 4) mcm_put32(data + at, mcm_int_value(r, mc_le32(data + at), 4));
             break;
         case 3:
-            if (size - at >= 2) mcm_put16(data + at, (uint16_t)mcm_int_value(r, mcm_le16(data + at), 2));
+            if (size - at >= 2) mcm_put16(data + at, (uint16_t)mcm_int_value(r, mc_le16(data + at), 2));
             break;
         case 4: { /* insert a few bytes */
             size_t len = 1 + mcm_below(r, 8);

@@ -26,6 +26,8 @@
 
 #include "LzmaDec.h"
 #include "LzmaEnc.h"
+#include "mc_lzma_alloc.h"
+#include "mc_reader.h"
 #include "mcm.h"
 
 enum {
@@ -62,19 +64,7 @@ typedef struct {
 
 /* ---- memory ---- */
 
-static void *sz_alloc(void *p, size_t size)
-{
-    (void)p;
-    return size ? malloc(size) : NULL;
-}
-
-static void sz_free(void *p, void *address)
-{
-    (void)p;
-    free(address);
-}
-
-static ISzAlloc sz = {sz_alloc, sz_free};
+static ISzAlloc sz = MC_LZMA_ALLOCATOR;
 
 /* Every buffer the tree points to besides the input, freed together. */
 static uint8_t *own(tree *t, size_t n)
@@ -137,7 +127,7 @@ static size_t prefix_len(uint16_t type, const uint8_t *p, size_t n)
     case 0x1070: return n >= 4 ? 4 : SIZE_MAX;
     case 0xA100: {
         if (n < 4) return SIZE_MAX;
-        uint64_t keys = mcm_le32(p);
+        uint64_t keys = mc_le32(p);
         uint64_t len = 5 + 4 * keys;
         return len <= n ? (size_t)len : SIZE_MAX;
     }
@@ -152,7 +142,7 @@ static int parse_list(tree *t, int parent, const uint8_t *p, size_t n, unsigned 
 static bool decode_lzma(tree *t, int id, const uint8_t *p, size_t n, unsigned depth)
 {
     if (n < 9 || depth >= MCM_E3D_DEPTH) return false;
-    uint32_t declared = mcm_le32(p);
+    uint32_t declared = mc_le32(p);
     if (declared > MCM_E3D_DECODED - t->decoded) return false; /* bounded before any allocation */
     uint8_t *out = own(t, declared);
     if (!out) return false;
@@ -211,7 +201,7 @@ static int parse_list(tree *t, int parent, const uint8_t *p, size_t n, unsigned 
     while (pos < n) {
         int id;
         size_t take;
-        uint32_t len = n - pos >= 6 ? mcm_le32(p + pos + 2) : 0;
+        uint32_t len = n - pos >= 6 ? mc_le32(p + pos + 2) : 0;
         if (n - pos < 6 || len < 6 || len > n - pos) {
             if (!lenient) return -1;
             id = new_node(t, 0, N_RAW);
@@ -220,7 +210,7 @@ static int parse_list(tree *t, int parent, const uint8_t *p, size_t n, unsigned 
             t->nodes[id].n = n - pos;
             take = n - pos;
         } else {
-            id = new_node(t, mcm_le16(p + pos), N_LEAF);
+            id = new_node(t, mc_le16(p + pos), N_LEAF);
             if (id < 0) return -1;
             parse_payload(t, id, p + pos + 6, len - 6, depth);
             take = len;
@@ -276,7 +266,7 @@ static void write_lzma(const tree *t, const node *nd, outbuf *o, unsigned depth)
         return;
     }
     unsigned pb = nd->props[0] / 45, lp = nd->props[0] % 45 / 9, lc = nd->props[0] % 9;
-    uint32_t dict = mcm_le32(nd->props + 1);
+    uint32_t dict = mc_le32(nd->props + 1);
     CLzmaEncProps ep;
     LzmaEncProps_Init(&ep);
     ep.lc = (int)lc;
@@ -465,15 +455,15 @@ static void edit_payload(tree *t, int id)
             size_t w = n / 4 ? 4 * mcm_below(t->r, n / 4) : 0;
             switch (op % 4) {
             case 0:
-                if (n >= 4) mcm_put32(b + w, mcm_int_value(t->r, mcm_le32(b + w), 4));
+                if (n >= 4) mcm_put32(b + w, mcm_int_value(t->r, mc_le32(b + w), 4));
                 break;
             case 1:
-                if (n >= 4) mcm_put32(b + w, mcm_float_value(t->r, mcm_le32(b + w)));
+                if (n >= 4) mcm_put32(b + w, mcm_float_value(t->r, mc_le32(b + w)));
                 break;
             case 2:
                 if (n >= 2) {
                     size_t h = 2 * mcm_below(t->r, n / 2);
-                    mcm_put16(b + h, (uint16_t)mcm_int_value(t->r, mcm_le16(b + h), 2));
+                    mcm_put16(b + h, (uint16_t)mcm_int_value(t->r, mc_le16(b + h), 2));
                 }
                 break;
             default: b[mcm_below(t->r, n)] = (uint8_t)mcm_int_value(t->r, 0, 1); break;
@@ -575,7 +565,7 @@ static void edit_prefix(tree *t)
         b[at] = (uint8_t)mcm_int_value(t->r, b[at], 1);
     } else {
         /* the count: the children's sizes stay, only the claim changes */
-        uint32_t v = mcm_int_value(t->r, mcm_le32(b), 4);
+        uint32_t v = mcm_int_value(t->r, mc_le32(b), 4);
         if (nd->type == 0xA100) return; /* its length depends on the count */
         mcm_put32(b, v);
     }

@@ -51,8 +51,6 @@ uint64_t mcm_next(mcm_rng *r);
 size_t mcm_below(mcm_rng *r, size_t n);
 bool mcm_chance(mcm_rng *r, unsigned one_in);
 
-uint32_t mcm_le32(const uint8_t *p);
-uint16_t mcm_le16(const uint8_t *p);
 void mcm_put32(uint8_t *p, uint32_t v);
 void mcm_put16(uint8_t *p, uint16_t v);
 

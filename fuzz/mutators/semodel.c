@@ -18,35 +18,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mc_reader.h"
 #include "mcm.h"
 
 enum { SE_HEADER = 29, SE_DRAFT_HEADER = 39, MAX_ITEMS = 1024, MAX_SHAPE = 48 };
 
-typedef struct {
-    const uint8_t *d;
-    size_t size, at;
-    bool fail;
-} cursor;
-
-static bool need(cursor *c, size_t n)
-{
-    if (c->fail || c->size - c->at < n) c->fail = true;
-    return !c->fail;
-}
-
 /* A NUL-terminated string at the cursor: a blob, and its span (with NUL). */
-static bool string(mcm_layout *l, cursor *c, size_t *span)
+static bool string(mcm_layout *l, mc_reader *c, size_t *span)
 {
     if (c->fail) return false;
-    const uint8_t *nul = memchr(c->d + c->at, 0, c->size - c->at);
+    const uint8_t *nul = memchr(c->p + c->pos, 0, mc_reader_left(c));
     if (!nul) {
         c->fail = true;
         return false;
     }
-    size_t len = (size_t)(nul - (c->d + c->at));
-    mcm_add_blob(l, c->at, len, 0, 0);
+    size_t len = (size_t)(nul - (c->p + c->pos));
+    mcm_add_blob(l, c->pos, len, 0, 0);
     *span = len + 1;
-    c->at += len + 1;
+    c->pos += len + 1;
     return true;
 }
 
@@ -63,27 +52,27 @@ static unsigned index_width(uint32_t count)
     return count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : 4;
 }
 
-static void arr(mcm_layout *l, cursor *c, size_t count_off, uint32_t count, size_t elem, const char *shape)
+static void arr(mcm_layout *l, mc_reader *c, size_t count_off, uint32_t count, size_t elem, const char *shape)
 {
     if (c->fail || elem == 0) return;
-    size_t room = (c->size - c->at) / elem;
+    size_t room = (mc_reader_left(c)) / elem;
     size_t n = count < room ? count : room;
-    if (n) mcm_add_group(l, c->at, elem, n, count_off, 4, shape);
-    c->at += n * elem;
+    if (n) mcm_add_group(l, c->pos, elem, n, count_off, 4, shape);
+    c->pos += n * elem;
     if (n < count) c->fail = true;
 }
 
-static void mesh(mcm_layout *l, cursor *c, uint8_t flags, uint32_t bones)
+static void mesh(mcm_layout *l, mc_reader *c, uint8_t flags, uint32_t bones)
 {
     static const char *const face_shapes[5] = {NULL, "bbb", "hhh", NULL, "uuu"};
-    if (!need(c, 11)) return;
-    size_t h = c->at;
+    if (!mc_reader_need(c, 11)) return;
+    size_t h = c->pos;
     mcm_add_field(l, h, 1, 'b');
     mcm_add_field(l, h + 1, 1, 'n');
     mcm_add_field(l, h + 2, 1, 'n');
-    uint32_t layers = c->d[h + 1], influence = c->d[h + 2];
-    uint32_t verts = mcm_le32(c->d + h + 3), faces = mcm_le32(c->d + h + 7);
-    c->at += 11;
+    uint32_t layers = c->p[h + 1], influence = c->p[h + 2];
+    uint32_t verts = mc_le32(c->p + h + 3), faces = mc_le32(c->p + h + 7);
+    c->pos += 11;
     size_t vc = h + 3;
     arr(l, c, vc, verts, 12, "fff");
     if (flags & 1) arr(l, c, vc, verts, 8 * (size_t)layers, "ff");
@@ -92,18 +81,18 @@ static void mesh(mcm_layout *l, cursor *c, uint8_t flags, uint32_t bones)
     if (flags & 8) arr(l, c, vc, verts, (size_t)influence * (index_width(bones) + 4), NULL);
     unsigned fw = index_width(verts);
     arr(l, c, h + 7, faces, 3 * (size_t)fw, face_shapes[fw]);
-    if (!need(c, 4 * (size_t)layers)) return;
-    for (uint32_t k = 0; k < layers; k++) mcm_add_field(l, c->at + 4 * (size_t)k, 4, 'i');
-    c->at += 4 * (size_t)layers;
+    if (!mc_reader_need(c, 4 * (size_t)layers)) return;
+    for (uint32_t k = 0; k < layers; k++) mcm_add_field(l, c->pos + 4 * (size_t)k, 4, 'i');
+    c->pos += 4 * (size_t)layers;
 }
 
 /* Bone names, then one record per bone (both layouts); false when the
  * count is too large to follow. */
-static bool bones_block(mcm_layout *l, cursor *c, size_t count_off, uint32_t bones, uint8_t bone_flags)
+static bool bones_block(mcm_layout *l, mc_reader *c, size_t count_off, uint32_t bones, uint8_t bone_flags)
 {
     mcm_group *names = mcm_add_group(l, 0, 0, 0, count_off, 4, NULL);
     for (uint32_t b = 0; b < bones && b < MAX_ITEMS && !c->fail; b++) {
-        size_t at = c->at, span;
+        size_t at = c->pos, span;
         if (string(l, c, &span)) rec(names, b, at, span);
     }
     size_t elem = 5 + ((bone_flags & 1) ? 28 : 0) + ((bone_flags & 2) ? 28 : 0) + ((bone_flags & 4) ? 12 : 0);
@@ -157,19 +146,20 @@ static void parse_draft(mcm_layout *l, const uint8_t *d, size_t size, char (*sha
     mcm_add_field(l, 35, 1, 'n'); /* maxSkinInfluence */
     for (size_t k = 36; k < 39; k++) mcm_add_field(l, k, 1, 'b');
     uint8_t data_flags = d[14], bone_flags = d[15], mesh_flags = d[16], influence = d[35];
-    uint32_t bones = mcm_le32(d + 19), meshes = mcm_le32(d + 23), mats = mcm_le32(d + 31);
-    cursor c = {d, size, SE_DRAFT_HEADER, false};
+    uint32_t bones = mc_le32(d + 19), meshes = mc_le32(d + 23), mats = mc_le32(d + 31);
+    mc_reader c = mc_reader_make(d, size);
+    c.pos = SE_DRAFT_HEADER; /* checked above */
     if ((data_flags & 1) && !bones_block(l, &c, 19, bones, bone_flags)) return;
     if (!(data_flags & 2)) return;
     mcm_group *mg = mcm_add_group(l, 0, 0, 0, 23, 4, NULL);
     char mat_kind = mats <= 0xFF ? 'b' : 'h', bone_kind = width_kind(index_width(bones));
     for (uint32_t m = 0; m < meshes && m < MAX_ITEMS && !c.fail; m++) {
-        if (!need(&c, 10)) break;
-        size_t h = c.at;
+        if (!mc_reader_need(&c, 10)) break;
+        size_t h = c.pos;
         mcm_add_field(l, h, 1, 'b');
         mcm_add_field(l, h + 1, 1, 'n'); /* uvSetCount */
-        uint32_t layers = d[h + 1], verts = mcm_le32(d + h + 2), faces = mcm_le32(d + h + 6);
-        c.at += 10;
+        uint32_t layers = d[h + 1], verts = mc_le32(d + h + 2), faces = mc_le32(d + h + 6);
+        c.pos += 10;
         size_t elem = 12;
         if (mesh_flags & 1) elem += (size_t)layers * (8 + (mat_kind == 'b' ? 1 : 2));
         if (mesh_flags & 2) elem += 6;
@@ -180,7 +170,7 @@ static void parse_draft(mcm_layout *l, const uint8_t *d, size_t size, char (*sha
                                 : NULL;
         arr(l, &c, h + 2, verts, elem, shape);
         arr(l, &c, h + 6, faces, 12, "uuu");
-        if (!c.fail) rec(mg, m, h, c.at - h);
+        if (!c.fail) rec(mg, m, h, c.pos - h);
     }
 }
 
@@ -189,7 +179,7 @@ static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
     char(*shapes)[MAX_SHAPE] = ctx;
     mcm_add_field(l, 7, 2, 'h');
     mcm_add_field(l, 9, 2, 'n');
-    uint16_t header_size = mcm_le16(d + 9);
+    uint16_t header_size = mc_le16(d + 9);
     if (header_size == 0x1E || header_size == 0x1C) {
         parse_draft(l, d, size, shapes);
         return;
@@ -198,27 +188,28 @@ static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
     for (size_t k = 14; k < 26; k += 4) mcm_add_field(l, k, 4, 'n');
     if (header_size != 0x14) return; /* neither layout: header fields only */
     uint8_t data_flags = d[11], bone_flags = d[12], mesh_flags = d[13];
-    uint32_t bones = mcm_le32(d + 14), meshes = mcm_le32(d + 18), mats = mcm_le32(d + 22);
-    cursor c = {d, size, SE_HEADER, false};
+    uint32_t bones = mc_le32(d + 14), meshes = mc_le32(d + 18), mats = mc_le32(d + 22);
+    mc_reader c = mc_reader_make(d, size);
+    c.pos = SE_HEADER; /* the caller checked that the header is there */
     if ((data_flags & 1) && !bones_block(l, &c, 14, bones, bone_flags)) return;
     if (data_flags & 2) {
         mcm_group *mg = mcm_add_group(l, 0, 0, 0, 18, 4, NULL);
         for (uint32_t m = 0; m < meshes && m < MAX_ITEMS && !c.fail; m++) {
-            size_t at = c.at;
+            size_t at = c.pos;
             mesh(l, &c, mesh_flags, bones);
-            if (!c.fail) rec(mg, m, at, c.at - at);
+            if (!c.fail) rec(mg, m, at, c.pos - at);
         }
     }
     if (data_flags & 4) {
         mcm_group *tg = mcm_add_group(l, 0, 0, 0, 22, 4, NULL);
         for (uint32_t m = 0; m < mats && m < MAX_ITEMS && !c.fail; m++) {
-            size_t at = c.at, span;
-            if (!string(l, &c, &span) || !need(&c, 1)) break;
-            mcm_add_field(l, c.at, 1, 'b');
-            bool simple = d[c.at] != 0;
-            c.at++;
+            size_t at = c.pos, span;
+            if (!string(l, &c, &span) || !mc_reader_need(&c, 1)) break;
+            mcm_add_field(l, c.pos, 1, 'b');
+            bool simple = d[c.pos] != 0;
+            c.pos++;
             for (int k = 0; simple && k < 3 && !c.fail; k++) (void)string(l, &c, &span);
-            if (!c.fail) rec(tg, m, at, c.at - at);
+            if (!c.fail) rec(tg, m, at, c.pos - at);
         }
     }
 }

@@ -149,6 +149,28 @@ Test(aem, normal_not_unit)
     expect_only(r, MC_AEM_NORMAL_NOT_UNIT, 1, at(m, AEMB_VERTICES, 2, V_NORMAL));
 }
 
+/* A zero normal says "no normal": one warning for the vertex section, at
+ * the first, never NOT_UNIT; anything else off unit length stays an error. */
+Test(aem, zero_normals_are_one_warning)
+{
+    memset(m->vertices[2].normal, 0, sizeof m->vertices[2].normal);
+    memset(m->vertices[5].normal, 0, sizeof m->vertices[5].normal);
+    m->vertices[5].normal[1] = -0.0f;
+    r = validate_aem(m, NULL, 0);
+    expect_only(r, MC_AEM_NORMAL_ZERO, 1, at(m, AEMB_VERTICES, 2, V_NORMAL));
+    cr_expect_str_eq(r->issues[0].instances[0].path, "/vertices/2/normal");
+    cr_expect(strstr(r->issues[0].instances[0].message, "2 of ") != NULL, "%s", r->issues[0].instances[0].message);
+    cr_expect(mc_result_valid(r));
+}
+
+Test(aem, nearly_zero_normal_is_not_unit)
+{
+    memset(m->vertices[2].normal, 0, sizeof m->vertices[2].normal);
+    m->vertices[2].normal[0] = 1e-3f;
+    r = validate_aem(m, NULL, 0);
+    expect_only(r, MC_AEM_NORMAL_NOT_UNIT, 1, at(m, AEMB_VERTICES, 2, V_NORMAL));
+}
+
 Test(aem, normal_within_tolerance_is_unit)
 {
     m->vertices[2].normal[2] = 1.006f;

@@ -891,7 +891,10 @@ Test(e3d, normal_zero_is_a_warning)
     put32(vtx(7, 12), 0);
     put32(vtx(9, 12), 0);
     r = run();
-    expect_only(r, MC_E3D_NORMAL_ZERO, 2, vtx(7, 12));
+    expect_only(r, MC_E3D_NORMAL_ZERO, 1, vtx(7, 12)); /* once per mesh */
+    const mc_issue *is = mc_result_find(r, MC_E3D_NORMAL_ZERO);
+    cr_expect(strstr(is->instances[0].message, "2 of 24 vertices") != NULL, "%s", is->instances[0].message);
+    cr_expect(strstr(is->instances[0].path, "/7") != NULL, "%s", is->instances[0].path);
     cr_expect(mc_result_valid(r));
 }
 

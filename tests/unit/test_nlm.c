@@ -379,6 +379,33 @@ Test(nlm, normal_not_unit)
     expect_only(r, MC_NLM_NORMAL_NOT_UNIT, 1, vtx(0, 0, V_NORMAL));
 }
 
+/* FIELD-NOTES NLM: line-list meshes carry (0, 0, 0) normals: one warning
+ * per mesh, at the first, never NOT_UNIT. */
+Test(nlm, zero_normals_are_one_warning_per_mesh)
+{
+    use_sample(NLMB_STATIC_TWO_MESHES);
+    for (uint32_t v = 0; v < m->meshes[0].vertex_count; v++)
+        memset(m->meshes[0].vertices[v].normal, 0, sizeof m->meshes[0].vertices[v].normal);
+    memset(m->meshes[1].vertices[2].normal, 0, sizeof m->meshes[1].vertices[2].normal);
+    r = validate_nlm(m, NULL, 0);
+    expect_only(r, MC_NLM_NORMAL_ZERO, 2, vtx(0, 0, V_NORMAL));
+    cr_expect_str_eq(first_path(r, MC_NLM_NORMAL_ZERO), "/meshes/0/vertices/0/normal");
+    cr_expect(strstr(first_msg(r, MC_NLM_NORMAL_ZERO), "mesh 0: 4 of 4 vertices") != NULL, "%s",
+              first_msg(r, MC_NLM_NORMAL_ZERO));
+    const mc_issue *is = mc_result_find(r, MC_NLM_NORMAL_ZERO);
+    cr_assert_eq(is->instance_count, 2);
+    cr_expect_eq(is->instances[1].offset, vtx(1, 2, V_NORMAL));
+    cr_expect(mc_result_valid(r));
+}
+
+Test(nlm, nearly_zero_normal_is_not_unit)
+{
+    memset(m->meshes[0].vertices[1].normal, 0, sizeof m->meshes[0].vertices[1].normal);
+    m->meshes[0].vertices[1].normal[2] = -1e-3f;
+    r = validate_nlm(m, NULL, 0);
+    expect_only(r, MC_NLM_NORMAL_NOT_UNIT, 1, vtx(0, 1, V_NORMAL));
+}
+
 Test(nlm, bone_id_not_a_slot)
 {
     m->meshes[0].vertices[1].bone[1] = 7;

@@ -640,6 +640,27 @@ Test(semodel, normal_not_unit_2018)
     expect_only(r, MC_SEMODEL_NORMAL_NOT_UNIT, 1, m->meshes[0].normals_at + 24);
 }
 
+/* A zero normal says "no normal": one warning per mesh, at the first. */
+Test(semodel, zero_normals_2018_are_one_warning)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    memset(m->meshes[0].normal[1], 0, sizeof m->meshes[0].normal[1]);
+    memset(m->meshes[0].normal[3], 0, sizeof m->meshes[0].normal[3]);
+    check(NULL, 0);
+    expect_only(r, MC_SEMODEL_NORMAL_ZERO, 1, m->meshes[0].normals_at + 12);
+    expect_path(MC_SEMODEL_NORMAL_ZERO, "/meshes/0/vertices/1/normal");
+    expect_msg(MC_SEMODEL_NORMAL_ZERO, "mesh 0: 2 of 4 vertices");
+    cr_expect(mc_result_valid(r));
+}
+
+Test(semodel, draft_half_zero_normal_is_a_warning)
+{
+    use(SEMB_STATIC, SEMB_DRAFT);
+    memset(m->meshes[0].normal[2], 0, sizeof m->meshes[0].normal[2]);
+    check(NULL, 0);
+    expect_only(r, MC_SEMODEL_NORMAL_ZERO, 1, semb_draft_at(m, 0, 2, SEMB_F_NORMAL));
+}
+
 Test(semodel, draft_half_normals_near_unit_are_fine)
 {
     use(SEMB_STATIC, SEMB_DRAFT);

@@ -82,6 +82,13 @@ bool mc_work(mc_ctx *c, uint64_t n, uint64_t offset, const char *check)
     return false;
 }
 
+void mc_zero_normals_msg(mc_instance *in, const mc_zero_normals *z, const char *where,
+                         uint64_t vertices)
+{
+    mc_msg(in, "%s: %" PRIu64 " of %" PRIu64 " vertices have normal (0, 0, 0), the first vertex %" PRIu64
+           " (no normal: not judged for unit length)", where, z->count, vertices, z->first_vertex);
+}
+
 uint64_t mc_issue_count(const mc_ctx *c, mc_code code)
 {
     if ((unsigned)code >= MC_CODE_COUNT) return 0;

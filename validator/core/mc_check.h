@@ -61,4 +61,26 @@ bool mc_work(mc_ctx *c, uint64_t n, uint64_t offset, const char *check);
 /* How often a code fired so far (0 if ignored). */
 uint64_t mc_issue_count(const mc_ctx *c, mc_code code);
 
+/*
+ * Vertices of one mesh whose normal is (0, 0, 0): the field's way of saying
+ * "no normal" (FIELD-NOTES NLM: line-list meshes; E3D: official samples),
+ * never a unit-length error. Every format folds them into one warning per
+ * mesh, at the first such vertex, with the count.
+ */
+typedef struct mc_zero_normals {
+    uint64_t count, first_offset, first_vertex;
+} mc_zero_normals;
+
+static inline void mc_zero_normals_add(mc_zero_normals *z, uint64_t offset, uint64_t vertex)
+{
+    if (z->count++ == 0) {
+        z->first_offset = offset;
+        z->first_vertex = vertex;
+    }
+}
+
+/* The folded warning's message; where names the mesh ("mesh 2"). */
+void mc_zero_normals_msg(mc_instance *in, const mc_zero_normals *z, const char *where,
+                         uint64_t vertices);
+
 #endif

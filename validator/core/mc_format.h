@@ -15,8 +15,7 @@
 typedef struct mc_format_module {
     mc_format format;
     const char *display_name; /* "AEM" */
-    /* True when the bytes are this format's (magic or structure); NULL while
-     * the module is not implemented (it is then neither tried nor named). */
+    /* True when the bytes are this format's (magic or structure). */
     bool (*detect)(const uint8_t *data, size_t size);
     /* Validates c->data; records issues and fills c->info and c->layout. */
     void (*validate)(mc_ctx *c);

@@ -45,6 +45,15 @@ static inline bool mc_reader_need(mc_reader *r, size_t n)
     return true;
 }
 
+/* True when count records of size bytes remain (false on overflow, or when
+ * the reader has failed); the reader is left as it is. */
+static inline bool mc_reader_fits(const mc_reader *r, uint64_t count, uint64_t size)
+{
+    uint64_t need;
+    if (r->fail || __builtin_mul_overflow(count, size, &need)) return false;
+    return need <= r->size - r->pos;
+}
+
 static inline uint16_t mc_le16(const uint8_t *b)
 {
     return (uint16_t)(b[0] | (unsigned)b[1] << 8);

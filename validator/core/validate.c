@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <pthread.h>
 
 #include "mc_format.h"
 #include "mc_reader.h"
@@ -46,7 +47,7 @@ void mc_options_init(mc_options *o)
 static const mc_format_module *module_for(mc_format f)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->format == f && modules[i]->detect) return modules[i];
+        if (modules[i]->format == f) return modules[i];
     return NULL;
 }
 
@@ -58,7 +59,7 @@ int mc_format_supported(mc_format format)
 static const mc_format_module *detect(const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect && modules[i]->detect(data, size)) return modules[i];
+        if (modules[i]->detect(data, size)) return modules[i];
     return NULL;
 }
 
@@ -67,9 +68,8 @@ static void report_unrecognized(mc_ctx *c)
     char tried[128] = "", first[3 * 8 + 1] = "";
     size_t used = 0;
     for (size_t i = 0; i < MODULE_COUNT; i++)
-        if (modules[i]->detect)
-            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
-                                     modules[i]->display_name);
+        used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "",
+                                 modules[i]->display_name);
     size_t n = c->size < 8 ? c->size : 8;
     for (size_t i = 0, at = 0; i < n; i++)
         at += (size_t)snprintf(first + at, sizeof first - at, "%s%02x", i ? " " : "", c->data[i]);
@@ -155,6 +155,44 @@ static void hash(mc_result *r, const uint8_t *data, size_t size)
         r->hashed = 1;
 }
 
+/* SHA-256 costs about twice the checks (docs/PERFORMANCE.md): on a file large
+ * enough to repay a thread's start (tens of microseconds), it runs on another
+ * core over the same read-only mapping while the checks run, and the result
+ * is joined before it is returned. Below the threshold, or when no thread can
+ * be started, it runs inline: the digest is the same either way. */
+#define HASH_THREAD_MIN_BYTES (UINT64_C(1) << 20)
+
+typedef struct hash_job {
+    mc_result *r;
+    const uint8_t *data;
+    size_t size;
+    pthread_t thread;
+    int running;
+} hash_job;
+
+static void *hash_thread(void *arg)
+{
+    hash_job *j = arg;
+    hash(j->r, j->data, j->size);
+    return NULL;
+}
+
+static void hash_start(hash_job *j, mc_result *r, const uint8_t *data, size_t size)
+{
+    j->r = r;
+    j->data = data ? data : (const uint8_t *)"";
+    j->size = size;
+    j->running = size >= HASH_THREAD_MIN_BYTES &&
+                 pthread_create(&j->thread, NULL, hash_thread, j) == 0;
+    if (!j->running) hash(r, j->data, size);
+}
+
+static void hash_join(hash_job *j)
+{
+    if (j->running) pthread_join(j->thread, NULL);
+    j->running = 0;
+}
+
 static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
 {
     if (file_size > c->opt->max_file_bytes) {
@@ -207,8 +245,11 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
     mc_ctx c;
     mc_status st = mc_ctx_begin(&c, data, size, options, &r->info);
     if (st == MC_OK) {
-        if (file_size <= options->max_file_bytes && !options->skip_sha256) hash(r, data ? data : (const uint8_t *)"", size);
+        hash_job hj = {0};
+        if (file_size <= options->max_file_bytes && !options->skip_sha256)
+            hash_start(&hj, r, data, size);
         run_checks(&c, r, file_size);
+        hash_join(&hj);
         st = mc_ctx_finish(&c, r);
     }
     if (st != MC_OK) {

@@ -26,6 +26,7 @@
 
 #include "mc_format.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 
 enum {
     SAMF_HEADER_SIZE = 16,
@@ -150,14 +151,6 @@ static uint64_t name_key(const uint8_t *b, int *bad)
 
 /* ---- header ---- */
 
-static void report_truncated(mc_ctx *c, const char *section, uint64_t need, const char *what)
-{
-    mc_instance *in = mc_emit(c, MC_AAMF_TRUNCATED, c->size);
-    mc_path(in, "/%s", section);
-    mc_msg(in, "file ends inside the %s: %s need %" PRIu64 " bytes, file has %zu", section, what,
-           need, c->size);
-}
-
 /* aamf.md, SAMF header (FIELD-NOTES: exactly 16 bytes, packed, read field by
  * field), then the fixed-size tables whose sizes the counts imply. False when
  * the layout cannot be trusted. */
@@ -179,7 +172,9 @@ static bool samf_header(mc_ctx *c, aamf_file *f)
     }
     c->layout = "samf2"; /* named even when the tables are cut short */
     if (c->size < SAMF_HEADER_SIZE) {
-        report_truncated(c, "header", SAMF_HEADER_SIZE, "the SAMF header's fields");
+        mc_truncated(c, MC_AAMF_TRUNCATED, "/header",
+                     "file ends inside the header: the SAMF header's fields need %d bytes, file has %zu",
+                     SAMF_HEADER_SIZE, c->size);
         return false;
     }
     f->bones = mc_read_u16(&r);
@@ -208,11 +203,12 @@ static bool samf_header(mc_ctx *c, aamf_file *f)
                                f->face_table};
     int s = 5;
     while (s > 0 && starts[s] > c->size) s--;
-    mc_instance *in = mc_emit(c, MC_AAMF_TRUNCATED, c->size);
-    mc_path(in, "/%s", names[s]);
-    mc_msg(in, "file ends inside the %s table (from 0x%" PRIx64 "): header counts (%u bones, %" PRIu32
-           " vertices, %u faces) imply %" PRIu64 " bytes before the animations, file has %zu",
-           names[s], starts[s], f->bones, f->vertices, f->faces, end, c->size);
+    char path[32];
+    snprintf(path, sizeof path, "/%s", names[s]);
+    mc_truncated(c, MC_AAMF_TRUNCATED, path, "file ends inside the %s table (from 0x%" PRIx64
+                 "): header counts (%u bones, %" PRIu32 " vertices, %u faces) imply %" PRIu64
+                 " bytes before the animations, file has %zu",
+                 names[s], starts[s], f->bones, f->vertices, f->faces, end, c->size);
     return false;
 }
 
@@ -222,7 +218,9 @@ static bool legacy_header(mc_ctx *c, aamf_file *f)
     f->bones = mc_read_u16(&r);
     f->anims = mc_read_u16(&r);
     if (r.fail) {
-        report_truncated(c, "header", LEGACY_HEADER_SIZE, "bone_count and anim_count");
+        mc_truncated(c, MC_AAMF_TRUNCATED, "/header",
+                     "file ends inside the header: bone_count and anim_count need %d bytes, file has %zu",
+                     LEGACY_HEADER_SIZE, c->size);
         return false;
     }
     f->legacy = true;
@@ -231,10 +229,9 @@ static bool legacy_header(mc_ctx *c, aamf_file *f)
     f->bone_table = LEGACY_HEADER_SIZE;
     f->blocks = LEGACY_HEADER_SIZE + (uint64_t)f->bones * BONE_ROW_SIZE;
     if (f->blocks > c->size) {
-        mc_instance *in = mc_emit(c, MC_AAMF_TRUNCATED, c->size);
-        mc_path(in, "/bones");
-        mc_msg(in, "file ends inside the bone table: %u bones need %" PRIu64 " bytes, file has %zu",
-               f->bones, f->blocks, c->size);
+        mc_truncated(c, MC_AAMF_TRUNCATED, "/bones",
+                     "file ends inside the bone table: %u bones need %" PRIu64 " bytes, file has %zu",
+                     f->bones, f->blocks, c->size);
         return false;
     }
     return true;
@@ -257,19 +254,15 @@ static void check_bone_table(mc_ctx *c, const aamf_file *f)
             mc_path(in, "/bones/%" PRIu32 "/bone_idx", i);
             mc_msg(in, "row %" PRIu32 ": bone_idx is %u (expected %" PRIu32 ")", i, idx, i);
         }
-        mc_code code;
-        if (parent == i) {
+        mc_parent_order order = mc_parent_order_of(parent, i, f->bones);
+        if (order == MC_PARENT_BEFORE) continue;
+        if (order == MC_PARENT_SELF) { /* a root */
             if (roots == 0) first_root = i;
             if (roots == 1) second_root = i;
             roots++;
             continue;
-        } else if (parent >= f->bones) {
-            code = MC_AAMF_BONE_PARENT_RANGE;
-        } else if (parent > i) {
-            code = MC_AAMF_BONE_PARENT_FORWARD;
-        } else {
-            continue;
         }
+        mc_code code = order == MC_PARENT_FORWARD ? MC_AAMF_BONE_PARENT_FORWARD : MC_AAMF_BONE_PARENT_RANGE;
         mc_instance *in = mc_emit(c, code, off + 2);
         mc_path(in, "/bones/%" PRIu32 "/parent_idx", i);
         mc_msg(in, "bone %" PRIu32 ": parent_idx %u (expected %" PRIu32 " for a root, or < %" PRIu32

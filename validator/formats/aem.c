@@ -13,6 +13,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 
 enum {
     AEM_HEADER_SIZE = 40,
@@ -78,7 +79,8 @@ static mc_reader record(const mc_ctx *c, const aem_file *f, enum aem_section s, 
 
 /* ---- header ---- */
 
-static void report_size(mc_ctx *c, const aem_file *f)
+/* The header's counts imply f->end bytes; the file has another size. */
+static void report_size_mismatch(mc_ctx *c, const aem_file *f)
 {
     if (c->size > f->end) {
         mc_instance *in = mc_emit(c, MC_AEM_TRAILING_BYTES, f->end);
@@ -90,11 +92,11 @@ static void report_size(mc_ctx *c, const aem_file *f)
     }
     int s = SEC_COUNT - 1;
     while (s > 0 && f->offset[s] > c->size) s--;
-    mc_instance *in = mc_emit(c, MC_AEM_TRUNCATED, c->size);
-    mc_path(in, "/%s", section_name[s]);
-    mc_msg(in, "file ends inside the %s section (%" PRIu32 " x %" PRIu32 " bytes from 0x%" PRIx64
-           "): header counts imply %" PRIu64 " bytes, file has %zu",
-           section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size);
+    char path[32];
+    snprintf(path, sizeof path, "/%s", section_name[s]);
+    mc_truncated(c, MC_AEM_TRUNCATED, path, "file ends inside the %s section (%" PRIu32 " x %" PRIu32
+                 " bytes from 0x%" PRIx64 "): header counts imply %" PRIu64 " bytes, file has %zu",
+                 section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size);
 }
 
 /* aem.md, File Header: magic, version 1, then the counts fix every section's
@@ -116,9 +118,8 @@ static bool check_header(mc_ctx *c, aem_file *f)
         return false;
     }
     if (c->size < AEM_HEADER_SIZE) {
-        mc_instance *in = mc_emit(c, MC_AEM_TRUNCATED, c->size);
-        mc_path(in, "/header");
-        mc_msg(in, "file is %zu bytes; the header alone needs %d", c->size, AEM_HEADER_SIZE);
+        mc_truncated(c, MC_AEM_TRUNCATED, "/header", "file is %zu bytes; the header alone needs %d",
+                     c->size, AEM_HEADER_SIZE);
         return false;
     }
     uint64_t end = AEM_HEADER_SIZE;
@@ -129,7 +130,7 @@ static bool check_header(mc_ctx *c, aem_file *f)
     }
     f->end = end;
     if (end != c->size) {
-        report_size(c, f);
+        report_size_mismatch(c, f);
         return false;
     }
     return true;
@@ -159,9 +160,11 @@ static void read_vertex(mc_reader *r, aem_vertex *v)
 }
 
 /* aem.md, Vertex Section: Float fields are finite; the normal is unit
- * length; tangent and bitangent are unit length or, without a tangent
- * frame, all zero. */
-static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v)
+ * length or, without one, all zero (counted in zero, reported once);
+ * tangent and bitangent are unit length or, without a tangent frame, all
+ * zero. */
+static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v,
+                                 mc_zero_normals *zero)
 {
     for (size_t a = 0; a < sizeof vertex_attrs / sizeof vertex_attrs[0]; a++) {
         const float *x = v->attr + vertex_attrs[a].first;
@@ -175,7 +178,9 @@ static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_
         }
         if (a == 0 || a == 4) continue;
         double len = mc_length(x, 3);
-        if (a == 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
+        if (a == 1 && mc_all_zero(x, 3)) {
+            mc_zero_normals_add(zero, at, i);
+        } else if (a == 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
             mc_instance *in = mc_emit(c, MC_AEM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/vertices/%" PRIu64 "/normal", i);
             mc_msg(in, "vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)", i, len,
@@ -276,13 +281,14 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint32_t max_influences = 0, bones = f->count[SEC_BONES];
+    mc_zero_normals zero = {0};
     for (uint64_t i = 0; i < f->count[SEC_VERTICES]; i++) {
         mc_reader r = record(c, f, SEC_VERTICES, i);
         aem_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after check_size; never read garbage */
         uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
-        check_vertex_vectors(c, off, i, &v);
+        check_vertex_vectors(c, off, i, &v, &zero);
         unsigned inf = check_vertex_slots(c, f, off, i, &v);
         if (inf > max_influences) max_influences = inf;
         check_vertex_weight_sum(c, off, i, &v);
@@ -294,6 +300,11 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
         }
     }
     c->info->max_influences = max_influences;
+    if (zero.count) { /* the vertex section is every mesh's: one warning */
+        mc_instance *in = mc_emit(c, MC_AEM_NORMAL_ZERO, zero.first_offset);
+        mc_path(in, "/vertices/%" PRIu64 "/normal", zero.first_vertex);
+        mc_zero_normals_msg(in, &zero, "vertex section", f->count[SEC_VERTICES]);
+    }
 }
 
 /* ---- indices ---- */
@@ -463,25 +474,6 @@ static void check_materials(mc_ctx *c, const aem_file *f)
 
 /* ---- bones ---- */
 
-/* aem.md, Bone Section; FIELD-NOTES: parents come first (the loader walks
- * parents unbounded: self or forward parents loop, large ones crash). */
-static void check_bone_parent(mc_ctx *c, uint64_t off, uint64_t i, int32_t parent, uint32_t bones)
-{
-    mc_code code;
-    if (parent == -1 || (parent >= 0 && (uint64_t)parent < i))
-        return;
-    else if (parent >= 0 && (uint64_t)parent == i)
-        code = MC_AEM_BONE_PARENT_SELF;
-    else if (parent >= 0 && (uint32_t)parent < bones)
-        code = MC_AEM_BONE_PARENT_FORWARD;
-    else
-        code = MC_AEM_BONE_PARENT_RANGE;
-    mc_instance *in = mc_emit(c, code, off + 64);
-    mc_path(in, "/bones/%" PRIu64 "/parent", i);
-    mc_msg(in, "bone %" PRIu64 ": parent %" PRId32 " (expected -1 or < %" PRIu64 ", bone count %" PRIu32 ")",
-           i, parent, i, bones);
-}
-
 /* The last row of an affine matrix is exactly (0, 0, 0, 1) up to the
  * rounding of the exporter's float inverse. */
 #define AEM_AFFINE_TOLERANCE 1e-5
@@ -524,7 +516,12 @@ static void check_bones(mc_ctx *c, const aem_file *f)
         if (r.fail) return;
         uint64_t off = f->offset[SEC_BONES] + i * AEM_BONE_SIZE;
         check_bone_matrix(c, off, i, m);
-        check_bone_parent(c, off, i, parent, f->count[SEC_BONES]);
+        /* aem.md, Bone Section; FIELD-NOTES: parents come first (the loader
+         * walks parents unbounded: self or forward parents loop, large ones
+         * crash). */
+        static const mc_parent_codes parent_codes = {
+            MC_AEM_BONE_PARENT_SELF, MC_AEM_BONE_PARENT_FORWARD, MC_AEM_BONE_PARENT_RANGE};
+        mc_check_parent(c, off + 64, i, parent, f->count[SEC_BONES], &parent_codes);
         if (memcmp(pad, zero, sizeof zero) != 0) {
             mc_instance *in = mc_emit(c, MC_AEM_BONE_PADDING, off + 68);
             mc_path(in, "/bones/%" PRIu64 "/padding", i);

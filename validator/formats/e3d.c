@@ -33,6 +33,7 @@
 #include "LzmaDec.h"
 #include "e3d_internal.h"
 #include "mc_format.h"
+#include "mc_lzma_alloc.h"
 
 enum {
     T_VERSION = 0x0001, T_LZMA = 0x0010, T_TEXTURES = 0x9000, T_MATERIALS = 0x8000,
@@ -429,18 +430,6 @@ static void check_version(e3d *v, const e3d_blk *b)
 
 /* ---- LZMA ---- */
 
-static void *lz_alloc(void *p, size_t size)
-{
-    (void)p;
-    return size ? malloc(size) : NULL;
-}
-
-static void lz_free(void *p, void *address)
-{
-    (void)p;
-    free(address);
-}
-
 enum lz_result { LZ_OK, LZ_END_MARK, LZ_SHORT, LZ_LONG, LZ_CORRUPT, LZ_TRUNCATED, LZ_NOMEM };
 
 typedef struct lz_out {
@@ -456,7 +445,7 @@ typedef struct lz_out {
 static enum lz_result lz_decode(const uint8_t props[5], const uint8_t *src, size_t src_len,
                                 size_t declared, lz_out *out)
 {
-    ISzAlloc alloc = {lz_alloc, lz_free};
+    ISzAlloc alloc = MC_LZMA_ALLOCATOR;
     CLzmaDec d;
     LzmaDec_Construct(&d);
     if (LzmaDec_AllocateProbs(&d, props, LZMA_PROPS_SIZE, &alloc) != SZ_OK) return LZ_NOMEM;

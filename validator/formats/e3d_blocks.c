@@ -204,14 +204,15 @@ static int s10(uint32_t bits)
 }
 
 /* e3d.adoc: -1..1 mapped to -511..511; FIELD-NOTES: the reference packer
- * writes -512 for -1 and decodes negatives / 512. Either mapping may hold. */
+ * writes -512 for -1 and decodes negatives / 512. Either mapping may hold.
+ * (0, 0, 0) is no normal: counted, reported once when the mesh ends. */
 static void check_normal(e3d *v, const e3d_blk *b, size_t pos, uint32_t vi, uint32_t packed)
 {
     int q[3] = {s10(packed), s10(packed >> 10), s10(packed >> 20)};
     if (q[0] == 0 && q[1] == 0 && q[2] == 0) {
-        mc_instance *in = e3d_emit_blk(v, MC_E3D_NORMAL_ZERO, b, pos);
-        e3d_append(in, "/%" PRIu32, vi);
-        mc_msg(in, "vertex %" PRIu32 ": normal is (0, 0, 0)", vi);
+        e3d_mesh *m = &v->mesh;
+        if (m->zero.count == 0) e3d_loc_blk(v, b, pos, &m->zero_loc);
+        mc_zero_normals_add(&m->zero, pos, vi);
         return;
     }
     float spec[3], ref[3];
@@ -1206,6 +1207,13 @@ static void leave_mesh(e3d *v, size_t fi)
                m->skin_for_set[s] ? "the skin using it" : "no skin: none uses this set");
     }
     check_overlaps(v, fi);
+    if (m->zero.count) {
+        char where[32]; /* meshes are counted as they open: this is the last */
+        snprintf(where, sizeof where, "mesh %" PRIu64, v->c->info->meshes - 1);
+        mc_instance *in = e3d_emit_loc(v, MC_E3D_NORMAL_ZERO, &m->zero_loc);
+        e3d_append(in, "/%" PRIu64, m->zero.first_vertex);
+        mc_zero_normals_msg(in, &m->zero, where, m->vertex_count);
+    }
     if (m->uv_sets > v->c->info->uv_layers) v->c->info->uv_layers = m->uv_sets;
 }
 

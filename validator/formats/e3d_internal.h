@@ -125,6 +125,8 @@ typedef struct e3d_mesh {
     size_t fm_count, fm_cap;
     uint64_t attr_mask;  /* standard attribute types present */
     unsigned uv_sets;
+    mc_zero_normals zero; /* E3D_NORMAL_ZERO, reported when the mesh ends */
+    e3d_loc zero_loc;
 } e3d_mesh;
 
 typedef struct e3d_skin_state {

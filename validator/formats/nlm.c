@@ -17,6 +17,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 #include "mc_signature.h"
 
 enum {
@@ -88,31 +89,28 @@ static bool nlm_detect(const uint8_t *data, size_t size)
 /* ---- structure ---- */
 
 /*
- * True when count records of size bytes fit in what remains of r. Otherwise
- * reports the one NLM_TRUNCATED of the file (when emit) at the offset where
- * the bytes run out, naming the element that does not fit.
+ * mc_reader_fits, and when the records do not fit (and emit is set) the
+ * file's one NLM_TRUNCATED, naming the element that does not fit.
  */
 MC_PRINTF(7, 8)
-static bool fits(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size, bool emit,
-                 const char *path, const char *what, ...)
+static bool fits_or_truncated(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size,
+                              bool emit, const char *path, const char *what, ...)
 {
-    uint64_t need = UINT64_MAX;
-    bool ok = mc_mul_u64(count, size, &need);
-    if (!r->fail && ok && need <= mc_reader_left(r)) return true;
+    if (mc_reader_fits(r, count, size)) return true;
     if (!emit) return false;
     char desc[128];
     va_list ap;
     va_start(ap, what);
     vsnprintf(desc, sizeof desc, what, ap);
     va_end(ap);
-    mc_instance *in = mc_emit(c, MC_NLM_TRUNCATED, c->size);
-    mc_path(in, "%s", path);
-    if (ok)
-        mc_msg(in, "file ends inside %s: %" PRIu64 " bytes needed from 0x%zx, %zu present", desc,
-               need, r->pos, mc_reader_left(r));
+    uint64_t need = UINT64_MAX;
+    if (mc_mul_u64(count, size, &need))
+        mc_truncated(c, MC_NLM_TRUNCATED, path, "file ends inside %s: %" PRIu64
+                     " bytes needed from 0x%zx, %zu present", desc, need, r->pos, mc_reader_left(r));
     else
-        mc_msg(in, "file ends inside %s: %" PRIu64 " x %" PRIu64 " bytes from 0x%zx overflow, %zu present",
-               desc, count, size, r->pos, mc_reader_left(r));
+        mc_truncated(c, MC_NLM_TRUNCATED, path, "file ends inside %s: %" PRIu64 " x %" PRIu64
+                     " bytes from 0x%zx overflow, %zu present", desc, count, size, r->pos,
+                     mc_reader_left(r));
     return false;
 }
 
@@ -123,29 +121,29 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     char path[48];
     snprintf(path, sizeof path, "/meshes/%" PRIu32, m);
     out->off = r->pos;
-    if (!fits(c, r, 1, NLM_MESH_HEADER_SIZE, emit, path, "the header of mesh %" PRIu32, m))
+    if (!fits_or_truncated(c, r, 1, NLM_MESH_HEADER_SIZE, emit, path, "the header of mesh %" PRIu32, m))
         return false;
     out->vertex_count = mc_read_u32(r);
     out->index_count = mc_read_u32(r);
     out->vertices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/vertices", m);
-    if (!fits(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
+    if (!fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
               "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
               out->vertex_count, out->off))
         return false;
     mc_reader_skip(r, (size_t)out->vertex_count * NLM_VERTEX_SIZE);
     out->indices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/indices", m);
-    if (!fits(c, r, out->index_count, 4, emit, path,
+    if (!fits_or_truncated(c, r, out->index_count, 4, emit, path,
               "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
               out->index_count, out->off + 4))
         return false;
     mc_reader_skip(r, (size_t)out->index_count * 4u);
     out->texture = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/texture", m);
-    if (!fits(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
+    if (!fits_or_truncated(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
     out->texture_size = mc_read_u32(r);
-    if (!fits(c, r, out->texture_size, 1, emit, path,
+    if (!fits_or_truncated(c, r, out->texture_size, 1, emit, path,
               "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
               out->texture_size, out->texture))
         return false;
@@ -159,7 +157,7 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     char path[48];
     snprintf(path, sizeof path, "/animation/channels/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
         return false;
     out->node = mc_read_i32(r);
     out->bone = mc_read_i32(r);
@@ -167,7 +165,7 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     for (int k = 0; k < KEY_KINDS; k++) {
         out->keys[k] = r->pos;
         snprintf(path, sizeof path, "/animation/channels/%" PRIu32 "/%s_keys", i, key_name[k]);
-        if (!fits(c, r, out->count[k], key_size[k], emit, path,
+        if (!fits_or_truncated(c, r, out->count[k], key_size[k], emit, path,
                   "bone map entry %" PRIu32 "'s %" PRIu32 " %s keys (count at 0x%" PRIx64 ")", i,
                   out->count[k], key_name[k], out->off + 8 + 4u * (unsigned)k))
             return false;
@@ -182,13 +180,13 @@ static bool walk_node(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_node *
     char path[48];
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits(c, r, 1, NLM_NODE_HEADER_SIZE, emit, path, "the header of node %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_NODE_HEADER_SIZE, emit, path, "the header of node %" PRIu32, i))
         return false;
     out->id = mc_read_i32(r);
     mc_reader_skip(r, 64);
     out->child_count = mc_read_u32(r);
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32 "/children", i);
-    if (!fits(c, r, out->child_count, 4, emit, path,
+    if (!fits_or_truncated(c, r, out->child_count, 4, emit, path,
               "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
               out->child_count, out->off + 68))
         return false;
@@ -202,16 +200,16 @@ static bool walk_count(mc_ctx *c, mc_reader *r, uint32_t *count, uint64_t min, b
                        const char *path, const char *what)
 {
     uint64_t at = r->pos;
-    if (!fits(c, r, 1, 4, emit, path, "the %s count", what)) return false;
+    if (!fits_or_truncated(c, r, 1, 4, emit, path, "the %s count", what)) return false;
     *count = mc_read_u32(r);
-    return fits(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
+    return fits_or_truncated(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
                 *count, what, at, min);
 }
 
 /* nlm.md, Animation Data Section. Fills the section offsets of f. */
 static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
 {
-    if (!fits(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
+    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
@@ -266,7 +264,7 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, NLM_AABB_OFFSET);
-    if (!fits(c, &r, 1, 24, true, "/aabb", "the AABB")) return;
+    if (!fits_or_truncated(c, &r, 1, 24, true, "/aabb", "the AABB")) return;
     mc_reader_skip(&r, 24);
     if (!walk_count(c, &r, &f->mesh_count, NLM_MESH_MIN_SIZE, true, "/meshes", "meshes")) return;
     for (uint32_t m = 0; m < f->mesh_count; m++) {
@@ -281,9 +279,8 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
         return;
     }
     if (mc_reader_left(&r) == 0) {
-        mc_instance *in = mc_emit(c, MC_NLM_TRUNCATED, c->size);
-        mc_path(in, "/animation");
-        mc_msg(in, "the animation flag is 1 but the file ends after the meshes (at 0x%zx)", c->size);
+        mc_truncated(c, MC_NLM_TRUNCATED, "/animation",
+                     "the animation flag is 1 but the file ends after the meshes (at 0x%zx)", c->size);
         return;
     }
     if (!walk_animation(c, &r, true, f)) return;
@@ -319,9 +316,8 @@ static bool check_header(mc_ctx *c, nlm_file *f)
         return false;
     }
     if (c->size < NLM_HEADER_SIZE) {
-        mc_instance *in = mc_emit(c, MC_NLM_TRUNCATED, c->size);
-        mc_path(in, "/header");
-        mc_msg(in, "file is %zu bytes; the header alone needs %d", c->size, NLM_HEADER_SIZE);
+        mc_truncated(c, MC_NLM_TRUNCATED, "/header", "file is %zu bytes; the header alone needs %d",
+                     c->size, NLM_HEADER_SIZE);
         return false;
     }
     mc_reader r = mc_reader_make(d, c->size);
@@ -467,6 +463,7 @@ typedef struct vertex_scope {
     int worst_axis;
     double worst;
     uint32_t max_influences;
+    mc_zero_normals zero; /* NLM_NORMAL_ZERO, once per mesh */
 } vertex_scope;
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
@@ -505,7 +502,8 @@ static void track_aabb(vertex_scope *s, uint64_t off, uint64_t i, const float *p
     }
 }
 
-/* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals. */
+/* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals or,
+ * for none, (0, 0, 0) (FIELD-NOTES: line-list meshes). */
 static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i,
                                 const nlm_vertex *v)
 {
@@ -530,7 +528,9 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        if (a == 2 && mc_all_zero(x, 3)) {
+            mc_zero_normals_add(&s->zero, at, i);
+        } else if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",
@@ -632,6 +632,7 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->vertices);
+    s->zero = (mc_zero_normals){0};
     for (uint64_t i = 0; i < m->vertex_count; i++) {
         uint64_t off = r.pos;
         nlm_vertex v;
@@ -641,6 +642,13 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
         unsigned inf = check_vertex_slots(c, s, off, i, &v);
         if (inf > s->max_influences) s->max_influences = inf;
         check_vertex_weight_sum(c, s, off, i, &v);
+    }
+    if (s->zero.count) {
+        char where[24];
+        snprintf(where, sizeof where, "mesh %" PRIu32, s->mesh);
+        mc_instance *in = mc_emit(c, MC_NLM_NORMAL_ZERO, s->zero.first_offset);
+        mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, s->zero.first_vertex);
+        mc_zero_normals_msg(in, &s->zero, where, m->vertex_count);
     }
 }
 

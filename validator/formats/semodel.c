@@ -20,7 +20,6 @@
  * elements is empty either way).
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_rules.h"
 
 enum {
     SE_PREFIX = 11,          /* magic[7], version, headerSize */
@@ -74,7 +74,7 @@ typedef struct se_name {
     uint32_t len;
 } se_name;
 
-/* ---- helpers (UTF-8 and binary16 belong in core) ---- */
+/* ---- helpers ---- */
 
 /* semodel.md, bone_t / mat_t; FIELD-NOTES: face_t follows the same rule. */
 static unsigned index_width(uint64_t count)
@@ -94,67 +94,11 @@ static float read_half(mc_reader *r)
     return mc_half_to_f32(mc_read_u16(r));
 }
 
-/* RFC 3629: shortest form only, no surrogates, nothing above U+10FFFF.
- * Returns the index of the first byte that starts no valid sequence, or n. */
-static size_t utf8_invalid_at(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t b = s[i];
-        if (b < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint8_t lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            len = 2;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            if (b == 0xE0) lo = 0xA0; /* overlong */
-            if (b == 0xED) hi = 0x9F; /* surrogates */
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            if (b == 0xF0) lo = 0x90; /* overlong */
-            if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
-        } else {
-            return i;
-        }
-        if (len > n - i || s[i + 1] < lo || s[i + 1] > hi) return i;
-        for (size_t k = 2; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80) return i;
-        i += len;
-    }
-    return n;
-}
-
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x100000001b3);
     return h;
-}
-
-/* One SEMODEL_TRUNCATED where the file ends: the walk stops after it. */
-static void truncated(mc_ctx *c, const char *path, const char *fmt, ...) MC_PRINTF(3, 4);
-static void truncated(mc_ctx *c, const char *path, const char *fmt, ...)
-{
-    mc_instance *in = mc_emit(c, MC_SEMODEL_TRUNCATED, c->size);
-    if (!in) return;
-    char msg[sizeof in->message];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    mc_path(in, "%s", path);
-    mc_msg(in, "%s", msg);
-}
-
-/* True when *need bytes remain; ok false means the size overflowed (more
- * than any file). *need is read here, after ok was computed from it. */
-static bool fits(const mc_reader *r, bool ok, const uint64_t *need)
-{
-    return ok && *need <= mc_reader_left(r);
 }
 
 /* Strings end in a NUL inside the file and are UTF-8 (FIELD-NOTES: the
@@ -174,7 +118,7 @@ static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
         return false;
     }
     size_t len = (size_t)(nul - p);
-    size_t bad = utf8_invalid_at(p, len);
+    size_t bad = mc_utf8_invalid_at(p, len);
     if (bad < len) {
         mc_instance *in = mc_emit(c, MC_SEMODEL_STRING_NOT_UTF8, at + bad);
         mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
@@ -329,7 +273,7 @@ static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
     uint16_t version = mc_read_u16(r);
     uint16_t header_size = mc_read_u16(r);
     if (r->fail) {
-        truncated(c, "/header", "file is %zu bytes; magic, version and headerSize need %d", c->size,
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/header", "file is %zu bytes; magic, version and headerSize need %d", c->size,
                   SE_PREFIX);
         return false;
     }
@@ -358,7 +302,7 @@ static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
     }
     size_t body = f->draft ? SE_HEADER_DRAFT - 2u : SE_HEADER_2018 - 2u;
     if (mc_reader_left(r) < body) {
-        truncated(c, "/header", "file is %zu bytes; the %s header ends at %zu", c->size, c->layout,
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/header", "file is %zu bytes; the %s header ends at %zu", c->size, c->layout,
                   SE_PREFIX + body);
         return false;
     }
@@ -396,25 +340,6 @@ static void element_flags(mc_ctx *c, uint64_t at, const char *block, uint32_t i,
     mc_msg(in, "%s %" PRIu32 ": flags byte is 0x%02x (no bit is defined)", block, i, flags);
 }
 
-/* semodel.md, SEModel_BoneData: -1 for roots; FIELD-NOTES: the Blender
- * importer creates bones in order, so a parent comes before its child. */
-static void check_parent(mc_ctx *c, uint64_t at, uint32_t i, int32_t parent, uint32_t bones)
-{
-    mc_code code;
-    if (parent == -1 || (parent >= 0 && (uint32_t)parent < i))
-        return;
-    else if (parent >= 0 && (uint32_t)parent == i)
-        code = MC_SEMODEL_BONE_PARENT_SELF;
-    else if (parent >= 0 && (uint32_t)parent < bones)
-        code = MC_SEMODEL_BONE_PARENT_FORWARD;
-    else
-        code = MC_SEMODEL_BONE_PARENT_RANGE;
-    mc_instance *in = mc_emit(c, code, at);
-    mc_path(in, "/bones/%" PRIu32 "/parent", i);
-    mc_msg(in, "bone %" PRIu32 ": parent %" PRId32 " (expected -1 or < %" PRIu32 ", bone count %" PRIu32 ")",
-           i, parent, i, bones);
-}
-
 static bool vec_finite(mc_ctx *c, uint64_t at, uint32_t i, const char *field, const float *v,
                        size_t n)
 {
@@ -445,7 +370,11 @@ static void check_bone(mc_ctx *c, const se_file *f, mc_reader *r, uint32_t i)
 {
     uint64_t at = r->pos;
     element_flags(c, at, "bones", i, mc_read_u8(r));
-    check_parent(c, at + 1, i, mc_read_i32(r), f->bones);
+    /* semodel.md, SEModel_BoneData: -1 for roots; FIELD-NOTES: the Blender
+     * importer creates bones in order, so a parent comes before its child. */
+    static const mc_parent_codes parent_codes = {
+        MC_SEMODEL_BONE_PARENT_SELF, MC_SEMODEL_BONE_PARENT_FORWARD, MC_SEMODEL_BONE_PARENT_RANGE};
+    mc_check_parent(c, at + 1, i, mc_read_i32(r), f->bones, &parent_codes);
     if (f->bone_flags & B_GLOBAL) check_transform(c, r, i, "globalPosition", "globalRotation");
     if (f->bone_flags & B_LOCAL) check_transform(c, r, i, "localPosition", "localRotation");
     if (f->bone_flags & B_SCALES) {
@@ -501,10 +430,10 @@ static void check_duplicate_names(mc_ctx *c, const se_name *names, uint32_t n)
 static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     if (f->bones == 0) return true;
-    uint64_t record = bone_record_size(f), need = 0;
+    uint64_t record = bone_record_size(f);
     /* every bone takes its name's NUL and its record at the least */
-    if (!fits(r, mc_add_mul_u64(&need, f->bones, record + 1), &need)) {
-        truncated(c, "/bones", "boneCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
+    if (!mc_reader_fits(r, f->bones, record + 1)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/bones", "boneCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
                   " bytes from 0x%zx; %zu remain", f->bones, f->bones, record + 1, r->pos,
                   mc_reader_left(r));
         return false;
@@ -523,8 +452,8 @@ static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
             mc_msg(in, "bone %" PRIu32 ": name is empty", i);
         }
     }
-    if (ok && !fits(r, mc_mul_u64(f->bones, record, &need), &need)) {
-        truncated(c, "/bones", "bone data: %" PRIu32 " x %" PRIu64 " bytes from 0x%zx; %zu remain",
+    if (ok && !mc_reader_fits(r, f->bones, record)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/bones", "bone data: %" PRIu32 " x %" PRIu64 " bytes from 0x%zx; %zu remain",
                   f->bones, record, r->pos, mc_reader_left(r));
         ok = false;
     }
@@ -556,10 +485,17 @@ static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const
     if (!mc_all_finite(uv, 2)) vertex_not_finite(c, at, m, v, "uv");
 }
 
-static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3])
+/* A unit direction, or (0, 0, 0) for none: counted in zero, reported once
+ * per mesh by report_zero_normals. */
+static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3],
+                         mc_zero_normals *zero)
 {
     if (!mc_all_finite(n, 3)) {
         vertex_not_finite(c, at, m, v, "normal");
+        return;
+    }
+    if (mc_all_zero(n, 3)) {
+        mc_zero_normals_add(zero, at, v);
         return;
     }
     double len = mc_length(n, 3);
@@ -568,6 +504,16 @@ static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, c
     mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/normal", m->index, v);
     mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": normal (%g, %g, %g) has length %g (expected 1 +- %g)",
            m->index, v, (double)n[0], (double)n[1], (double)n[2], len, c->opt->unit_tolerance);
+}
+
+static void report_zero_normals(mc_ctx *c, const se_mesh *m, const mc_zero_normals *zero)
+{
+    if (!zero->count) return;
+    char where[24];
+    snprintf(where, sizeof where, "mesh %" PRIu32, m->index);
+    mc_instance *in = mc_emit(c, MC_SEMODEL_NORMAL_ZERO, zero->first_offset);
+    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", m->index, zero->first_vertex);
+    mc_zero_normals_msg(in, zero, where, m->vertices);
 }
 
 /* Where slot j's bone index and weight sit. */
@@ -708,12 +654,14 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         }
     }
     if (f->mesh_flags & M_NORMALS) {
+        mc_zero_normals zero = {0};
         for (uint32_t v = 0; v < m->vertices; v++) {
             uint64_t at = r->pos;
             float n[3];
             mc_read_f32s(r, n, 3);
-            check_normal(c, at, m, v, n);
+            check_normal(c, at, m, v, n, &zero);
         }
+        report_zero_normals(c, m, &zero);
     }
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, (size_t)m->vertices * 4u);
     uint32_t bone[255];
@@ -751,7 +699,7 @@ static uint64_t draft_vertex_size(const se_file *f, const se_mesh *m)
 }
 
 static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m,
-                               uint32_t v)
+                               uint32_t v, mc_zero_normals *zero)
 {
     uint64_t at = r->pos;
     float p[3];
@@ -774,7 +722,7 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (f->mesh_flags & M_NORMALS) {
         at = r->pos;
         float n[3] = {read_half(r), read_half(r), read_half(r)};
-        check_normal(c, at, m, v, n);
+        check_normal(c, at, m, v, n, zero);
     }
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, 4);
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
@@ -818,19 +766,19 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     }
     ok = ok && mc_add_mul_u64(&need, m->faces, 3u * (uint64_t)m->face_w);
     uint64_t total = 0;
-    if (fits(r, ok && mc_add_u64(need, rest, &total), &total)) return true;
+    if (ok && mc_add_u64(need, rest, &total) && mc_reader_fits(r, 1, total)) return true;
     char path[32];
     snprintf(path, sizeof path, "/meshes/%" PRIu32, m->index);
     if (!ok)
-        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need more bytes than any file holds", m->index, m->vertices, m->faces);
     else if (rest)
-        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need %" PRIu64 " bytes from 0x%zx, the headers of the meshes after it %" PRIu64
                   "; %zu remain", m->index, m->vertices, m->faces, need, r->pos, rest,
                   mc_reader_left(r));
     else
-        truncated(c, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, path, "mesh %" PRIu32 ": vertexCount %" PRIu32 " and faceCount %" PRIu32
                   " need %" PRIu64 " bytes from 0x%zx; %zu remain", m->index, m->vertices,
                   m->faces, need, r->pos, mc_reader_left(r));
     return false;
@@ -840,9 +788,9 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
 static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     if (f->meshes == 0) return true;
-    uint64_t head = f->draft ? 10 : 11, need = 0;
-    if (!fits(r, mc_mul_u64(f->meshes, head, &need), &need)) {
-        truncated(c, "/meshes", "meshCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
+    uint64_t head = f->draft ? 10 : 11;
+    if (!mc_reader_fits(r, f->meshes, head)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/meshes", "meshCount %" PRIu32 " needs at least %" PRIu32 " x %" PRIu64
                   " bytes from 0x%zx; %zu remain", f->meshes, f->meshes, head, r->pos,
                   mc_reader_left(r));
         return false;
@@ -852,7 +800,9 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
         if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
         check_mesh_header(c, f, &m);
         if (f->draft) {
-            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v);
+            mc_zero_normals zero = {0};
+            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v, &zero);
+            report_zero_normals(c, &m, &zero);
             check_faces(c, r, &m, 4);
             count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
         } else {
@@ -869,9 +819,8 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
     if (f->mats == 0) return true;
-    uint64_t need = 0;
-    if (!fits(r, mc_mul_u64(f->mats, 2, &need), &need)) {
-        truncated(c, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
+    if (!mc_reader_fits(r, f->mats, 2)) {
+        mc_truncated(c, MC_SEMODEL_TRUNCATED, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
                   " x 2 bytes from 0x%zx; %zu remain", f->mats, f->mats, r->pos, mc_reader_left(r));
         return false;
     }
@@ -880,7 +829,7 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
         uint64_t at = r->pos;
         uint8_t simple = mc_read_u8(r);
         if (r->fail) {
-            truncated(c, "/materials", "material %" PRIu32 ": file ends before isSimpleMaterial at 0x%" PRIx64,
+            mc_truncated(c, MC_SEMODEL_TRUNCATED, "/materials", "material %" PRIu32 ": file ends before isSimpleMaterial at 0x%" PRIx64,
                       i, at);
             return false;
         }

@@ -1,0 +1,73 @@
+/* The rules several format modules share (mc_rules.h). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "mc_rules.h"
+
+void mc_truncated(mc_ctx *c, mc_code code, const char *path, const char *fmt, ...)
+{
+    mc_instance *in = mc_emit(c, code, c->size);
+    if (!in) return;
+    mc_path(in, "%s", path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->message, sizeof in->message, fmt, ap);
+    va_end(ap);
+}
+
+mc_parent_order mc_parent_order_of(int64_t parent, uint64_t i, uint64_t bones)
+{
+    if (parent < 0 || (uint64_t)parent >= bones) return MC_PARENT_RANGE;
+    if ((uint64_t)parent < i) return MC_PARENT_BEFORE;
+    return (uint64_t)parent == i ? MC_PARENT_SELF : MC_PARENT_FORWARD;
+}
+
+void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_t bones,
+                     const mc_parent_codes *codes)
+{
+    if (parent == -1) return;
+    mc_code code;
+    switch (mc_parent_order_of(parent, i, bones)) {
+    case MC_PARENT_BEFORE: return;
+    case MC_PARENT_SELF: code = codes->self; break;
+    case MC_PARENT_FORWARD: code = codes->forward; break;
+    default: code = codes->range; break;
+    }
+    mc_instance *in = mc_emit(c, code, at);
+    mc_path(in, "/bones/%" PRIu64 "/parent", i);
+    mc_msg(in, "bone %" PRIu64 ": parent %" PRId64 " (expected -1 or < %" PRIu64 ", bone count %" PRIu64 ")",
+           i, parent, i, bones);
+}
+
+size_t mc_utf8_invalid_at(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint8_t lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0; /* overlong */
+            if (b == 0xED) hi = 0x9F; /* surrogates */
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90; /* overlong */
+            if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
+        } else {
+            return i;
+        }
+        if (len > n - i || s[i + 1] < lo || s[i + 1] > hi) return i;
+        for (size_t k = 2; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80) return i;
+        i += len;
+    }
+    return n;
+}
