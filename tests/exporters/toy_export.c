@@ -18,6 +18,8 @@
  *   crash-256         abort() on 256 bones or more
  *   hang-empty        loop forever on a scene without meshes
  *   no-output         exit 0 without writing anything
+ *   joint-index       skin bone indices are the glTF joint slots, not the
+ *                     bones' places in the (reordered) bone table
  *
  * Not part of modelcheck: test code. Exit 0 written, 1 refused, 2 usage.
  */
@@ -136,7 +138,8 @@ static void weights(const xmodel *x, const gr_prim *p, const gr_skin *sk, uint32
     for (int k = 0; k < slots; k++) {
         float w = p->weights[(size_t)src * p->influences + k];
         if (w <= 0) continue;
-        v->bone[n] = x->node_bone[sk->joints[p->joints[(size_t)src * p->influences + k]]];
+        uint32_t slot = p->joints[(size_t)src * p->influences + k];
+        v->bone[n] = bug(x, "joint-index") ? (int)slot : x->node_bone[sk->joints[slot]];
         v->w[n++] = bug(x, "drop-influences") ? w : w / sum;
     }
     /* the largest 4, renormalised */
