@@ -365,8 +365,37 @@ static void tally(mcx_run *r)
     }
 }
 
+/* A word of the command that names a file of the current directory by a
+ * relative path: it would not resolve in the case directory. */
+static int relative_file(const char *cmd, char *word, size_t size)
+{
+    const char *p = cmd;
+    while (*p) {
+        while (*p == ' ' || *p == '\t') p++;
+        size_t n = strcspn(p, " \t");
+        if (n && n < size) {
+            memcpy(word, p, n);
+            word[n] = '\0';
+            char *w = word + (word[0] == '\'' || word[0] == '"');
+            size_t len = strlen(w);
+            if (len && (w[len - 1] == '\'' || w[len - 1] == '"')) w[len - 1] = '\0';
+            struct stat st;
+            if (w[0] && w[0] != '/' && w[0] != '-' && !strchr(w, '{') && stat(w, &st) == 0 && S_ISREG(st.st_mode)) {
+                memmove(word, w, strlen(w) + 1);
+                return 1;
+            }
+        }
+        p += n;
+    }
+    return 0;
+}
+
 static int check_options(const mcx_options *o, char *why, size_t why_size)
 {
+    char word[512];
+    if (relative_file(o->command, word, sizeof word))
+        return snprintf(why, why_size, "the exporter command names '%s' by a relative path, but every case runs in "
+                        "its own directory: write {cwd}/%s", word, word), -1;
     if (mcc_format_index(o->format) < 0)
         return snprintf(why, why_size, "--exporter needs --format (aem, semodel, aamf, e3d, nlm)"), -1;
     if (!strstr(o->command, "{out}") && !o->output_name)

@@ -43,6 +43,18 @@ void mcx_findings_free(mcx_findings *f)
     memset(f, 0, sizeof *f);
 }
 
+/* A name for a finding: at most 40 bytes (cut at a character), "..." after. */
+static const char *shown(const char *name, char buf[48])
+{
+    size_t len = strlen(name);
+    if (len <= 40) return name;
+    len = 40;
+    while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80) len--;
+    memcpy(buf, name, len);
+    memcpy(buf + len, "...", 4);
+    return buf;
+}
+
 /* ---- the model's side ------------------------------------------------------- */
 
 typedef struct mvert {
@@ -155,14 +167,16 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
             }
         }
         if (found < 0) {
-            mcx_find(out, "bone '%s' (bind position %g %g %g) lost", fb->name, fb->bind[12], fb->bind[13],
+            char nb[48];
+            mcx_find(out, "bone '%s' (bind position %g %g %g) lost", shown(fb->name, nb), fb->bind[12], fb->bind[13],
                      fb->bind[14]);
             continue;
         }
         bone_map[found] = (int)k;
         model_of[k] = found;
+        char na[48], nb[48];
         if (caps->bone_names && fb->name[0] && strcmp(m->bones[found].name, fb->name) != 0)
-            mcx_find(out, "bone '%s': name changed to '%s'", fb->name, m->bones[found].name);
+            mcx_find(out, "bone '%s': name changed to '%s'", shown(fb->name, na), shown(m->bones[found].name, nb));
     }
     for (uint32_t k = 0; k < f->bone_count; k++) {
         if (model_of[k] < 0) continue;
@@ -171,9 +185,11 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         uint32_t guard = 0;
         while (p >= 0 && bone_map[p] < 0 && guard++ < m->bone_count) p = m->bones[p].parent;
         int got = p >= 0 ? bone_map[p] : -1, want = f->bones[k].parent;
+        char na[48], nb[48], nc[48];
         if (got != want)
-            mcx_find(out, "bone '%s': parent is '%s' (expected '%s')", f->bones[k].name,
-                     got >= 0 ? f->bones[got].name : "(none)", want >= 0 ? f->bones[want].name : "(none)");
+            mcx_find(out, "bone '%s': parent is '%s' (expected '%s')", shown(f->bones[k].name, na),
+                     got >= 0 ? shown(f->bones[got].name, nb) : "(none)",
+                     want >= 0 ? shown(f->bones[want].name, nc) : "(none)");
     }
 }
 
@@ -375,19 +391,6 @@ static void compare_lines(const mcs_facts *f, const mcs_caps *caps, const float 
 
 /* ---- animations ------------------------------------------------------------------- */
 
-/* The name cut to n bytes at a UTF-8 character boundary. */
-static void cut_name(const char *name, uint32_t n, char *buf, size_t size)
-{
-    size_t len = strlen(name);
-    if (len > n) {
-        len = n;
-        while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80) len--;
-    }
-    if (len >= size) len = size - 1;
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-}
-
 /* Does a model animation name stand for the scene's? Equal, or the scene's
  * cut to the format's field (at a character boundary or not). */
 static int name_matches(const char *model, const char *scene, uint32_t field)
@@ -419,8 +422,9 @@ static void compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_mod
             }
         }
         if (worst > caps->matrix_tol + 1e-4) {
+            char na[48], nb[48];
             mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
-                     fa->name, fa->times[k], f->bones[worst_bone].name, worst);
+                     shown(fa->name, na), fa->times[k], shown(f->bones[worst_bone].name, nb), worst);
             return;
         }
     }
@@ -445,17 +449,19 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
                 found = k;
         if (found == UINT32_MAX && a < m->animation_count && !used[a]) found = a; /* by order */
         if (found == UINT32_MAX) {
-            if (caps->max_animations > a && fa->duration > 0) mcx_find(out, "animation '%s' lost", fa->name);
+            char na[48];
+            if (caps->max_animations > a && fa->duration > 0) mcx_find(out, "animation '%s' lost", shown(fa->name, na));
             continue;
         }
         used[found] = 1;
         const mcl_animation *ma = &m->animations[found];
-        char cut[300];
-        cut_name(fa->name, caps->anim_name_bytes, cut, sizeof cut);
+        char cut[48], got[48];
+        shown(fa->name, cut);
+        if (strlen(fa->name) <= 40) snprintf(cut, sizeof cut, "%s", fa->name);
         int replaceable = caps->ascii_names && !mcs_ascii(fa->name); /* the format cannot spell it */
         if (caps->anim_name_bytes && !replaceable && !name_matches(ma->name, fa->name, caps->anim_name_bytes) &&
             fa->name[0])
-            mcx_find(out, "animation '%s': name changed to '%s'", cut, ma->name);
+            mcx_find(out, "animation '%s': name changed to '%s'", cut, shown(ma->name, got));
         double unit = caps->seconds ? 1 : ma->units_per_second;
         if (unit > 0 && fa->duration > 0 && fabs(ma->duration / unit - fa->duration) > 1e-3)
             mcx_find(out, "animation '%s': duration %.4g s (expected %.4g s)", cut, ma->duration / unit, fa->duration);
