@@ -259,32 +259,12 @@ static int check_exporter_options(const options *o)
     return 0;
 }
 
-static int render_exporter(FILE *out, enum kind k, const mcx_report *r)
-{
-    if (k == KIND_TEXT) mcx_report_text(out, r);
-    else if (k == KIND_JUNIT) mcx_report_junit(out, r);
-    else if (k == KIND_HTML) mcx_report_html(out, r);
-    else {
-        cJSON *doc = mcx_report_json(r);
-        char *s = doc ? cJSON_Print(doc) : NULL;
-        cJSON_Delete(doc);
-        if (!s) return -1;
-        fputs(s, out);
-        fputc('\n', out);
-        free(s);
-    }
-    return ferror(out) ? -1 : 0;
-}
-
-static int exporter_render_to(const char *path, enum kind k, const mcx_report *r)
-{
-    FILE *f = path ? fopen(path, "w") : stdout;
-    int rc = f ? render_exporter(f, k, r) : -1;
-    if (path && f && fclose(f) != 0) rc = -1;
-    if (!path && fflush(stdout) != 0) rc = -1;
-    if (rc) fprintf(stderr, "modelcheck certify: cannot write the report to %s\n", path ? path : "stdout");
-    return rc;
-}
+/* What a report is rendered from: a loader's run or an exporter's. */
+typedef struct report_of {
+    const mcc_report *loader;
+    const mcx_report *exporter;
+} report_of;
+static int write_reports(const options *o, const report_of *r);
 
 static int run_exporter(options *o)
 {
@@ -313,20 +293,21 @@ static int run_exporter(options *o)
                 run.total.verdict[MCX_ERROR]);
         rc = EXIT_USAGE;
     }
-    if (exporter_render_to(o->report, o->output, &r) != 0) rc = EXIT_USAGE;
-    for (int k = 0; k < KIND_COUNT; k++)
-        if (o->extra[k] && exporter_render_to(o->extra[k], (enum kind)k, &r) != 0) rc = EXIT_USAGE;
+    report_of of = {.exporter = &r};
+    if (write_reports(o, &of) != 0) rc = EXIT_USAGE;
     mcx_run_free(&run);
     return rc;
 }
 
-static int render(FILE *out, enum kind k, const mcc_report *r)
+static int render(FILE *out, enum kind k, const report_of *of)
 {
-    if (k == KIND_TEXT) mcc_report_text(out, r);
-    else if (k == KIND_JUNIT) mcc_report_junit(out, r);
-    else if (k == KIND_HTML) mcc_report_html(out, r);
+    const mcc_report *r = of->loader;
+    const mcx_report *x = of->exporter;
+    if (k == KIND_TEXT) x ? mcx_report_text(out, x) : mcc_report_text(out, r);
+    else if (k == KIND_JUNIT) x ? mcx_report_junit(out, x) : mcc_report_junit(out, r);
+    else if (k == KIND_HTML) x ? mcx_report_html(out, x) : mcc_report_html(out, r);
     else {
-        cJSON *doc = mcc_report_json(r);
+        cJSON *doc = x ? mcx_report_json(x) : mcc_report_json(r);
         char *s = doc ? cJSON_Print(doc) : NULL;
         cJSON_Delete(doc);
         if (!s) return -1;
@@ -337,7 +318,7 @@ static int render(FILE *out, enum kind k, const mcc_report *r)
     return ferror(out) ? -1 : 0;
 }
 
-static int render_to(const char *path, enum kind k, const mcc_report *r)
+static int render_to(const char *path, enum kind k, const report_of *r)
 {
     FILE *f = path ? fopen(path, "w") : stdout;
     int rc = f ? render(f, k, r) : -1;
@@ -347,7 +328,7 @@ static int render_to(const char *path, enum kind k, const mcc_report *r)
     return rc;
 }
 
-static int write_reports(const options *o, const mcc_report *r)
+static int write_reports(const options *o, const report_of *r)
 {
     int rc = render_to(o->report, o->output, r);
     for (int k = 0; k < KIND_COUNT; k++)
@@ -382,7 +363,8 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
                 summary.total.verdict[MCC_ERROR]);
         rc = EXIT_USAGE;
     }
-    if (write_reports(o, &r) != 0) rc = EXIT_USAGE;
+    report_of of = {.loader = &r};
+    if (write_reports(o, &of) != 0) rc = EXIT_USAGE;
     mcc_summary_free(&summary);
     mcc_results_free(results, corpus->count);
     return rc;

@@ -54,7 +54,8 @@ jsonschema.validate(json.load(open(scenes_json)), json.load(open(scenes_schema_p
 passed += 1
 
 # 1. The correct exporters: everything conforming or correctly refused.
-expected_refusals = {"aem": {"empty"}, "aamf": {"empty", "many_vertices", "far_coordinates", "bones_300"}}
+expected_refusals = {"aem": {"empty"}, "aamf": {"empty", "many_vertices", "far_coordinates", "bones_300"},
+                     "nlm": {"empty", "bones_255", "bones_256", "bones_300", "chain_128"}, "semodel": {"empty"}}
 for fmt, refused in expected_refusals.items():
     junit = os.path.join(tmp, fmt + ".xml")
     html = os.path.join(tmp, fmt + ".html")
@@ -87,6 +88,12 @@ bugs = [
     ("aem", "drop-influences", "skin_8", "invalid_output", "AEM_WEIGHT_SUM@", ()),
     ("aem", "joint-index", "joints_reversed", "unfaithful", "skin weights changed at 6 vertices", ()),
     ("aamf", "joint-index", "joints_reversed", "unfaithful", "skin weights changed at 6 vertices", ()),
+    ("nlm", "joint-index", "joints_reversed", "unfaithful", "expected root=1, found tip=1", ()),
+    ("semodel", "joint-index", "joints_reversed", "unfaithful", "expected root=1, found tip=1", ()),
+    ("semodel", "source-order", "joints_reversed", "invalid_output", "SEMODEL_BONE_PARENT_FORWARD@", ()),
+    ("nlm", "source-order", "joints_reversed", "conforming", "", ()),  # NLM nodes carry the hierarchy
+    ("nlm", "drop-influences", "skin_8", "invalid_output", "NLM_WEIGHT_SUM@", ()),
+    ("semodel", "drop-influences", "skin_8", "invalid_output", "SEMODEL_WEIGHT_SUM@", ()),
     ("aamf", "crash-256", "bones_256", "crash", "SIGABRT", ()),
     ("aamf", "crash-256", "bones_255", "conforming", "", ()),
     ("aem", "hang-empty", "empty", "hang", "killed", ("-t", "2")),

@@ -1,8 +1,8 @@
 /*
- * toy_export --format aem|aamf [--bug NAME] IN.gltf OUT
+ * toy_export --format aem|aamf|nlm|semodel [--bug NAME] IN.gltf OUT
  *
  * The toy exporters of the exporter-certification tests: a glTF scene to
- * AEM or SAMF v2 through the project's builders, written the way a careful
+ * AEM, SAMF v2, NLM or SEModel (2018 layout) through the project's builders, written the way a careful
  * exporter would (bones parents first, weights pruned to 4 and
  * renormalised, SAMF weights rounded to sum 255, names cut at a UTF-8
  * boundary, a refusal with exit 1 where the format cannot hold the scene),
@@ -33,6 +33,8 @@
 #include "aamf_builder.h"
 #include "aem_builder.h"
 #include "gltf_read.h"
+#include "nlm_builder.h"
+#include "semodel_builder.h"
 
 typedef struct xvert {
     float pos[3], nrm[3], tan[4], uv[2];
@@ -59,6 +61,9 @@ typedef struct xmodel {
     uint32_t nbones;
     int *bone_parent;
     float *ibm;            /* 16 per bone */
+    int limit;             /* influences per vertex the format holds */
+    float *lines;          /* 6 per segment, world space */
+    uint32_t nlines;
 } xmodel;
 
 static int bug(const xmodel *x, const char *name)
@@ -149,10 +154,11 @@ static void weights(const xmodel *x, const gr_prim *p, const gr_skin *sk, uint32
             int tb = v->bone[j];
             v->w[j] = v->w[j - 1], v->bone[j] = v->bone[j - 1], v->w[j - 1] = tw, v->bone[j - 1] = tb;
         }
-    if (n > 4) {
-        n = 4;
-        float s4 = v->w[0] + v->w[1] + v->w[2] + v->w[3];
-        for (int k = 0; k < 4; k++) v->w[k] /= s4;
+    if (n > x->limit) {
+        n = x->limit;
+        float kept = 0;
+        for (int k = 0; k < n; k++) kept += v->w[k];
+        for (int k = 0; k < n; k++) v->w[k] /= kept;
     }
     v->influences = n;
 }
@@ -226,6 +232,12 @@ static int collect_meshes(xmodel *x)
             const gr_prim *p = &me->prims[q];
             if (p->mode == 1) {
                 if (cur) cur->line_indices += p->index_count;
+                float *l = realloc(x->lines, ((size_t)x->nlines + p->index_count / 2 + 1) * 6 * sizeof *l);
+                if (!l) return -1;
+                x->lines = l;
+                for (uint32_t k = 0; k + 1 < p->index_count; k += 2, x->nlines++)
+                    for (int e = 0; e < 2; e++)
+                        mcs_mat_point(world, p->pos + (size_t)p->indices[k + (uint32_t)e] * 3, l + x->nlines * 6 + e * 3);
                 continue;
             }
             if (p->mode != 4) continue; /* points: no format here holds them */
@@ -495,6 +507,187 @@ out:
     return rc;
 }
 
+/* ---- NLM ------------------------------------------------------------------------- */
+
+static void nlm_vertex(const xvert *xv, nlmb_vertex *v, int animated)
+{
+    memset(v, 0, sizeof *v);
+    memcpy(v->position, xv->pos, sizeof v->position);
+    memcpy(v->normal, xv->nrm, sizeof v->normal);
+    memcpy(v->uv, xv->uv, sizeof v->uv);
+    v->color[0] = v->color[1] = v->color[2] = 1;
+    for (int k = 0; k < 4; k++) {
+        v->bone[k] = animated && k < xv->influences ? xv->bone[k] : -1;
+        v->weight[k] = animated && k < xv->influences ? xv->w[k] : 0;
+    }
+}
+
+static int nlm_skeleton(const xmodel *x, nlmb_model *m)
+{
+    const gr_scene *s = x->s;
+    /* node 0: a root; node b + 1: bone b (parents first) */
+    if (nlmb_resize_nodes(m, x->nbones + 1) || nlmb_resize_bone_infos(m, x->nbones) ||
+        nlmb_resize_channels(m, x->nbones))
+        return -1;
+    for (uint32_t n = 0; n <= x->nbones; n++) {
+        int32_t kids[512];
+        uint32_t nk = 0;
+        for (uint32_t b = 0; b < x->nbones && nk < 512; b++)
+            if (x->bone_parent[b] + 1 == (int)n) kids[nk++] = (int32_t)b + 1;
+        if (nlmb_set_children(&m->nodes[n], kids, nk)) return -1;
+        if (n) {
+            float tr[3], r[4], sc[3];
+            gr_local_trs(s, -1, 0, (uint32_t)x->bone_node[n - 1], tr, r, sc);
+            mcs_mat_compose(tr, r, sc, m->nodes[n].transform);
+        }
+    }
+    const int a = s->anim_count ? 0 : -1; /* NLM holds one animation: the first */
+    float duration = a >= 0 && s->anims[0].duration > 0 ? s->anims[0].duration : 1.0f / 120;
+    uint32_t keys = sample_count(duration);
+    m->ticks_per_second = 1000;
+    m->duration = duration * 1000;
+    for (uint32_t b = 0; b < x->nbones; b++) {
+        m->bone_infos[b] = (nlmb_bone_info){(int32_t)b + 1, {0}, (int32_t)b};
+        memcpy(m->bone_infos[b].offset, x->ibm + b * 16, 64);
+        nlmb_channel *ch = &m->channels[b];
+        ch->node_id = (int32_t)b + 1;
+        ch->bone_id = (int32_t)b;
+        for (int k = 0; k < NLMB_KEY_KINDS; k++)
+            if (nlmb_resize_keys(ch, k, keys)) return -1;
+        for (uint32_t q = 0; q < keys; q++) {
+            float t = q + 1 == keys ? duration : (float)q / 120, tr[3], r[4], sc[3];
+            gr_local_trs(s, a, t, (uint32_t)x->bone_node[b], tr, r, sc);
+            ch->keys[NLMB_POSITION][q] = (nlmb_key){t * 1000, {tr[0], tr[1], tr[2], 0}};
+            ch->keys[NLMB_ROTATION][q] = (nlmb_key){t * 1000, {r[0], r[1], r[2], r[3]}};
+            ch->keys[NLMB_SCALE][q] = (nlmb_key){t * 1000, {sc[0], sc[1], sc[2], 0}};
+        }
+    }
+    return 0;
+}
+
+static int write_nlm(xmodel *x, const char *out)
+{
+    if (x->nbones > 100) return refuse("NLM skinning slots live in a 100-entry array");
+    int animated = x->nbones > 0;
+    nlmb_model *m = nlmb_sample(animated ? NLMB_SKINNED_ANIMATED : NLMB_STATIC_TWO_MESHES);
+    if (!m) return -1;
+    int rc = -1;
+    uint32_t nm = x->nmeshes + (x->nlines > 0);
+    if (nlmb_resize_meshes(m, nm)) goto out;
+    for (uint32_t k = 0; k < x->nmeshes; k++) {
+        nlmb_mesh *me = &m->meshes[k];
+        if (nlmb_resize_mesh(me, x->meshes[k].count, x->meshes[k].count) || nlmb_set_texture(me, NULL, 0)) goto out;
+        for (uint32_t i = 0; i < x->meshes[k].count; i++) {
+            nlm_vertex(&x->v[x->meshes[k].first + i], &me->vertices[i], animated);
+            me->indices[i] = i;
+        }
+    }
+    if (x->nlines) { /* a line list: an index count that is no multiple of 3 */
+        nlmb_mesh *me = &m->meshes[x->nmeshes];
+        uint32_t n = x->nlines * 2, ni = n % 3 ? n : n + 1; /* a trailing odd index is not drawn */
+        if (nlmb_resize_mesh(me, n, ni) || nlmb_set_texture(me, NULL, 0)) goto out;
+        for (uint32_t i = 0; i < n; i++) {
+            xvert v;
+            memset(&v, 0, sizeof v);
+            memcpy(v.pos, x->lines + (size_t)i * 3, sizeof v.pos);
+            nlm_vertex(&v, &me->vertices[i], 0);
+            me->indices[i] = i;
+        }
+        if (ni > n) me->indices[n] = 0;
+    }
+    for (int k = 0; k < 3; k++) m->aabb_min[k] = 1e30f, m->aabb_max[k] = -1e30f;
+    for (uint32_t i = 0; i < x->nv; i++)
+        for (int k = 0; k < 3; k++) {
+            if (x->v[i].pos[k] < m->aabb_min[k]) m->aabb_min[k] = x->v[i].pos[k];
+            if (x->v[i].pos[k] > m->aabb_max[k]) m->aabb_max[k] = x->v[i].pos[k];
+        }
+    if (animated && nlm_skeleton(x, m)) goto out;
+    mcb_buf buf = {0};
+    nlmb_write(m, &buf);
+    rc = buf.oom ? -1 : mcb_write_file(&buf, out);
+    mcb_free(&buf);
+out:
+    nlmb_free(m);
+    return rc;
+}
+
+/* ---- SEModel ------------------------------------------------------------------------ */
+
+static void quat_mul(const float a[4], const float b[4], float out[4])
+{
+    float r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+                  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+                  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(out, r, sizeof r);
+}
+
+static void semodel_bone(const xmodel *x, uint32_t b, semb_bone *o)
+{
+    const gr_scene *s = x->s;
+    int node = x->bone_node[b];
+    float world[16], q[4], tr[3], r[4], sc[3];
+    gr_world(s, -1, 0, (uint32_t)node, world);
+    gr_local_trs(s, -1, 0, (uint32_t)node, tr, r, sc);
+    memcpy(q, r, sizeof q);
+    uint32_t guard = 0;
+    for (int p = s->nodes[node].parent; p >= 0 && guard++ < s->node_count; p = s->nodes[p].parent) {
+        float pt[3], pr[4], ps[3];
+        gr_local_trs(s, -1, 0, (uint32_t)p, pt, pr, ps);
+        quat_mul(pr, q, q);
+    }
+    memset(o->name, 0, sizeof o->name);
+    if (s->nodes[node].name[0]) cut(o->name, s->nodes[node].name, SEMB_NAME_MAX - 1);
+    else snprintf(o->name, sizeof o->name, "bone%u", (unsigned)b); /* SEModel names are never empty */
+    o->parent = x->bone_parent[b];
+    memcpy(o->global_position, world + 12, sizeof o->global_position);
+    memcpy(o->global_rotation, q, sizeof o->global_rotation);
+    memcpy(o->local_position, tr, sizeof o->local_position);
+    memcpy(o->local_rotation, r, sizeof o->local_rotation);
+    memcpy(o->scale, sc, sizeof o->scale);
+}
+
+static int write_semodel(xmodel *x, const char *out)
+{
+    const gr_scene *s = x->s;
+    semb_model *m = semb_new(SEMB_2018);
+    if (!m) return -1;
+    int rc = -1;
+    m->bone_flags = SEMB_GLOBAL | SEMB_LOCAL | SEMB_SCALES;
+    m->mesh_flags = SEMB_UVSET | SEMB_NORMALS | (x->nbones ? SEMB_WEIGHTS : 0);
+    if (semb_set_bones(m, x->nbones) || semb_set_materials(m, s->material_count)) goto out;
+    for (uint32_t b = 0; b < x->nbones; b++) semodel_bone(x, b, &m->bones[b]);
+    for (uint32_t k = 0; k < x->nmeshes; k++) {
+        const xmesh *xm = &x->meshes[k];
+        int influences = 1;
+        for (uint32_t i = 0; i < xm->count; i++)
+            if (x->v[xm->first + i].influences > influences) influences = x->v[xm->first + i].influences;
+        semb_mesh *me = semb_add_mesh(m, xm->count, xm->count / 3, 1, (uint8_t)(x->nbones ? influences : 0));
+        if (!me) goto out;
+        for (uint32_t i = 0; i < xm->count; i++) {
+            const xvert *v = &x->v[xm->first + i];
+            memcpy(me->position[i], v->pos, sizeof me->position[i]);
+            memcpy(me->normal[i], v->nrm, sizeof me->normal[i]);
+            memcpy(me->uv + (size_t)i * 2, v->uv, 2 * sizeof(float));
+            for (int q = 0; x->nbones && q < influences; q++) {
+                me->bone[(size_t)i * influences + q] = q < v->influences ? (uint32_t)v->bone[q] : 0;
+                me->weight[(size_t)i * influences + q] = q < v->influences ? v->w[q] : 0;
+            }
+        }
+        for (uint32_t f = 0; f < xm->count / 3; f++)
+            for (int e = 0; e < 3; e++) me->face[f][e] = f * 3 + (uint32_t)e;
+        me->material[0] = xm->material;
+        me->flags = m->mesh_flags;
+    }
+    mcb_buf buf = {0};
+    semb_write(m, &buf);
+    rc = buf.oom ? -1 : mcb_write_file(&buf, out);
+    mcb_free(&buf);
+out:
+    semb_free(m);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *format = NULL, *bugname = NULL;
@@ -504,13 +697,16 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--bug") == 0) bugname = argv[i + 1];
         else break;
     }
-    if (!format || argc - i != 2 || (strcmp(format, "aem") != 0 && strcmp(format, "aamf") != 0)) {
-        fputs("usage: toy_export --format aem|aamf [--bug NAME] IN OUT\n", stderr);
+    static const char *const formats[4] = {"aem", "aamf", "nlm", "semodel"};
+    int f = 0;
+    while (format && f < 4 && strcmp(format, formats[f]) != 0) f++;
+    if (!format || argc - i != 2 || f == 4) {
+        fputs("usage: toy_export --format aem|aamf|nlm|semodel [--bug NAME] IN OUT\n", stderr);
         return 2;
     }
     gr_scene s;
     if (gr_load(argv[i], &s) != 0) return 1;
-    xmodel x = {.s = &s, .bug = bugname};
+    xmodel x = {.s = &s, .bug = bugname, .limit = f == 3 ? 8 : 4};
     int rc = 0;
     if (x.bug && strcmp(x.bug, "no-output") == 0) goto done;
     if (bug(&x, "hang-empty") && s.mesh_count == 0)
@@ -524,10 +720,11 @@ int main(int argc, char **argv)
         rc = refuse("the scene holds no triangles");
         goto done;
     }
-    rc = strcmp(format, "aem") == 0 ? write_aem(&x, argv[i + 1]) : write_samf(&x, argv[i + 1]);
+    rc = f == 0 ? write_aem(&x, argv[i + 1]) : f == 1 ? write_samf(&x, argv[i + 1])
+                                          : f == 2 ? write_nlm(&x, argv[i + 1]) : write_semodel(&x, argv[i + 1]);
     if (rc < 0) rc = refuse("cannot write the output");
 done:
-    free(x.v), free(x.meshes), free(x.bone_node), free(x.node_bone), free(x.bone_parent), free(x.ibm);
+    free(x.v), free(x.meshes), free(x.lines), free(x.bone_node), free(x.node_bone), free(x.bone_parent), free(x.ibm);
     gr_free(&s);
     return rc;
 }
