@@ -22,7 +22,7 @@ typedef struct slot {
 typedef struct pool {
     const char *const *paths;
     size_t count;
-    const mc_options *options;
+    const mc_options *const *options;
     slot *slots;
     size_t window;
     size_t next;      /* the next index to claim */
@@ -43,7 +43,7 @@ static void *worker(void *arg)
         size_t i = p->next++;
         pthread_mutex_unlock(&p->mu);
         mc_result *r = NULL;
-        mc_status st = mc_validate_path(p->paths[i], p->options, &r);
+        mc_status st = mc_validate_path(p->paths[i], p->options[i], &r);
         pthread_mutex_lock(&p->mu);
         slot *s = &p->slots[i % p->window];
         s->result = r;
@@ -55,12 +55,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void run_inline(const char *const *paths, size_t count, const mc_options *options,
+static void run_inline(const char *const *paths, size_t count, const mc_options *const *options,
                        mc_jobs_deliver deliver, void *ctx)
 {
     for (size_t i = 0; i < count; i++) {
         mc_result *r = NULL;
-        mc_status st = mc_validate_path(paths[i], options, &r);
+        mc_status st = mc_validate_path(paths[i], options[i], &r);
         deliver(ctx, i, r, st);
         mc_result_free(r);
     }
@@ -85,7 +85,7 @@ static void deliver_in_order(pool *p, mc_jobs_deliver deliver, void *ctx)
     }
 }
 
-void mc_jobs_validate(const char *const *paths, size_t count, const mc_options *options,
+void mc_jobs_validate(const char *const *paths, size_t count, const mc_options *const *options,
                       unsigned workers, mc_jobs_deliver deliver, void *ctx)
 {
     if (workers > MAX_WORKERS) workers = MAX_WORKERS;

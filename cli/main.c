@@ -4,7 +4,7 @@
  * Exit codes (README, "Exit codes"):
  *   0  every file valid (no errors; no warnings either with --werror)
  *   1  some file has errors (or warnings with --werror)
- *   2  usage error (bad option or value, no PATH)
+ *   2  usage error (bad option or value, no PATH) or bad configuration file
  *   3  some file could not be read (missing, unreadable, not a file) or some
  *      directory could not be listed
  * When several apply, the highest wins.
@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "certify.h"
+#include "config.h"
 #include "mc_report.h"
 #include "jobs.h"
 #include "modelcheck.h"
@@ -32,6 +33,8 @@ enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 
 typedef struct cli {
     mc_options opt;
+    mc_severity_map *severity; /* opt.severity, owned */
+    mcc_config *config;        /* .modelcheck.json, or NULL */
     enum output_kind output;
     int werror;
     int quiet;
@@ -67,11 +70,16 @@ static const char usage_text[] =
     "                            output never hashes)\n"
     "  -j, --jobs N              validate N files at once (default: the number\n"
     "                            of online CPUs); the output does not depend on N\n"
+    "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
+    "                            found from the working directory upwards\n"
+    "      --no-config           read no configuration file\n"
     "      --list-codes          print the issue catalog and exit\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
-    "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.\n";
+    "Command-line options win over the configuration file (README, \"Use in a repository\").\n"
+    "\n"
+    "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory.\n";
 
 static void raise_exit(cli *c, int code)
 {
@@ -111,6 +119,15 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
+/* 0 is an exact comparison, which mc_options spells MC_TOLERANCE_EXACT
+ * (its 0 means the default). */
+static int parse_tolerance(const char *s, double *out)
+{
+    if (parse_double(s, out)) return -1;
+    if (*out == 0.0) *out = MC_TOLERANCE_EXACT;
+    return 0;
+}
+
 static int set_severity(cli *c, const char *spec)
 {
     const char *eq = strchr(spec, '=');
@@ -124,7 +141,8 @@ static int set_severity(cli *c, const char *spec)
     if (code < 0) return usage_error("unknown issue code '%s' (see --list-codes)", name);
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
-    c->opt.severity[code] = (unsigned char)sev;
+    mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
+    mcc_config_pin_code(c->config, (mc_code)code);
     return 0;
 }
 
@@ -138,7 +156,7 @@ static int parse_output(cli *c, const char *v)
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG };
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -156,6 +174,8 @@ static int parse_args(cli *c, int argc, char **argv)
         {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+        {"config", required_argument, NULL, OPT_CONFIG},
+        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
@@ -176,12 +196,16 @@ static int parse_args(cli *c, int argc, char **argv)
         case 'n':
             if (parse_u64(optarg, &u) != 0 || u > 1000000)
                 rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
-            else c->opt.max_instances = (uint32_t)u;
+            else c->opt.max_instances = u ? (uint32_t)u : MC_INSTANCES_NONE;
+            mcc_config_pin(c->config, MCC_PIN_MAX_ISSUES);
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
             if (mc_code_find(optarg) < 0) rc = usage_error("unknown issue code '%s' (see --list-codes)", optarg);
-            else c->opt.severity[mc_code_find(optarg)] = MC_SEVERITY_IGNORE;
+            else {
+                mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
+                mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
+            }
             break;
         case 'W': c->werror = 1; break;
         case 'j':
@@ -191,19 +215,25 @@ static int parse_args(cli *c, int argc, char **argv)
             break;
         case 'q': c->quiet = 1; break;
         case OPT_WEIGHT:
-            if (parse_double(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_WEIGHT);
             break;
         case OPT_UNIT:
-            if (parse_double(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_UNIT);
             break;
         case OPT_QUAT:
-            if (parse_double(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            if (parse_tolerance(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
+            mcc_config_pin(c->config, MCC_PIN_QUAT);
             break;
         case OPT_MAX_BYTES:
-            if (parse_u64(optarg, &c->opt.max_file_bytes)) rc = usage_error("bad byte count '%s'", optarg);
+            if (parse_u64(optarg, &c->opt.max_file_bytes) || c->opt.max_file_bytes == 0)
+                rc = usage_error("--max-file-bytes expects a positive byte count, got '%s'", optarg);
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
+        case OPT_CONFIG:
+        case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
@@ -270,11 +300,36 @@ static void deliver(void *ctx, size_t index, mc_result *r, mc_status st)
     report_file(b->c, b->paths[index], b->from_walk, r, st);
 }
 
-/* Validates paths (-j of them at once) and reports them in list order. */
+/* Validates paths (-j of them at once) and reports them in list order.
+ * The configuration's excluded paths are skipped, and each file gets the
+ * options of the per-path overrides it matches. */
 static void check_files(cli *c, const char *const *paths, size_t count, int from_walk)
 {
-    batch b = {c, paths, from_walk};
-    mc_jobs_validate(paths, count, &c->opt, c->jobs, deliver, &b);
+    size_t cap = count ? count : 1;
+    const char **kept = cap <= SIZE_MAX / sizeof *kept ? malloc(cap * sizeof *kept) : NULL;
+    const mc_options **opts = kept ? malloc(cap * sizeof *opts) : NULL;
+    if (!opts) {
+        free(kept);
+        fputs("modelcheck: out of memory\n", stderr);
+        raise_exit(c, EXIT_UNREADABLE);
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (mcc_config_excluded(c->config, paths[i])) {
+            c->summary.skipped++;
+            continue;
+        }
+        if (!(opts[n] = mcc_config_options_for(c->config, paths[i], &c->opt))) {
+            report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
+            continue;
+        }
+        kept[n++] = paths[i];
+    }
+    batch b = {c, kept, from_walk};
+    mc_jobs_validate(kept, n, opts, c->jobs, deliver, &b);
+    free(kept);
+    free(opts);
 }
 
 /* A directory that cannot be listed hides files from the check: the run
@@ -342,6 +397,73 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
+/* --config FILE and --no-config are read before the other options: the
+ * file's settings go in first so that the command line wins. The last of
+ * them counts. */
+static int load_config(cli *c, int argc, char **argv)
+{
+    const char *path = NULL;
+    int none = 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--no-config") == 0) none = 1, path = NULL;
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[++i], none = 0;
+        else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9, none = 0;
+    }
+    if (none) return 0;
+    if (mcc_config_load(path, &c->config, stderr) != 0) return EXIT_USAGE;
+    mcc_config_apply(c->config, &c->opt, c->severity);
+    return 0;
+}
+
+/* The report's settings say which configuration file was used. */
+static void add_config_json(const cli *c, cJSON *doc)
+{
+    cJSON *settings = c->output == OUT_JSON
+                          ? cJSON_GetObjectItem(doc, "settings")
+                          : cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
+                                                                    "properties"),
+                                                "settings");
+    if (settings) cJSON_AddItemToObject(settings, "config", mcc_config_json(c->config));
+}
+
+static int run(cli *c, int argc, char **argv)
+{
+    int rc = load_config(c, argc, argv);
+    if (rc == 0) rc = parse_args(c, argc, argv);
+    if (rc < 0) return EXIT_VALID;
+    if (rc > 0) return rc;
+    if (c->list_codes) return list_codes(c);
+    if (optind >= argc) return usage_error("%s", "no PATH given");
+    /* the text report prints no digest: do not compute one (issue 16) */
+    if (c->output == OUT_TEXT) c->opt.skip_sha256 = 1;
+
+    if (c->output == OUT_JSON) c->files = cJSON_CreateArray();
+    if (c->output == OUT_SARIF && !(c->sarif = mc_sarif_new())) {
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
+    }
+    check_paths(c, argv + optind, argc - optind);
+
+    if (c->output == OUT_JSON || c->output == OUT_SARIF) {
+        cJSON *doc = c->output == OUT_JSON ? mc_report_run_json(c->files, &c->summary, &c->opt)
+                                          : mc_sarif_finish(c->sarif, &c->summary, &c->opt, c->exit_code);
+        if (doc) add_config_json(c, doc);
+        char *s = doc ? cJSON_Print(doc) : NULL;
+        if (!s) {
+            fputs("modelcheck: out of memory writing the report\n", stderr);
+            raise_exit(c, EXIT_UNREADABLE);
+        } else {
+            puts(s);
+        }
+        free(s);
+        cJSON_Delete(doc);
+    } else if (!c->quiet || c->summary.files > 1) {
+        mc_report_summary_text(stdout, &c->summary);
+    }
+    fflush(stdout);
+    return c->exit_code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "certify") == 0) return mcc_main(argc - 1, argv + 1);
@@ -349,36 +471,13 @@ int main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
     c.jobs = mc_jobs_default();
-    int rc = parse_args(&c, argc, argv);
-    if (rc < 0) return EXIT_VALID;
-    if (rc > 0) return rc;
-    if (c.list_codes) return list_codes(&c);
-    if (optind >= argc) return usage_error("%s", "no PATH given");
-    /* the text report prints no digest: do not compute one (issue 16) */
-    if (c.output == OUT_TEXT) c.opt.skip_sha256 = 1;
-
-    if (c.output == OUT_JSON) c.files = cJSON_CreateArray();
-    if (c.output == OUT_SARIF && !(c.sarif = mc_sarif_new())) {
+    if (!(c.severity = mc_severity_map_new())) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
-    check_paths(&c, argv + optind, argc - optind);
-
-    if (c.output == OUT_JSON || c.output == OUT_SARIF) {
-        cJSON *doc = c.output == OUT_JSON ? mc_report_run_json(c.files, &c.summary, &c.opt)
-                                          : mc_sarif_finish(c.sarif, &c.summary, &c.opt, c.exit_code);
-        char *s = doc ? cJSON_Print(doc) : NULL;
-        if (!s) {
-            fputs("modelcheck: out of memory writing the report\n", stderr);
-            raise_exit(&c, EXIT_UNREADABLE);
-        } else {
-            puts(s);
-        }
-        free(s);
-        cJSON_Delete(doc);
-    } else if (!c.quiet || c.summary.files > 1) {
-        mc_report_summary_text(stdout, &c.summary);
-    }
-    fflush(stdout);
-    return c.exit_code;
+    c.opt.severity = c.severity;
+    int rc = run(&c, argc, argv);
+    mc_severity_map_free(c.severity);
+    mcc_config_free(c.config);
+    return rc;
 }

@@ -40,7 +40,7 @@ for t in "${targets[@]}"; do
     for a in build/fuzz/artifacts/$t/*; do
         [ -e "$a" ] || continue
         cp "$a" "fuzz/regressions/$t/"
-        echo "  finding kept: fuzz/regressions/$t/$(basename "$a")"
+        echo "  finding kept: fuzz/regressions/$t/$(basename "$a") (fix it, then give it its line in fuzz/regressions/$t/expectations.txt)"
         found=1
     done
     if [ $rc -ne 0 ] && [ $found -eq 0 ]; then tail -20 "$log"; found=1; fi

@@ -383,3 +383,24 @@ void aamfb_write(const aamfb_model *m, mcb_buf *b)
     }
     put_anims(b, m);
 }
+
+void aamfb_write_older_amf(mcb_buf *b)
+{
+    mcb_u16(b, 2);
+    mcb_u16(b, 1);
+    for (uint16_t i = 0; i < 2; i++) {
+        mcb_u16(b, i);
+        mcb_u16(b, 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        mcb_u32(b, 20);
+        mcb_u32(b, 0x00010003);
+        mcb_zeros(b, 12);
+    }
+    aamfb_matrix id = aamfb_rotation(0, 0, 0, 0, 0, 0);
+    mcb_u32(b, 20 + 2 * 32);
+    mcb_bytes(b, "idle\0\0\0\0", 8);
+    mcb_u32(b, 1);
+    mcb_u32(b, 0);
+    for (int k = 0; k < 2; k++) put_matrix(b, &id);
+}

@@ -131,4 +131,10 @@ uint32_t aamfb_anim_block_size(const aamfb_model *m, uint32_t anim);
 /* Offsets inside an embedded AMF, from the bone block's block_size field. */
 uint64_t aamfb_amf_chunk_offset(const aamfb_amf *a, uint32_t chunk);
 
+/* A whole legacy file whose 2 bone blocks hold 16 bytes of an older AMF
+ * layout (no room for the current 24-byte AMF header), then 1 animation
+ * "idle" of 1 keyframe of identity matrices. The first AMF starts at
+ * offset 16. */
+void aamfb_write_older_amf(mcb_buf *b);
+
 #endif

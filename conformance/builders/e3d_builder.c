@@ -39,6 +39,11 @@ void e3db_end(e3db *w)
     mcb_put_u32(&w->b, at + 2, (uint32_t)(w->b.size - at));
 }
 
+void e3db_close(e3db *w)
+{
+    while (w->depth && !w->b.oom) e3db_end(w);
+}
+
 size_t e3db_leaf(e3db *w, uint16_t type, const void *payload, size_t n)
 {
     size_t at = w->b.size;
@@ -370,4 +375,53 @@ void e3db_cube(e3db *w, unsigned flags, e3db_cube_map *map)
     write_nodes(w, flags, m);
     if (flags & E3DB_ANIMATION) write_animations(w, flags, m);
     if (flags & E3DB_LZMA_TOP) e3db_lzma_wrap(w, body, &e3db_lzma_reference);
+}
+
+size_t e3db_vertex_offset(const e3db_cube_map *map, size_t i, size_t field)
+{
+    return map->vertex_data + i * map->stride + field;
+}
+
+void e3db_tri_begin(e3db *w)
+{
+    static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    e3db_version(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, 3);
+    e3db_floats(w, 0x2010, v, 9);
+    e3db_end(w);
+    e3db_begin(w, 0x1030);
+    mcb_u32(&w->b, 1);
+    mcb_u16(&w->b, 0);
+    mcb_u16(&w->b, 1);
+    mcb_u16(&w->b, 2);
+    e3db_end(w);
+}
+
+void e3db_attrs_begin(e3db *w, uint32_t count)
+{
+    e3db_version(w);
+    e3db_begin(w, 0x1000);
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, count);
+}
+
+void e3db_track_begin(e3db *w, uint32_t keys)
+{
+    e3db_version(w);
+    e3db_begin(w, 0x3000);
+    e3db_begin(w, 0x3010);
+    e3db_u32(w, 0x3020, 1);
+    e3db_close(w);
+    e3db_begin(w, 0xA000);
+    e3db_begin(w, 0xA010);
+    e3db_begin(w, 0xA100);
+    mcb_u32(&w->b, keys);
+    for (uint32_t k = 0; k < keys; k++) mcb_u32(&w->b, k);
+    mcb_u8(&w->b, 0);
 }

@@ -38,7 +38,21 @@ size_t e3db_string(e3db *w, uint16_t type, const char *s);
 size_t e3db_version(e3db *w);
 /* A header with an arbitrary length field (for broken files). */
 size_t e3db_raw_header(e3db *w, uint16_t type, uint32_t length);
+/* Closes every open block. */
+void e3db_close(e3db *w);
 void e3db_free(e3db *w);
+
+/* Small trees the tests and the corpus share, left open for more children:
+ * tri: version 0, meshes 12, mesh 18, meshID 1 at 24, attributes 34 (3
+ * vertices at 50), triFaces16 86 (one triangle); the mesh's next child at 102.
+ * attrs: version 0, meshes 12, mesh 18, meshID 1 at 24, attributes 34 with
+ * `count` at 40; its first child at 44.
+ * track: nodes 12 / meshNode 18 / nodeID 1 (24..34); animations 34,
+ * animation 40, animationTrack 46 with `keys` frames 0, 1, ... and loop flag
+ * 0; its first child at 57 + 4 * keys. */
+void e3db_tri_begin(e3db *w);
+void e3db_attrs_begin(e3db *w, uint32_t count);
+void e3db_track_begin(e3db *w, uint32_t keys);
 
 typedef struct e3db_lzma {
     unsigned lc, lp, pb;
@@ -89,6 +103,8 @@ typedef struct e3db_cube_map {
 } e3db_cube_map;
 
 void e3db_cube(e3db *w, unsigned flags, e3db_cube_map *map);
+/* Offset of field `field` of the cube's vertex i. */
+size_t e3db_vertex_offset(const e3db_cube_map *map, size_t i, size_t field);
 
 /* The spec's cube vertices, faces and (cube2) normals. */
 extern const float e3db_cube_positions[24][3];

@@ -401,3 +401,22 @@ void nlmb_write(const nlmb_model *m, mcb_buf *out)
     for (uint32_t i = 0; i < m->mesh_count; i++) write_mesh(out, &m->meshes[i]);
     if (m->write_animation) write_animation(out, m);
 }
+
+void nlmb_move_slot(nlmb_model *m, int32_t from, int32_t to)
+{
+    for (uint32_t i = 0; i < m->bone_info_count; i++)
+        if (m->bone_infos[i].slot == from) m->bone_infos[i].slot = to;
+    for (uint32_t i = 0; i < m->channel_count; i++)
+        if (m->channels[i].bone_id == from) m->channels[i].bone_id = to;
+    for (uint32_t v = 0; m->mesh_count && v < m->meshes[0].vertex_count; v++)
+        for (int j = 0; j < 4; j++)
+            if (m->meshes[0].vertices[v].bone[j] == from) m->meshes[0].vertices[v].bone[j] = to;
+}
+
+void nlmb_write_huge_vertex_count(mcb_buf *b)
+{
+    uint8_t bytes[100] = {0xc5, 0x9d, 0x1c, 0x81, 'L', 'D', 'O', 'M', 2};
+    bytes[40] = 1;    /* one mesh */
+    bytes[47] = 0x80; /* of 2^31 vertices */
+    mcb_bytes(b, bytes, sizeof bytes);
+}

@@ -96,6 +96,14 @@ int nlmb_set_children(nlmb_node *node, const int32_t *children, uint32_t n);
 /* Appends the file. */
 void nlmb_write(const nlmb_model *m, mcb_buf *out);
 
+/* Moves skinning slot `from` to `to` everywhere it is named: bone infos,
+ * channels and the vertices of mesh 0. */
+void nlmb_move_slot(nlmb_model *m, int32_t from, int32_t to);
+
+/* A whole 100-byte file whose one mesh claims 2^31 vertices (the loader
+ * would allocate 163 GB); its hash is the FNV basis (c5 9d 1c 81). */
+void nlmb_write_huge_vertex_count(mcb_buf *b);
+
 /* Byte offsets in the written file. */
 uint64_t nlmb_mesh_offset(const nlmb_model *m, uint32_t mesh);            /* mesh header */
 uint64_t nlmb_vertex_offset(const nlmb_model *m, uint32_t mesh, uint64_t v);

@@ -127,6 +127,32 @@ int semb_set_tail(semb_model *m, const void *p, size_t n)
     return 0;
 }
 
+int semb_set_seblend(semb_model *m, uint64_t count, const char *names, size_t names_size,
+                     const semb_delta *deltas, size_t ndeltas)
+{
+    mcb_buf b = {0};
+    mcb_bytes(&b, "SEBlend\n", 8);
+    mcb_u32(&b, (uint32_t)count);
+    mcb_u32(&b, (uint32_t)(count >> 32));
+    mcb_bytes(&b, names, names_size);
+    size_t d = 0;
+    uint64_t vertex = 0;
+    for (uint32_t k = 0; k < m->nmeshes; k++) {
+        for (uint32_t v = 0; v < m->meshes[k].vertex_count; v++, vertex++) {
+            size_t first = d;
+            while (d < ndeltas && deltas[d].vertex == vertex) d++;
+            mcb_u32(&b, (uint32_t)(d - first));
+            for (size_t i = first; i < d; i++) {
+                mcb_u32(&b, deltas[i].shape);
+                mcb_f32s(&b, deltas[i].d, 3);
+            }
+        }
+    }
+    int rc = b.oom || d != ndeltas ? -1 : semb_set_tail(m, b.data, b.size);
+    mcb_free(&b);
+    return rc;
+}
+
 static void fill_mesh(semb_mesh *s)
 {
     for (uint32_t v = 0; v < s->nvertices; v++) {

@@ -117,6 +117,21 @@ int semb_set_materials(semb_model *m, uint32_t n);
 /* Copies bytes to append after the last block. 0 on success. */
 int semb_set_tail(semb_model *m, const void *p, size_t n);
 
+/* One blend-shape delta of Greyhound's SEBlend block. */
+typedef struct semb_delta {
+    uint32_t vertex; /* counted over the meshes in file order */
+    uint32_t shape;
+    float d[3];
+} semb_delta;
+
+/* Sets the tail to an SEBlend block as the Wraith/Greyhound writer lays it
+ * out (FIELD-NOTES SEModel): "SEBlend\n", u64 count, names_size bytes of
+ * NUL-terminated names, then for every vertex of every mesh (the meshes'
+ * vertex_count, in file order) a u32 delta count and its (u32 shape,
+ * float x, y, z) records. deltas are sorted by vertex. 0 on success. */
+int semb_set_seblend(semb_model *m, uint64_t count, const char *names, size_t names_size,
+                     const semb_delta *deltas, size_t ndeltas);
+
 /* Appends the file and records the offsets. */
 void semb_write(semb_model *m, mcb_buf *out);
 

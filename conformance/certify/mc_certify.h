@@ -28,6 +28,9 @@ int mcc_format_index(const char *name);
 
 /* The stderr bytes kept per case (the last ones: where a crash report ends). */
 #define MCC_STDERR_TAIL 4096
+/* The bytes kept of a sanitizer report from its first line on (where its
+ * stack is, which a long report pushes out of the tail). */
+#define MCC_REPORT_HEAD 4096
 
 typedef enum mcc_verdict {
     MCC_CONFORMING = 0, /* valid accepted, invalid rejected */
@@ -109,6 +112,8 @@ typedef struct mcc_result {
     uint64_t stdout_bytes;
     uint64_t stderr_bytes;
     char *stderr_tail;    /* last MCC_STDERR_TAIL bytes, made valid UTF-8 */
+    char *report_head;    /* a sanitizer report's first MCC_REPORT_HEAD bytes, or NULL */
+    char *crash_site;     /* MCC_CRASHED: mcc_crash_site of the report, or NULL */
     char *error;          /* MCC_RUNNER_ERROR: why */
     double duration_ms;
     mcc_verdict verdict;
@@ -174,6 +179,24 @@ typedef struct mcc_summary {
 
 int mcc_summarize(const mcc_corpus *c, const mcc_result *r, mcc_summary *out);
 void mcc_summary_free(mcc_summary *s);
+
+/* Crash sites (crash_sites.c): "KIND in FILE:FUNC < FILE:FUNC", the report's
+ * kind and its first stack's top frames in the loader's own code; without a
+ * report "SIGSEGV (no sanitizer report)", or NULL when signal is 0 too.
+ * malloc'ed. */
+char *mcc_crash_site(const char *report, int signal);
+
+typedef struct mcc_crash_site_group {
+    const char *site;     /* borrowed from a result */
+    size_t *cases;        /* indices of the crashed runs that reach it, in corpus order */
+    size_t count;
+} mcc_crash_site_group;
+
+/* The distinct sites of the crashed runs, most cases first (then by name).
+ * 0, or -1 when memory runs out. */
+int mcc_crash_sites(const mcc_corpus *c, const mcc_result *r, mcc_crash_site_group **out,
+                    size_t *count);
+void mcc_crash_sites_free(mcc_crash_site_group *g, size_t count);
 
 /* Copies bytes into a NUL-terminated string of valid UTF-8: invalid or
  * truncated sequences, NUL and control characters other than \n and \t

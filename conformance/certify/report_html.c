@@ -92,6 +92,11 @@ static void put_failure(FILE *out, const mcc_report *r, size_t i)
     }
     if (!c->error_count) fputs("none (a valid file)", out);
     fputs("</p>\n", out);
+    if (res->crash_site) {
+        fputs("<p>crash site: ", out);
+        put_text(out, "code", res->crash_site);
+        fputs("</p>\n", out);
+    }
     if (res->stderr_tail && res->stderr_tail[0]) {
         if (res->stderr_bytes > MCC_STDERR_TAIL)
             fprintf(out, "<p>stderr, the last %d of %llu bytes:</p>\n<pre>", MCC_STDERR_TAIL,
@@ -102,6 +107,29 @@ static void put_failure(FILE *out, const mcc_report *r, size_t i)
         fputs("</pre>\n", out);
     }
     fputs("</div>\n", out);
+}
+
+/* The bug list: one row per distinct crash site, with the runs reaching it. */
+static void put_crash_sites(FILE *out, const mcc_report *r)
+{
+    mcc_crash_site_group *g;
+    size_t n;
+    if (mcc_crash_sites(r->corpus, r->results, &g, &n) != 0 || !n) return;
+    fprintf(out, "<h2>Crash sites (%zu distinct)</h2>\n<table>\n<tr><th>site</th><th>runs</th>"
+                 "<th>cases</th></tr>\n", n);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<tr><td>", out);
+        put_text(out, "code", g[i].site);
+        fprintf(out, "</td><td>%zu</td><td>", g[i].count);
+        for (size_t k = 0; k < g[i].count; k++) {
+            const mcc_case *c = &r->corpus->cases[g[i].cases[k]];
+            if (k) fputs(", ", out);
+            put_text(out, "code", c->file);
+        }
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
+    mcc_crash_sites_free(g, n);
 }
 
 static void put_cases(FILE *out, const mcc_report *r)
@@ -152,6 +180,7 @@ void mcc_report_html(FILE *out, const mcc_report *r)
             r->summary->total.verdict[MCC_CONFORMING],
             r->summary->total.total - r->summary->total.verdict[MCC_SKIPPED]);
     put_formats(out, r->summary);
+    put_crash_sites(out, r);
     put_cases(out, r);
     fputs("</body>\n</html>\n", out);
 }

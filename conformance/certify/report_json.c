@@ -60,6 +60,8 @@ static cJSON *case_json(const mcc_report *r, size_t i)
     if (res->sanitizer) cJSON_AddStringToObject(o, "sanitizer", res->sanitizer);
     else cJSON_AddNullToObject(o, "sanitizer");
     cJSON_AddStringToObject(o, "verdict", mcc_verdict_name(res->verdict));
+    if (res->crash_site) cJSON_AddStringToObject(o, "crash_site", res->crash_site);
+    else cJSON_AddNullToObject(o, "crash_site");
     cJSON_AddItemToObject(o, "missed_errors", strings(res->missed, res->missed_count));
     cJSON_AddStringToObject(o, "detail", mcc_describe(c, res, r->timeout_s, what, sizeof what));
     cJSON_AddNumberToObject(o, "stdout_bytes", (double)res->stdout_bytes);
@@ -69,6 +71,30 @@ static cJSON *case_json(const mcc_report *r, size_t i)
         cJSON_AddStringToObject(o, "stderr_tail", res->stderr_tail);
     if (r->timings) cJSON_AddNumberToObject(o, "duration_ms", round(res->duration_ms * 10) / 10);
     return o;
+}
+
+static cJSON *crash_sites_json(const mcc_report *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    mcc_crash_site_group *g;
+    size_t n;
+    if (!a || mcc_crash_sites(r->corpus, r->results, &g, &n) != 0) return a;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "site", g[i].site);
+        cJSON_AddNumberToObject(o, "runs", (double)g[i].count);
+        cJSON *cases = cJSON_AddArrayToObject(o, "cases");
+        for (size_t k = 0; k < g[i].count; k++) {
+            const mcc_case *c = &r->corpus->cases[g[i].cases[k]];
+            cJSON *ref = cJSON_CreateObject();
+            cJSON_AddStringToObject(ref, "file", c->file);
+            cJSON_AddStringToObject(ref, "format", c->format);
+            cJSON_AddItemToArray(cases, ref);
+        }
+        cJSON_AddItemToArray(a, o);
+    }
+    mcc_crash_sites_free(g, n);
+    return a;
 }
 
 cJSON *mcc_report_json(const mcc_report *r)
@@ -95,6 +121,7 @@ cJSON *mcc_report_json(const mcc_report *r)
     for (int f = 0; f < MCC_FORMAT_COUNT; f++)
         if (r->summary->formats[f].counts.total)
             cJSON_AddItemToArray(formats, format_json(&r->summary->formats[f]));
+    cJSON_AddItemToObject(doc, "crash_sites", crash_sites_json(r));
     cJSON *cases = cJSON_AddArrayToObject(doc, "cases");
     for (size_t i = 0; i < r->corpus->count; i++) cJSON_AddItemToArray(cases, case_json(r, i));
     return doc;

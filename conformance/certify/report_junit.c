@@ -20,6 +20,10 @@ static void put_case_body(FILE *out, const mcc_case *c, const mcc_result *res)
     for (size_t i = 0; i < c->error_count; i++) fprintf(out, " %s", c->errors[i]);
     if (!c->error_count) fputs(" none (valid file)", out);
     fprintf(out, "\noutcome: %s", mcc_outcome_name(res->outcome));
+    if (res->crash_site) {
+        fputs("\ncrash site: ", out);
+        mcc_put_markup(out, res->crash_site);
+    }
     if (res->stderr_tail && res->stderr_tail[0]) {
         fputs("\nstderr (last bytes):\n", out);
         mcc_put_markup(out, res->stderr_tail);

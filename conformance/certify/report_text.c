@@ -1,4 +1,6 @@
 /* The text report of `modelcheck certify`: what a person reads first. */
+#include <string.h>
+
 #include "mc_certify_report.h"
 
 static void put_counts_row(FILE *out, const char *name, const mcc_counts *c)
@@ -19,6 +21,25 @@ static void put_cases(FILE *out, const mcc_report *r)
         fprintf(out, "%-11s %s [%s]: %s\n", mcc_verdict_name(res->verdict), c->file, c->format,
                 mcc_describe(c, res, r->timeout_s, what, sizeof what));
     }
+}
+
+/* One line per distinct crash site with the runs that reach it: a bug list. */
+static void put_crash_sites(FILE *out, const mcc_report *r)
+{
+    mcc_crash_site_group *g;
+    size_t n;
+    if (mcc_crash_sites(r->corpus, r->results, &g, &n) != 0 || !n) return;
+    fprintf(out, "\ncrash sites (%zu distinct):\n", n);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "  %s: %zu run%s:", g[i].site, g[i].count, g[i].count == 1 ? "" : "s");
+        for (size_t k = 0; k < g[i].count; k++) {
+            const mcc_case *c = &r->corpus->cases[g[i].cases[k]];
+            fprintf(out, "%s %s", k ? "," : "", c->file);
+            if (strncmp(c->file, "any/", 4) == 0) fprintf(out, " [%s]", c->format); /* run per format */
+        }
+        fputc('\n', out);
+    }
+    mcc_crash_sites_free(g, n);
 }
 
 /* Rule groups where the loader is not fully conforming: where to look first. */
@@ -45,6 +66,7 @@ void mcc_report_text(FILE *out, const mcc_report *r)
             r->corpus->manifest_cases, r->corpus->count);
     if (r->timestamp) fprintf(out, "at %s\n", r->timestamp);
     put_cases(out, r);
+    put_crash_sites(out, r);
     fprintf(out, "\n%-8s %5s %10s %11s %10s %5s %4s %5s %7s %7s\n", "format", "runs", "conforming",
             "too_lenient", "too_strict", "crash", "hang", "error", "skipped", "score");
     for (int f = 0; f < MCC_FORMAT_COUNT; f++)

@@ -8,7 +8,8 @@
  *           point and exit with 0 (accepted) or 1 (rejected)
  *   parent  poll() over every running case (--jobs); stdout is counted and
  *           dropped, stderr is scanned for sanitizer reports and only its last
- *           MCC_STDERR_TAIL bytes are kept; at the deadline the group is
+ *           MCC_STDERR_TAIL bytes are kept, and the first MCC_REPORT_HEAD of
+ *           a sanitizer report (its stack: the crash site); at the deadline the group is
  *           SIGKILLed; when the child ends the group is SIGKILLed too (before
  *           the child is reaped, so the group id cannot have been reused), and
  *           pipes a runaway grandchild still holds are drained once and closed
@@ -72,7 +73,9 @@ typedef struct slot {
     uint64_t out_bytes, err_bytes;
     const char *marker;
     size_t carry;                    /* stderr bytes kept at the start of win */
+    size_t head_len;                 /* bytes in head: the report from its first line */
     unsigned char ring[MCC_STDERR_TAIL];
+    unsigned char head[MCC_REPORT_HEAD];
     unsigned char win[CARRY + CHUNK];
 } slot;
 
@@ -355,27 +358,46 @@ static void ring_put(slot *s, const unsigned char *p, size_t n)
     s->err_bytes += n;
 }
 
-static const char *find_marker(const unsigned char *p, size_t n)
+/* The first marker in p (and where, in *at), or NULL. */
+static const char *find_marker(const unsigned char *p, size_t n, size_t *at)
 {
+    const char *found = NULL;
     for (size_t m = 0; m < sizeof markers / sizeof *markers; m++) {
         size_t len = strlen(markers[m]);
         for (size_t i = 0; i + len <= n; i++) {
             const unsigned char *hit = memchr(p + i, markers[m][0], n - len + 1 - i);
             if (!hit) break;
             i = (size_t)(hit - p);
-            if (memcmp(hit, markers[m], len) == 0) return markers[m];
+            if (memcmp(hit, markers[m], len) == 0) {
+                if (!found || i < *at) found = markers[m], *at = i;
+                break;
+            }
         }
     }
-    return NULL;
+    return found;
+}
+
+static void head_put(slot *s, const unsigned char *p, size_t n)
+{
+    size_t room = MCC_REPORT_HEAD - s->head_len;
+    if (n > room) n = room;
+    memcpy(s->head + s->head_len, p, n);
+    s->head_len += n;
 }
 
 /* stderr: scanned with the previous chunk's last CARRY bytes in front, so a
- * marker split across two reads is still found. */
+ * marker split across two reads is still found. The report is kept from the
+ * start of the marker's line (as far back as the window reaches). */
 static void take_stderr(slot *s, size_t n)
 {
     ring_put(s, s->win + s->carry, n);
-    size_t have = s->carry + n;
-    if (!s->marker) s->marker = find_marker(s->win, have);
+    size_t have = s->carry + n, at = 0;
+    if (s->marker) {
+        head_put(s, s->win + s->carry, n);
+    } else if ((s->marker = find_marker(s->win, have, &at)) != NULL) {
+        while (at > 0 && s->win[at - 1] != '\n') at--;
+        head_put(s, s->win + at, have - at);
+    }
     size_t keep = have < CARRY ? have : CARRY;
     memmove(s->win, s->win + have - keep, keep);
     s->carry = keep;
@@ -484,7 +506,9 @@ static void finish(runner *r, slot *s)
     res->stderr_bytes = s->err_bytes;
     res->sanitizer = s->marker;
     res->stderr_tail = stderr_tail(s);
+    if (s->head_len) res->report_head = mcc_clean_text(s->head, s->head_len);
     classify_status(r, s, res);
+    if (res->outcome == MCC_CRASHED) res->crash_site = mcc_crash_site(res->report_head, res->signal);
     mcc_classify(&r->corpus->cases[s->index], res);
     s->used = 0;
 }
@@ -604,6 +628,8 @@ void mcc_results_free(mcc_result *results, size_t count)
 {
     for (size_t i = 0; results && i < count; i++) {
         free(results[i].stderr_tail);
+        free(results[i].report_head);
+        free(results[i].crash_site);
         free(results[i].error);
     }
     free(results);

@@ -3,23 +3,12 @@
  * deterministically (same bytes on every run), one writer per format
  * (generator/<format>_cases.c).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "corpus_cases.h"
 #include "modelcheck.h"
-
-int mcg_mkdir(const char *root, const char *sub)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s%s%s", root, *sub ? "/" : "", sub);
-    if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
-    fprintf(stderr, "mc_corpusgen: cannot create %s: %s\n", path, strerror(errno));
-    return -1;
-}
 
 static int write_manifest(const char *root, cJSON *cases)
 {

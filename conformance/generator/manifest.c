@@ -1,43 +1,63 @@
 /* Manifest entries: the expectation string parsed against the catalog,
  * which supplies each code's severity and the rule's spec clause. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "corpus_cases.h"
 #include "modelcheck.h"
 
-static int add_expectation(cJSON *list, const char *token, size_t len, const char *file)
+int mcg_mkdir(const char *root, const char *sub)
 {
-    char name[64];
-    const char *star = memchr(token, '*', len);
-    size_t nlen = star ? (size_t)(star - token) : len;
-    long count = star ? strtol(star + 1, NULL, 10) : 1;
-    if (nlen == 0 || nlen >= sizeof name || count < 1) goto bad;
-    memcpy(name, token, nlen);
-    name[nlen] = '\0';
-    int code = mc_code_find(name);
-    if (code < 0) goto bad;
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "code", name);
-    cJSON_AddStringToObject(e, "severity", mc_severity_name(mc_code_get((mc_code)code)->severity));
-    cJSON_AddNumberToObject(e, "count", (double)count);
-    cJSON_AddItemToArray(list, e);
-    return 0;
-bad:
-    fprintf(stderr, "mc_corpusgen: %s: bad expectation '%.*s'\n", file, (int)len, token);
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s%s", root, *sub ? "/" : "", sub);
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "mc_corpusgen: cannot create %s: %s\n", path, strerror(errno));
     return -1;
+}
+
+int mcg_expectation(const char *expect, size_t n, int *code, long *count)
+{
+    const char *p = expect;
+    for (;;) {
+        while (*p == ' ') p++;
+        if (!*p) return 0;
+        size_t len = strcspn(p, " ");
+        if (n-- > 0) {
+            p += len;
+            continue;
+        }
+        char name[64];
+        const char *star = memchr(p, '*', len);
+        size_t nlen = star ? (size_t)(star - p) : len;
+        *count = star ? strtol(star + 1, NULL, 10) : 1;
+        if (nlen == 0 || nlen >= sizeof name || *count < 1) return -1;
+        memcpy(name, p, nlen);
+        name[nlen] = '\0';
+        *code = mc_code_find(name);
+        return *code < 0 ? -1 : 1;
+    }
 }
 
 static cJSON *expectations(const char *expect, const char *file, int *failed)
 {
     cJSON *list = cJSON_CreateArray();
-    const char *p = expect;
-    while (*p) {
-        while (*p == ' ') p++;
-        size_t len = strcspn(p, " ");
-        if (len && add_expectation(list, p, len, file) != 0) *failed = 1;
-        p += len;
+    int code, rc;
+    long count;
+    for (size_t n = 0; (rc = mcg_expectation(expect, n, &code, &count)) != 0; n++) {
+        if (rc < 0) {
+            fprintf(stderr, "mc_corpusgen: %s: bad expectation %zu in '%s'\n", file, n + 1, expect);
+            *failed = 1;
+            continue;
+        }
+        const mc_code_info *info = mc_code_get((mc_code)code);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "code", info->name);
+        cJSON_AddStringToObject(e, "severity", mc_severity_name(info->severity));
+        cJSON_AddNumberToObject(e, "count", (double)count);
+        cJSON_AddItemToArray(list, e);
     }
     return list;
 }

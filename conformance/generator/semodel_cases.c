@@ -39,12 +39,77 @@ static int header_size_0x1c(semb_model *m)
     return 0;
 }
 
+/* Greyhound's SEBlend block as the Wraith/Greyhound writer lays it out
+ * (FIELD-NOTES): 2 shapes "smile", "blink", then per vertex of the 4 a u32
+ * delta count and its records: v0 1 delta, v1 2, v2 none, v3 1. In the
+ * tail: names at 16, v0's count at 28, its record at 32 (x at 36), v1's
+ * count at 48, v2's count at 84, v3's at 88; 108 bytes in all. */
 static int seblend_trailer(semb_model *m)
 {
-    static const unsigned char t[16 + 12 + 4 * 12 * 2] = {
-        'S', 'E', 'B', 'l', 'e', 'n', 'd', '\n', 2, 0, 0, 0, 0, 0, 0, 0,
-        's', 'm', 'i', 'l', 'e', 0, 'b', 'l', 'i', 'n', 'k', 0};
+    static const semb_delta d[4] = {{0, 0, {0.1f, 0, 0}}, {1, 0, {0, 0.1f, 0}}, {1, 1, {0, 0, 0.05f}},
+                                    {3, 1, {-0.1f, 0, 0}}};
+    return semb_set_seblend(m, 2, "smile\0blink", 12, d, 4);
+}
+
+static void tail_u32(semb_model *m, size_t at, uint32_t v)
+{
+    for (int k = 0; k < 4; k++)
+        if (at + (size_t)k < m->tail_size) m->tail[at + (size_t)k] = (uint8_t)(v >> (8 * k));
+}
+
+/* Every vertex of every mesh in file order: a delta on mesh 1's vertex 0. */
+static int seblend_two_meshes(semb_model *m)
+{
+    semb_delta d = {m->meshes[0].vertex_count, 0, {0, 0, 0.25f}};
+    return semb_set_seblend(m, 1, "open", 5, &d, 1);
+}
+
+static int seblend_count_zero(semb_model *m)
+{
+    return semb_set_seblend(m, 0, "", 0, NULL, 0);
+}
+
+static int seblend_count_zero_no_deltas(semb_model *m)
+{
+    if (seblend_count_zero(m)) return -1;
+    m->tail_size = 16;
+    return 0;
+}
+
+static int seblend_cut_short(semb_model *m)
+{
+    if (seblend_trailer(m)) return -1;
+    m->tail_size -= 4;
+    return 0;
+}
+
+static int seblend_padded(semb_model *m)
+{
+    uint8_t t[112] = {0};
+    if (seblend_trailer(m) || m->tail_size + 4 != sizeof t) return -1;
+    memcpy(t, m->tail, m->tail_size);
     return semb_set_tail(m, t, sizeof t);
+}
+
+static int seblend_shape_2_of_2(semb_model *m)
+{
+    if (seblend_trailer(m)) return -1;
+    tail_u32(m, 32, 2);
+    return 0;
+}
+
+static int seblend_delta_nan(semb_model *m)
+{
+    if (seblend_trailer(m)) return -1;
+    tail_u32(m, 36, 0x7FC00000u);
+    return 0;
+}
+
+static int seblend_delta_count_huge(semb_model *m)
+{
+    if (seblend_trailer(m)) return -1;
+    tail_u32(m, 84, 0xFFFFFFFFu);
+    return 0;
 }
 
 static int reserved_nonzero(semb_model *m)
@@ -337,7 +402,9 @@ static const se_case se_cases[] = {
     {CASE("valid", "skinned_300_bones_u16_draft.semodel", "draft", NULL, "300 bones: bone_t is u16 in the vertex records", ""), SEMB_SKINNED, SDR, bones_300, 0},
     {CASE("valid", "uv_layers_materials_draft_block_undefined.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "3 UV layers with mat_t indices; the MATERIALS flag announces a block the draft leaves TODO", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_UV_LAYERS, SDR, NULL, 0},
     {CASE("valid", "header_size_0x1c_draft.semodel", "draft", "SEMODEL_HEADER_SIZE_28", "draft headerSize 0x1C (the header without its own field): still the draft layout", "SEMODEL_HEADER_SIZE_28"), SEMB_SKINNED, SDR, header_size_0x1c, 0},
-    {CASE("valid", "seblend_greyhound_2018.semodel", "2018", "SEMODEL_SEBLEND_TRAILER", "Greyhound's SEBlend block (2 shapes, deltas for 4 vertices) after the materials", "SEMODEL_SEBLEND_TRAILER"), SEMB_STATIC, S18, seblend_trailer, 0},
+    {CASE("valid", "seblend_greyhound_2018.semodel", "2018", "SEMODEL_SEBLEND_TRAILER", "Greyhound's SEBlend block after the materials, in the writer's layout: 2 shapes, per vertex a delta count (1, 2, 0, 1) and its records", "SEMODEL_SEBLEND_TRAILER"), SEMB_STATIC, S18, seblend_trailer, 0},
+    {CASE("valid", "seblend_two_meshes_2018.semodel", "2018", "SEMODEL_SEBLEND_TRAILER", "an SEBlend block over 2 meshes: a delta count for every vertex of mesh 0, then of mesh 1 (whose vertex 0 has 1 delta)", "SEMODEL_SEBLEND_TRAILER"), SEMB_UV_LAYERS, S18, seblend_two_meshes, 0},
+    {CASE("valid", "seblend_count_zero_2018.semodel", "2018", "SEMODEL_SEBLEND_TRAILER", "an SEBlend block of 0 shapes: still a delta count of 0 for each of the 4 vertices", "SEMODEL_SEBLEND_TRAILER"), SEMB_STATIC, S18, seblend_count_zero, 0},
     {CASE("valid", "reserved_byte_nonzero_2018.semodel", "2018", "SEMODEL_RESERVED_NONZERO", "the third reserved header byte is 0x5A", "SEMODEL_RESERVED_NONZERO"), SEMB_STATIC, S18, reserved_nonzero, 0},
     {CASE("valid", "bone_count_without_flag_2018.semodel", "2018", "SEMODEL_COUNT_WITHOUT_FLAG", "boneCount 3 with the BONE flag clear; the bones are there and the count is used", "SEMODEL_COUNT_WITHOUT_FLAG"), SEMB_SKINNED, S18, bone_count_without_flag, 0},
     {CASE("valid", "bone_flag_without_count_2018.semodel", "2018", "SEMODEL_FLAG_WITHOUT_COUNT", "the BONE flag set with boneCount 0", "SEMODEL_FLAG_WITHOUT_COUNT"), SEMB_STATIC, S18, bone_flag_without_count, 0},
@@ -387,6 +454,12 @@ static const se_case se_cases[] = {
     {CASE("invalid", "weights_sum_0_95_draft.semodel", "draft", "SEMODEL_WEIGHT_SUM", "vertex 4's half weights 0.7 and 0.25 sum to 0.95", "SEMODEL_WEIGHT_SUM"), SEMB_SKINNED, SDR, weights_sum_0_95, 0},
     {CASE("invalid", "material_index_out_of_range_2018.semodel", "2018", "SEMODEL_MATERIAL_INDEX_RANGE", "mesh 1's third material index is 3 of 3", "SEMODEL_MATERIAL_INDEX_RANGE"), SEMB_UV_LAYERS, S18, material_index_out_of_range, 0},
     {CASE("invalid", "mat_t_out_of_range_draft.semodel", "draft", "SEMODEL_MATERIAL_INDEX_RANGE", "vertex 2 of mesh 0 names material 3 of 3 (mat_t); the MATERIALS block is undefined", "SEMODEL_MATERIAL_INDEX_RANGE SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_UV_LAYERS, SDR, mat_t_out_of_range, 0},
+    {CASE("invalid", "seblend_count_zero_no_deltas_2018.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "an SEBlend block ending after its count of 0: the 4 vertices' delta counts are missing", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_count_zero_no_deltas, 0},
+    {CASE("invalid", "seblend_deltas_cut_short_2018.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "the SEBlend block without its last 4 bytes: vertex 3's record ends past the file", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_cut_short, 0},
+    {CASE("invalid", "seblend_padded_2018.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "4 zero bytes after the SEBlend block's last record", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_padded, 0},
+    {CASE("invalid", "seblend_delta_count_huge_2018.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "vertex 2 claims 2^32-1 deltas in a 108-byte block", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_delta_count_huge, 0},
+    {CASE("invalid", "seblend_shape_2_of_2_2018.semodel", "2018", "SEMODEL_SEBLEND_SHAPE_RANGE", "vertex 0's delta names shape 2 of a block of 2", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_SHAPE_RANGE"), SEMB_STATIC, S18, seblend_shape_2_of_2, 0},
+    {CASE("invalid", "seblend_delta_nan_2018.semodel", "2018", "SEMODEL_SEBLEND_DELTA_NOT_FINITE", "vertex 0's delta has x = NaN", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_DELTA_NOT_FINITE"), SEMB_STATIC, S18, seblend_delta_nan, 0},
     {CASE("invalid", "seblend_count_too_large.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "an SEBlend block claiming 2^32-1 shapes with 2 names and no deltas", "SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_count_too_large, 0},
 };
 

@@ -853,9 +853,41 @@ static mcl_status draft_placeholders(mcl_ctx *c, const se_state *S)
     return MCL_OK;
 }
 
+/* SEBlend deltas (FIELD-NOTES, the Wraith/Greyhound writer): for every
+ * mesh in file order and every vertex, a u32 delta count (written even when
+ * 0) and that many (u32 shape index, float x, y, z) records; the block then
+ * ends with the file. The common model has no blend shapes: checked only. */
+static mcl_status read_seblend_deltas(mcl_ctx *c, mc_reader *r, uint64_t count)
+{
+    const mcl_model *mo = c->model;
+    for (uint32_t k = 0; k < mo->mesh_count; k++) {
+        for (uint32_t v = 0; v < mo->meshes[k].vertex_count; v++) {
+            uint64_t at = r->pos;
+            uint32_t n = mc_read_u32(r);
+            if (r->fail) return truncated(c, at, 4, mc_reader_left(r), "an SEBlend delta count");
+            if ((uint64_t)n * 16u > mc_reader_left(r))
+                return truncated(c, at + 4, (uint64_t)n * 16u, mc_reader_left(r), "SEBlend deltas");
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t rec = r->pos;
+                uint32_t shape = mc_read_u32(r);
+                float d[3];
+                mc_read_f32s(r, d, 3);
+                if (shape >= count)
+                    return mcl__fail(c, MCL_ERR_RANGE, rec, "mesh %u vertex %u: SEBlend shape %u (expected < %llu)",
+                                     k, v, shape, (unsigned long long)count);
+                if (!all_finite(d, 3))
+                    return mcl__fail(c, MCL_ERR_VALUE, rec + 4, "mesh %u vertex %u: SEBlend delta holds NaN or infinity",
+                                     k, v);
+            }
+        }
+    }
+    if (mc_reader_left(r) == 0) return MCL_OK;
+    return mcl__fail(c, MCL_ERR_SIZE, r->pos, "%llu bytes after the SEBlend block (file size %llu)",
+                     (unsigned long long)mc_reader_left(r), (unsigned long long)r->size);
+}
+
 /* Greyhound's SEBlend block (FIELD-NOTES): "SEBlend\n", u64 count, count
- * names; the per-vertex deltas that follow are not part of any spec and
- * are skipped. */
+ * names, then the deltas. */
 static mcl_status read_seblend(mcl_ctx *c, mc_reader *r)
 {
     uint64_t at = r->pos;
@@ -872,7 +904,7 @@ static mcl_status read_seblend(mcl_ctx *c, mc_reader *r)
         mcl_status st = read_string(c, r, "SEBlend name", &s, &len);
         if (st != MCL_OK) return st;
     }
-    return MCL_OK;
+    return read_seblend_deltas(c, r, count);
 }
 
 static mcl_status read_tail(mcl_ctx *c, mc_reader *r, const se_header *h)
@@ -887,10 +919,7 @@ static mcl_status read_tail(mcl_ctx *c, mc_reader *r, const se_header *h)
         /* FIELD-NOTES: CUSTOM (0x80) announces bytes no layout defines. */
         if (h->data_flags & SE18_CUSTOM) return MCL_OK;
         if (left >= 8 && memcmp(r->p + r->pos, "SEBlend\n", 8) == 0) {
-            mcl_status st = read_seblend(c, r);
-            if (st != MCL_OK) return st;
-            mc_reader_skip(r, mc_reader_left(r)); /* the deltas */
-            return MCL_OK;
+            return read_seblend(c, r);
         }
     }
     /* semodel.md SEModel_File: the file is its blocks, in order. */

@@ -44,6 +44,13 @@ int mc_sarif_add_file(mc_sarif *s, const mc_result *r, const char *path, mc_stat
 /* The log; NULL when out of memory. Frees the builder either way. */
 cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code);
 
+/* SARIF's level for a severity: error, warning, or note (info, hint). */
+const char *mc_sarif_level(mc_severity sev);
+/* The reportingDescriptor of a code: id, short and full description, help
+ * (text and markdown: summary, spec clause, default severity, what to do),
+ * default level; generated from the catalog. NULL for an unknown code. */
+cJSON *mc_sarif_rule_json(mc_code code);
+
 /* Compiler-style lines for one file: every kept instance, fold notes, and
  * (unless quiet) a status line naming format and layout. */
 void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int quiet);

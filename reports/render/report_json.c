@@ -106,6 +106,9 @@ void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status)
 
 cJSON *mc_report_settings_json(const mc_options *opt)
 {
+    mc_options e;
+    mc_options_effective(opt, &e);
+    opt = &e;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "format", opt->format ? mc_format_name(opt->format) : "auto");
     add_u64(o, "max_instances", opt->max_instances);
@@ -119,8 +122,8 @@ cJSON *mc_report_settings_json(const mc_options *opt)
     cJSON *ov = cJSON_AddObjectToObject(o, "severity_overrides");
     for (int i = 0; i < MC_CODE_COUNT; i++) {
         const mc_code_info *ci = mc_code_get((mc_code)i);
-        if (opt->severity[i] != ci->severity)
-            cJSON_AddStringToObject(ov, ci->name, mc_severity_name((mc_severity)opt->severity[i]));
+        mc_severity sev = mc_severity_map_get(opt->severity, (mc_code)i);
+        if (sev != ci->severity) cJSON_AddStringToObject(ov, ci->name, mc_severity_name(sev));
     }
     return o;
 }

@@ -14,6 +14,7 @@
  *  - partialFingerprints: code and structural path, so that the same
  *    finding in two runs matches even when offsets moved.
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +41,6 @@ mc_sarif *mc_sarif_new(void)
         return NULL;
     }
     return s;
-}
-
-static const char *sarif_level(mc_severity sev)
-{
-    switch (sev) {
-    case MC_SEVERITY_ERROR: return "error";
-    case MC_SEVERITY_WARNING: return "warning";
-    default: return "note";
-    }
 }
 
 /* RFC 3986: a path becomes a relative reference, or a file: URI when
@@ -93,9 +85,14 @@ static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char 
     const mc_code_info *ci = mc_code_get(is->code);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "ruleId", ci->name);
-    cJSON_AddStringToObject(o, "level", sarif_level(is->severity));
+    cJSON_AddStringToObject(o, "level", mc_sarif_level(is->severity));
     cJSON *msg = cJSON_AddObjectToObject(o, "message");
-    cJSON_AddStringToObject(msg, "text", in ? in->message : ci->summary);
+    /* Binary artifacts have no lines: a dashboard shows the file and this
+     * text, so the text itself says where (README, "Use in a repository"). */
+    char text[sizeof in->path + sizeof in->message + 64];
+    snprintf(text, sizeof text, "at byte %" PRIu64 ", %s: %s", in ? in->offset : is->first_offset,
+             in && in->path[0] ? in->path : "/", in ? in->message : ci->summary);
+    cJSON_AddStringToObject(msg, "text", text);
     cJSON *loc = cJSON_CreateObject();
     cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
     cJSON_AddItemToObject(phys, "artifactLocation", artifact_location(uri, index));
@@ -164,16 +161,7 @@ static cJSON *rules_json(const mc_sarif *s)
     cJSON *rules = cJSON_CreateArray();
     for (int i = 0; i < MC_CODE_COUNT; i++) {
         if (!s->used[i]) continue;
-        const mc_code_info *ci = mc_code_get((mc_code)i);
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "id", ci->name);
-        cJSON *d = cJSON_AddObjectToObject(r, "shortDescription");
-        cJSON_AddStringToObject(d, "text", ci->summary);
-        cJSON *conf = cJSON_AddObjectToObject(r, "defaultConfiguration");
-        cJSON_AddStringToObject(conf, "level", sarif_level(ci->severity));
-        cJSON *props = cJSON_AddObjectToObject(r, "properties");
-        cJSON_AddStringToObject(props, "severity", mc_severity_name(ci->severity));
-        cJSON_AddStringToObject(props, "clause", ci->clause);
+        cJSON *r = mc_sarif_rule_json((mc_code)i);
         cJSON_AddItemToArray(rules, r);
     }
     return rules;
@@ -197,6 +185,7 @@ cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options 
     cJSON_AddStringToObject(driver, "name", "modelcheck");
     cJSON_AddStringToObject(driver, "version", MC_VERSION_STRING);
     cJSON_AddStringToObject(driver, "semanticVersion", MC_VERSION_STRING);
+    cJSON_AddStringToObject(driver, "informationUri", MC_INFORMATION_URI);
     cJSON_AddItemToObject(driver, "rules", rules_json(s));
     cJSON *inv = cJSON_CreateObject();
     /* exit 3: some file could not be read, so the run did not do its job */

@@ -147,7 +147,7 @@ contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json or s
 expect version 0 "$mc" --version
 contains version-text "$tmp/out" "modelcheck 0."
 expect help 0 "$mc" --help
-contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory."
+contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory."
 expect list-codes 0 "$mc" --list-codes
 contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
 expect list-codes-json 0 "$mc" --list-codes --output json

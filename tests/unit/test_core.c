@@ -62,12 +62,36 @@ Test(core, folding_keeps_the_first_instances_and_counts_all)
     aemb_free(m);
 }
 
+/* ABI: a zeroed mc_options is every default (it used to make every file
+ * FILE_TOO_LARGE). */
+Test(core, zeroed_options_mean_the_defaults)
+{
+    aemb_model *m = aemb_sample(AEMB_STATIC);
+    mc_options zero;
+    memset(&zero, 0, sizeof zero);
+    mc_result *a = validate_aem(m, &zero, 0), *b = validate_aem(m, NULL, 0);
+    expect_issue(a, MC_AEM_UNSKINNED_VERTEX, 8, aemb_offset(m, AEMB_VERTICES, 0) + 56);
+    cr_expect_eq(a->issues[0].instance_count, 8);
+    cr_expect_eq(a->issue_count, b->issue_count);
+    cr_expect(a->hashed);
+    mc_options e;
+    mc_options_effective(&zero, &e);
+    cr_expect_eq(e.max_instances, 10);
+    cr_expect_eq(e.max_file_bytes, UINT64_C(4) << 30);
+    cr_expect_eq(e.weight_sum_tolerance, 2e-7);
+    cr_expect_eq(mc_severity_map_get(NULL, MC_AEM_UNSKINNED_VERTEX), MC_SEVERITY_WARNING);
+    cr_expect_eq(mc_severity_map_get(NULL, (mc_code)MC_CODE_COUNT), MC_SEVERITY_IGNORE);
+    mc_result_free(a);
+    mc_result_free(b);
+    aemb_free(m);
+}
+
 Test(core, zero_instances_still_counts)
 {
     aemb_model *m = aemb_sample(AEMB_STATIC);
     mc_options o;
     mc_options_init(&o);
-    o.max_instances = 0;
+    o.max_instances = MC_INSTANCES_NONE;
     mc_result *r = validate_aem(m, &o, 0);
     expect_issue(r, MC_AEM_UNSKINNED_VERTEX, 8, aemb_offset(m, AEMB_VERTICES, 0) + 56);
     cr_expect_eq(r->issues[0].instance_count, 0);
@@ -80,15 +104,19 @@ Test(core, severity_override_and_ignore)
     aemb_model *m = aemb_sample(AEMB_STATIC);
     mc_options o;
     mc_options_init(&o);
-    o.severity[MC_AEM_UNSKINNED_VERTEX] = MC_SEVERITY_ERROR;
+    mc_severity_map *map = mc_severity_map_new();
+    cr_assert_not_null(map);
+    o.severity = map;
+    cr_assert_eq(mc_severity_map_set(map, MC_AEM_UNSKINNED_VERTEX, MC_SEVERITY_ERROR), MC_OK);
     mc_result *r = validate_aem(m, &o, 0);
     cr_expect_not(mc_result_valid(r));
     cr_expect_eq(r->counts[MC_SEVERITY_ERROR], 8);
     mc_result_free(r);
-    o.severity[MC_AEM_UNSKINNED_VERTEX] = MC_SEVERITY_IGNORE;
+    mc_severity_map_set(map, MC_AEM_UNSKINNED_VERTEX, MC_SEVERITY_IGNORE);
     r = validate_aem(m, &o, 0);
     expect_codes(r, -1);
     mc_result_free(r);
+    mc_severity_map_free(map);
     aemb_free(m);
 }
 
@@ -149,12 +177,16 @@ Test(core, io_failure_reported_even_when_ignored)
 {
     mc_options o;
     mc_options_init(&o);
-    o.severity[MC_IO_OPEN_FAILED] = MC_SEVERITY_IGNORE;
+    mc_severity_map *map = mc_severity_map_new();
+    cr_assert_not_null(map);
+    mc_severity_map_set(map, MC_IO_OPEN_FAILED, MC_SEVERITY_IGNORE);
+    o.severity = map;
     mc_result *r = NULL;
     cr_expect_eq(mc_validate_path("/nonexistent", &o, &r), MC_ERR_IO);
     expect_only(r, MC_IO_OPEN_FAILED, 1, 0);
     cr_expect_not(mc_result_valid(r));
     mc_result_free(r);
+    mc_severity_map_free(map);
 }
 
 Test(core, path_validation_matches_memory_validation)
@@ -290,10 +322,16 @@ Test(core, every_status_has_a_message)
 
 Test(core, issue_count_counts_emits_and_not_ignored_or_unknown_codes)
 {
-    mc_options o;
-    mc_options_init(&o);
-    o.max_instances = 1;
-    o.severity[MC_AEM_INDEX_RANGE] = MC_SEVERITY_IGNORE;
+    mc_options opt;
+    mc_options_init(&opt);
+    opt.max_instances = 1;
+    mc_severity_map *map = mc_severity_map_new();
+    cr_assert_not_null(map);
+    mc_severity_map_set(map, MC_AEM_INDEX_RANGE, MC_SEVERITY_IGNORE);
+    opt.severity = map;
+    mc_settings o;
+    mc_settings_resolve(&o, &opt);
+    mc_severity_map_free(map);
     mc_info info;
     memset(&info, 0, sizeof info);
     mc_ctx c;

@@ -329,9 +329,36 @@ Test(loader_semodel, counts_drive_the_blocks_not_flags)
     semb_free(sm);
 }
 
+/* FIELD-NOTES: per vertex a u32 delta count and its (u32 shape, float x, y,
+ * z) records, to the end of the file. Tail offsets: v0's count 21, its
+ * record 25; v1's count 41; v2's 45; v3's 49; 53 bytes in all. */
+Test(loader_semodel, seblend_deltas_checked)
+{
+    static const semb_delta d = {0, 0, {0.5f, 0, 0}};
+    semb_model *sm = sample(SEMB_STATIC, SEMB_2018);
+    cr_assert_eq(semb_set_seblend(sm, 1, "open", 5, &d, 1), 0);
+    cr_assert_eq(sm->tail_size, 53);
+    mcl_free(load_ok(sm));
+    mcb_buf b;
+    bytes_of(sm, &b);
+    size_t tail = (size_t)sm->tail_at;
+    expect_status(b.data, b.size - 1, MCL_ERR_TRUNCATED, tail + 49); /* v3's count cut short */
+    mcb_put_u32(&b, tail + 25, 1); /* shape 1 of 1 */
+    expect_status(b.data, b.size, MCL_ERR_RANGE, tail + 25);
+    mcb_put_u32(&b, tail + 25, 0);
+    mcb_put_f32(&b, tail + 33, NAN);
+    expect_status(b.data, b.size, MCL_ERR_VALUE, tail + 29);
+    mcb_put_f32(&b, tail + 33, 0.0f);
+    mcb_u32(&b, 0); /* 4 bytes over */
+    expect_status(b.data, b.size, MCL_ERR_SIZE, tail + 53);
+    mcb_free(&b);
+    semb_free(sm);
+}
+
 Test(loader_semodel, seblend_and_custom_trailers)
 {
-    static const uint8_t seblend[16 + 6 + 12] = {'S', 'E', 'B', 'l', 'e', 'n', 'd', '\n', 2, 0, 0, 0, 0, 0, 0, 0,
+    /* 2 names, then a delta count of 0 for each of the 4 vertices */
+    static const uint8_t seblend[16 + 6 + 16] = {'S', 'E', 'B', 'l', 'e', 'n', 'd', '\n', 2, 0, 0, 0, 0, 0, 0, 0,
                                                  's', 'm', 0, 'b', 'l', 0};
     semb_model *sm = sample(SEMB_STATIC, SEMB_2018);
     cr_assert_eq(semb_set_tail(sm, seblend, sizeof seblend), 0);

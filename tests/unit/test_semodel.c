@@ -957,14 +957,119 @@ static void seblend(uint64_t count, const char *names, size_t names_size, size_t
     cr_assert_eq(semb_set_tail(m, t, 16 + names_size + deltas), 0);
 }
 
+/* The writer's layout (FIELD-NOTES): per vertex of the 4, a u32 delta
+ * count and its 16-byte records: v0 1, v1 2, v2 0, v3 1. Tail offsets:
+ * v0's count 28, its record 32; v1's count 48; v2's 84; v3's 88, its
+ * record 92; 108 bytes in all. */
+static void seblend_writer_layout(void)
+{
+    static const semb_delta d[4] = {{0, 0, {0.1f, 0, 0}}, {1, 0, {0, 0.1f, 0}}, {1, 1, {0, 0, 0.05f}},
+                                    {3, 1, {-0.1f, 0, 0}}};
+    cr_assert_eq(semb_set_seblend(m, 2, "smile\0blink", 12, d, 4), 0);
+    cr_assert_eq(m->tail_size, 108);
+}
+
+static void tail_u32(size_t at, uint32_t v)
+{
+    cr_assert_leq(at + 4, m->tail_size);
+    for (int k = 0; k < 4; k++) m->tail[at + (size_t)k] = (uint8_t)(v >> (8 * k));
+}
+
 Test(semodel, seblend_trailer_recognised)
 {
     use(SEMB_STATIC, SEMB_2018);
-    seblend(2, "smile\0blink", 12, 4 * 12 * 2);
+    seblend_writer_layout();
     check(NULL, 0);
     expect_only(r, MC_SEMODEL_SEBLEND_TRAILER, 1, m->tail_at);
+    expect_msg(MC_SEMODEL_SEBLEND_TRAILER, "2 blend shapes, 4 deltas over 4 vertices");
     cr_expect_eq(r->info.blend_shapes, 2);
     cr_expect(mc_result_valid(r));
+}
+
+Test(semodel, seblend_count_zero_still_has_delta_counts)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    cr_assert_eq(semb_set_seblend(m, 0, "", 0, NULL, 0), 0);
+    cr_assert_eq(m->tail_size, 16 + 4 * 4);
+    check(NULL, 0);
+    expect_only(r, MC_SEMODEL_SEBLEND_TRAILER, 1, m->tail_at);
+    m->tail_size = 16; /* ends after the count: every vertex's count is missing */
+    check(NULL, 0);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 16);
+    expect_path(MC_SEMODEL_SEBLEND_FRAMING, "/seblend/deltas/0/0");
+}
+
+Test(semodel, seblend_record_cut_short)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    seblend_writer_layout();
+    check(NULL, 4);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 88);
+    expect_msg(MC_SEMODEL_SEBLEND_FRAMING, "1 deltas need 16 bytes, 12 remain");
+}
+
+Test(semodel, seblend_bytes_left_over)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    seblend_writer_layout();
+    uint8_t t[112] = {0};
+    memcpy(t, m->tail, 108);
+    cr_assert_eq(semb_set_tail(m, t, sizeof t), 0);
+    check(NULL, 0);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 108);
+}
+
+Test(semodel, seblend_delta_count_past_the_end)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    seblend_writer_layout();
+    tail_u32(84, 0xFFFFFFFFu); /* no loop of 2^32 records */
+    check(NULL, 0);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 84);
+}
+
+Test(semodel, seblend_shape_index_range)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    seblend_writer_layout();
+    tail_u32(32, 2);
+    tail_u32(92, 7);
+    check(NULL, 0);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_SHAPE_RANGE, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_SHAPE_RANGE, 2, m->tail_at + 32);
+    expect_path(MC_SEMODEL_SEBLEND_SHAPE_RANGE, "/seblend/deltas/0/0/0/shape");
+    tail_u32(32, 1); /* the last shape is fine */
+    tail_u32(92, 0);
+    check(NULL, 0);
+    expect_only(r, MC_SEMODEL_SEBLEND_TRAILER, 1, m->tail_at);
+}
+
+Test(semodel, seblend_delta_not_finite)
+{
+    use(SEMB_STATIC, SEMB_2018);
+    seblend_writer_layout();
+    tail_u32(92 + 8, 0x7F800000u); /* vertex 3's y = +infinity */
+    check(NULL, 0);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, 1, m->tail_at + 96);
+    expect_path(MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, "/seblend/deltas/0/3/0/delta");
+}
+
+/* Meshes in file order: mesh 1's vertices follow all of mesh 0's. */
+Test(semodel, seblend_deltas_follow_the_meshes_in_order)
+{
+    use(SEMB_UV_LAYERS, SEMB_2018);
+    cr_assert_eq(m->nmeshes, 2);
+    semb_delta d = {m->meshes[0].vertex_count, 3, {0, 0, 1}};
+    cr_assert_eq(semb_set_seblend(m, 1, "open", 5, &d, 1), 0);
+    check(NULL, 0);
+    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_SHAPE_RANGE, -1);
+    expect_issue(r, MC_SEMODEL_SEBLEND_SHAPE_RANGE, 1, m->tail_at + 21 + 4 * (uint64_t)m->meshes[0].vertex_count + 4);
+    expect_path(MC_SEMODEL_SEBLEND_SHAPE_RANGE, "/seblend/deltas/1/0/0/shape");
 }
 
 Test(semodel, seblend_count_too_large)
@@ -1006,9 +1111,13 @@ Test(semodel, work_options_respected)
     use(SEMB_SKINNED, SEMB_2018);
     mc_options o;
     mc_options_init(&o);
-    o.severity[MC_SEMODEL_WEIGHT_SUM] = MC_SEVERITY_IGNORE;
+    mc_severity_map *map = mc_severity_map_new();
+    cr_assert_not_null(map);
+    mc_severity_map_set(map, MC_SEMODEL_WEIGHT_SUM, MC_SEVERITY_IGNORE);
+    o.severity = map;
     m->meshes[0].weight[0] = 0.1f;
     check(&o, 0);
+    mc_severity_map_free(map);
     expect_codes(r, -1);
 }
 

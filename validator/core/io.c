@@ -14,7 +14,7 @@
 
 #include "mc_validate.h"
 
-static mc_status io_failure(mc_code code, const char *what, int err, const mc_options *opt,
+static mc_status io_failure(mc_code code, const char *what, int err, const mc_settings *opt,
                             mc_result **out)
 {
     mc_result *r = mc_result_new();
@@ -26,7 +26,7 @@ static mc_status io_failure(mc_code code, const char *what, int err, const mc_op
     if (st == MC_OK) {
         /* An I/O failure is reported even if the code is ignored: the file
          * was not checked, and silence would claim it was. */
-        mc_options forced = *opt;
+        mc_settings forced = *opt;
         forced.severity[code] = MC_SEVERITY_ERROR;
         if (forced.max_instances == 0) forced.max_instances = 1;
         c.opt = &forced;
@@ -43,7 +43,7 @@ static mc_status io_failure(mc_code code, const char *what, int err, const mc_op
     return MC_ERR_IO;
 }
 
-static mc_status validate_stdin(const mc_options *opt, mc_result **out)
+static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
 {
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
@@ -71,7 +71,7 @@ static mc_status validate_stdin(const mc_options *opt, mc_result **out)
         if (got == 0) break;
         len += (size_t)got;
     }
-    mc_status st = mc_validate_memory(len ? buf : NULL, len, opt, out);
+    mc_status st = mc_validate_sized(len ? buf : NULL, len, len, opt, out);
     free(buf);
     return st;
 }
@@ -80,41 +80,39 @@ mc_status mc_validate_path(const char *path, const mc_options *options, mc_resul
 {
     if (!path || !out) return MC_ERR_INVALID_ARG;
     *out = NULL;
-    mc_options defaults;
-    if (!options) {
-        mc_options_init(&defaults);
-        options = &defaults;
-    }
-    if (strcmp(path, "-") == 0) return validate_stdin(options, out);
+    mc_settings resolved;
+    mc_settings_resolve(&resolved, options);
+    const mc_settings *settings = &resolved;
+    if (strcmp(path, "-") == 0) return validate_stdin(settings, out);
 
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, options, out);
+    if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, settings, out);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int err = errno;
         close(fd);
-        return io_failure(MC_IO_READ_FAILED, "cannot stat", err, options, out);
+        return io_failure(MC_IO_READ_FAILED, "cannot stat", err, settings, out);
     }
     if (S_ISDIR(st.st_mode)) {
         close(fd);
-        return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, options, out);
+        return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, settings, out);
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return io_failure(MC_IO_NOT_REGULAR, "cannot validate", 0, options, out);
+        return io_failure(MC_IO_NOT_REGULAR, "cannot validate", 0, settings, out);
     }
     uint64_t size = (uint64_t)st.st_size;
-    if (size == 0 || size > options->max_file_bytes || size > SIZE_MAX) {
+    if (size == 0 || size > settings->max_file_bytes || size > SIZE_MAX) {
         /* nothing to map: the driver reports FILE_EMPTY or FILE_TOO_LARGE */
         close(fd);
-        return mc_validate_sized(NULL, 0, size, options, out);
+        return mc_validate_sized(NULL, 0, size, settings, out);
     }
     void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
     int err = errno;
     close(fd);
-    if (map == MAP_FAILED) return io_failure(MC_IO_READ_FAILED, "cannot map", err, options, out);
+    if (map == MAP_FAILED) return io_failure(MC_IO_READ_FAILED, "cannot map", err, settings, out);
     (void)posix_madvise(map, (size_t)size, POSIX_MADV_SEQUENTIAL);
-    mc_status s = mc_validate_memory(map, (size_t)size, options, out);
+    mc_status s = mc_validate_sized(map, (size_t)size, size, settings, out);
     munmap(map, (size_t)size);
     return s;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mc_numeric.h"
 #include "modelcheck.h"
 
 typedef struct mc_slot {
@@ -19,14 +20,33 @@ typedef struct mc_slot {
     mc_instance *instances;
 } mc_slot;
 
+/* The options in effect for one validation: mc_options with every default
+ * filled in and the severity of every code (the public struct holds
+ * neither, so that it is ABI-stable and zero means default). */
+typedef struct mc_settings {
+    mc_format format;
+    uint32_t max_instances;
+    double weight_sum_tolerance;
+    double unit_tolerance;
+    double quaternion_tolerance;
+    uint64_t max_file_bytes;
+    uint32_t max_depth;
+    uint64_t max_decompressed_bytes;
+    uint64_t work_factor;
+    int skip_sha256;
+    unsigned char severity[MC_CODE_COUNT];
+} mc_settings;
+
 typedef struct mc_ctx {
     const uint8_t *data;
     size_t size;
-    const mc_options *opt;
+    const mc_settings *opt;
     mc_info *info;
     const char *layout;
     mc_slot *slots;        /* MC_CODE_COUNT of them */
     uint64_t work_left;
+    /* clean-path bounds of the unit and quaternion tolerances (mc_surely_unit) */
+    mc_unit_bounds unit, quaternion;
     bool work_exhausted;
     bool nomem;
 } mc_ctx;

@@ -93,8 +93,8 @@ static inline float mc_half_to_f32(uint16_t h)
         v = ldexpf((float)fraction, -24);
     else if (exponent == 31)
         v = fraction ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(fraction | 0x400u), (int)exponent - 25);
+    else /* normal: the same value, built from its bits (no libm call) */
+        v = mc_bits_f32((uint32_t)(exponent + 112u) << 23 | (uint32_t)fraction << 13);
     return (h & 0x8000u) ? -v : v;
 }
 
@@ -152,6 +152,15 @@ static inline float mc_read_f32(mc_reader *r)
 /* Reads n floats; all 0 on failure. */
 static inline void mc_read_f32s(mc_reader *r, float *out, size_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* little-endian host: the bytes are the floats; one bounds check and one
+     * copy (a short window falls through to the field-by-field reads) */
+    if (!r->fail && n <= (r->size - r->pos) / 4) {
+        memcpy(out, r->p + r->pos, 4 * n);
+        r->pos += 4 * n;
+        return;
+    }
+#endif
     for (size_t i = 0; i < n; i++) out[i] = mc_read_f32(r);
 }
 

@@ -14,3 +14,15 @@ bool mc_mat4_linear_invertible(const float m[16])
     if (!(scale > 0.0) || !isfinite(det)) return false;
     return fabs(det) / scale > 1e-6;
 }
+
+mc_unit_bounds mc_unit_bounds_make(double tolerance)
+{
+    double lo = 1.0 - tolerance, hi = 1.0 + tolerance;
+    double lo2 = lo > 0.0 ? lo * lo * (1.0 + 1e-6) : 0.0, hi2 = hi * hi * (1.0 - 1e-6);
+    /* never vouch for a zero (or subnormal) vector: some checks tell zero apart */
+    if (lo2 < FLT_MIN) lo2 = FLT_MIN;
+    /* an overflowing sum (inf) must fall outside: the exact check decides */
+    if (hi2 > FLT_MAX) hi2 = FLT_MAX;
+    mc_unit_bounds b = {(float)lo2, (float)hi2};
+    return b;
+}

@@ -27,21 +27,90 @@ static const mc_format_module *const modules[] = {
 
 #define MODULE_COUNT (sizeof modules / sizeof modules[0])
 
+struct mc_severity_map {
+    unsigned char severity[MC_CODE_COUNT];
+};
+
+mc_severity_map *mc_severity_map_new(void)
+{
+    mc_severity_map *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    for (int i = 0; i < MC_CODE_COUNT; i++)
+        m->severity[i] = (unsigned char)mc_code_get((mc_code)i)->severity;
+    return m;
+}
+
+mc_severity_map *mc_severity_map_copy(const mc_severity_map *map)
+{
+    mc_severity_map *m = mc_severity_map_new();
+    if (m && map) *m = *map;
+    return m;
+}
+
+void mc_severity_map_free(mc_severity_map *map)
+{
+    free(map);
+}
+
+mc_status mc_severity_map_set(mc_severity_map *map, mc_code code, mc_severity severity)
+{
+    if (!map || (unsigned)code >= MC_CODE_COUNT || (unsigned)severity > MC_SEVERITY_IGNORE)
+        return MC_ERR_INVALID_ARG;
+    map->severity[code] = (unsigned char)severity;
+    return MC_OK;
+}
+
+mc_severity mc_severity_map_get(const mc_severity_map *map, mc_code code)
+{
+    if ((unsigned)code >= MC_CODE_COUNT) return MC_SEVERITY_IGNORE;
+    return map ? (mc_severity)map->severity[code] : mc_code_get(code)->severity;
+}
+
 void mc_options_init(mc_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->format = MC_FORMAT_UNKNOWN;
-    o->max_instances = 10;
-    /* Khronos glTF-Validator defaults (docs/ISSUES.md, "Tolerances") */
-    o->weight_sum_tolerance = 2e-7;
-    o->unit_tolerance = 0.00674;
-    o->quaternion_tolerance = 0.00769;
-    o->max_file_bytes = UINT64_C(4) << 30;
-    o->max_depth = 64;
-    o->max_decompressed_bytes = UINT64_C(256) << 20;
-    o->work_factor = 16;
+}
+
+/* Khronos glTF-Validator defaults (docs/ISSUES.md, "Tolerances") */
+static double tolerance_or(double v, double def)
+{
+    return v == 0.0 ? def : v < 0.0 ? 0.0 : v;
+}
+
+void mc_options_effective(const mc_options *o, mc_options *out)
+{
+    mc_options zero;
+    if (!o) {
+        memset(&zero, 0, sizeof zero);
+        o = &zero;
+    }
+    *out = *o;
+    out->max_instances = o->max_instances == 0 ? 10 : o->max_instances == MC_INSTANCES_NONE ? 0 : o->max_instances;
+    out->weight_sum_tolerance = tolerance_or(o->weight_sum_tolerance, 2e-7);
+    out->unit_tolerance = tolerance_or(o->unit_tolerance, 0.00674);
+    out->quaternion_tolerance = tolerance_or(o->quaternion_tolerance, 0.00769);
+    if (!o->max_file_bytes) out->max_file_bytes = UINT64_C(4) << 30;
+    if (!o->max_depth) out->max_depth = 64;
+    if (!o->max_decompressed_bytes) out->max_decompressed_bytes = UINT64_C(256) << 20;
+    if (!o->work_factor) out->work_factor = 16;
+}
+
+void mc_settings_resolve(mc_settings *s, const mc_options *options)
+{
+    mc_options e;
+    mc_options_effective(options, &e);
+    s->format = e.format;
+    s->max_instances = e.max_instances;
+    s->weight_sum_tolerance = e.weight_sum_tolerance;
+    s->unit_tolerance = e.unit_tolerance;
+    s->quaternion_tolerance = e.quaternion_tolerance;
+    s->max_file_bytes = e.max_file_bytes;
+    s->max_depth = e.max_depth;
+    s->max_decompressed_bytes = e.max_decompressed_bytes;
+    s->work_factor = e.work_factor;
+    s->skip_sha256 = e.skip_sha256;
     for (int i = 0; i < MC_CODE_COUNT; i++)
-        o->severity[i] = (unsigned char)mc_code_get((mc_code)i)->severity;
+        s->severity[i] = (unsigned char)mc_severity_map_get(e.severity, (mc_code)i);
 }
 
 static const mc_format_module *module_for(mc_format f)
@@ -85,7 +154,7 @@ static int compare_issues(const void *a, const void *b)
     return (x->code > y->code) - (x->code < y->code);
 }
 
-mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_options *opt,
+mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_settings *opt,
                        mc_info *info)
 {
     memset(c, 0, sizeof *c);
@@ -99,6 +168,8 @@ mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_opt
     uint64_t budget = UINT64_C(1) << 20;
     if (!mc_add_mul_u64(&budget, size, opt->work_factor)) budget = UINT64_MAX;
     c->work_left = budget;
+    c->unit = mc_unit_bounds_make(opt->unit_tolerance);
+    c->quaternion = mc_unit_bounds_make(opt->quaternion_tolerance);
     return MC_OK;
 }
 
@@ -227,15 +298,10 @@ mc_result *mc_result_new(void)
 }
 
 mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size,
-                            const mc_options *options, mc_result **out)
+                            const mc_settings *options, mc_result **out)
 {
     if (!out || (!data && size)) return MC_ERR_INVALID_ARG;
     *out = NULL;
-    mc_options defaults;
-    if (!options) {
-        mc_options_init(&defaults);
-        options = &defaults;
-    }
     if (options->format >= MC_FORMAT_COUNT ||
         (options->format != MC_FORMAT_UNKNOWN && !module_for(options->format)))
         return MC_ERR_INVALID_ARG;
@@ -263,7 +329,9 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
 mc_status mc_validate_memory(const void *data, size_t size, const mc_options *options,
                              mc_result **out)
 {
-    return mc_validate_sized(data, size, size, options, out);
+    mc_settings s;
+    mc_settings_resolve(&s, options);
+    return mc_validate_sized(data, size, size, &s, out);
 }
 
 void mc_result_free(mc_result *r)

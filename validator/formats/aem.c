@@ -153,6 +153,15 @@ static const struct {
 
 static void read_vertex(mc_reader *r, aem_vertex *v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the record is the struct's bytes on a little-endian host: one copy
+     * instead of 23 checked reads (the hot loop of issue 16) */
+    _Static_assert(sizeof *v == AEM_VERTEX_SIZE, "aem_vertex is the 92-byte record");
+    const uint8_t *p = mc_read_bytes(r, AEM_VERTEX_SIZE);
+    if (p) memcpy(v, p, sizeof *v);
+    else memset(v, 0, sizeof *v);
+    return;
+#endif
     mc_read_f32s(r, v->attr, 14);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -278,6 +287,48 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
     }
 }
 
+/* The clean path (issue 16): true when the vertex certainly passes every
+ * check above, judged in float against precomputed bounds (no square root,
+ * no offsets, no paths); its influences are counted. Anything else goes
+ * through the exact checks, which alone report, so verdicts and messages
+ * do not depend on this shortcut. */
+static bool vertex_surely_clean(const aem_vertex *v, uint32_t bones, mc_unit_bounds unit,
+                                double weight_tolerance, unsigned *influences)
+{
+    const float *a = v->attr;
+    if (!(isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]) && isfinite(a[12]) &&
+          isfinite(a[13])))
+        return false;
+    /* normal, tangent, bitangent: unit length (zero tangents are issues) */
+    if (!(mc_surely_unit(a + 3, 3, unit) && mc_surely_unit(a + 6, 3, unit) &&
+          mc_surely_unit(a + 9, 3, unit)))
+        return false;
+    unsigned inf = 0, nonzero = 0;
+    bool skinned = false;
+    double sum = 0.0;
+    for (int j = 0; j < 4; j++) {
+        float w = v->weight[j];
+        int32_t b = v->bone[j];
+        if (!(w >= 0.0f && w <= 1.0f)) return false;
+        if (b == -1) {
+            if (w != 0.0f) return false;
+        } else {
+            if (!bone_in_range(b, bones)) return false;
+            for (int k = 0; k < j; k++)
+                if (v->bone[k] == b) return false;
+            skinned = true;
+            inf += w > 0.0f;
+        }
+        sum += (double)w; /* as check_vertex_weight_sum adds */
+        nonzero += w != 0.0f;
+    }
+    if (!skinned) return false;
+    if (!(fabs(sum - 1.0) <= weight_tolerance * (nonzero ? nonzero : 1))) return false;
+    if (v->extra != -1 && !bone_in_range(v->extra, bones)) return false;
+    *influences = inf;
+    return true;
+}
+
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint32_t max_influences = 0, bones = f->count[SEC_BONES];
@@ -287,6 +338,11 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
         aem_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after check_size; never read garbage */
+        unsigned fast;
+        if (vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
+            if (fast > max_influences) max_influences = fast;
+            continue;
+        }
         uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
         check_vertex_vectors(c, off, i, &v, &zero);
         unsigned inf = check_vertex_slots(c, f, off, i, &v);
@@ -671,7 +727,8 @@ static void check_channel_keys(mc_ctx *c, const aem_file *f, aem_channel ch, con
         if (s->channel != 1 && key[4] != 0.0f) {
             snprintf(what, sizeof what, "W is %g (expected 0)", (double)key[4]);
             report_key(c, MC_AEM_KEY_W_NONZERO, off + 16, k, "w", s, what);
-        } else if (s->channel == 1 && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        } else if (s->channel == 1 && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+                   !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion length %.6f (expected 1 +- %g)",
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);
             report_key(c, MC_AEM_KEY_ROTATION_NOT_UNIT, off + 4, k, "rotation", s, what);

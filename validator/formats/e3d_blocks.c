@@ -221,7 +221,8 @@ static void check_normal(e3d *v, const e3d_blk *b, size_t pos, uint32_t vi, uint
         ref[k] = q[k] < 0 ? (float)q[k] / 512.0f : (float)q[k] / 511.0f;
     }
     double tol = v->c->opt->unit_tolerance;
-    if (mc_is_unit(spec, 3, tol) || mc_is_unit(ref, 3, tol)) return;
+    if (mc_surely_unit(spec, 3, v->c->unit) || mc_is_unit(spec, 3, tol) || mc_is_unit(ref, 3, tol))
+        return;
     mc_instance *in = e3d_emit_blk(v, MC_E3D_NORMAL_NOT_UNIT, b, pos);
     e3d_append(in, "/%" PRIu32, vi);
     mc_msg(in, "vertex %" PRIu32 ": normal (%d, %d, %d) has length %.6f (expected 1 +- %g)", vi,
@@ -928,7 +929,8 @@ static void check_keys(e3d *v, const e3d_blk *b)
             mc_instance *in = e3d_emit_blk(v, MC_E3D_NOT_FINITE, b, pos);
             e3d_append(in, "/%" PRIu64, k);
             mc_msg(in, "key %" PRIu64 ": %s holds NaN or infinity", k, b->t->name);
-        } else if (b->type == 0xA230 && !mc_is_unit(f, 4, v->c->opt->quaternion_tolerance)) {
+        } else if (b->type == 0xA230 && !mc_surely_unit(f, 4, v->c->quaternion) &&
+                   !mc_is_unit(f, 4, v->c->opt->quaternion_tolerance)) {
             mc_instance *in = e3d_emit_blk(v, MC_E3D_KEY_ROTATION_NOT_UNIT, b, pos);
             e3d_append(in, "/%" PRIu64, k);
             mc_msg(in, "key %" PRIu64 ": quaternion length %.6f (expected 1 +- %g)", k,

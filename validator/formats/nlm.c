@@ -468,6 +468,15 @@ typedef struct vertex_scope {
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the record is the struct's bytes on a little-endian host: one copy
+     * instead of 19 checked reads (the hot loop of issue 16) */
+    _Static_assert(sizeof *v == 76, "nlm_vertex is the 76-byte record");
+    const uint8_t *p = mc_read_bytes(r, sizeof *v);
+    if (p) memcpy(v, p, sizeof *v);
+    else memset(v, 0, sizeof *v);
+    return;
+#endif
     mc_read_f32s(r, v->attr, 11);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -528,9 +537,10 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a == 2 && mc_all_zero(x, 3)) {
-            mc_zero_normals_add(&s->zero, at, i);
-        } else if (a == 2 && !mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        if (a != 2 || mc_surely_unit(x, 3, c->unit)) continue;
+        if (mc_all_zero(x, 3)) {
+            mc_zero_normals_add(&s->zero, at, i); /* "no normal": a warning per mesh */
+        } else if (!mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",
@@ -628,6 +638,50 @@ static void check_vertex_weight_sum(mc_ctx *c, const vertex_scope *s, uint64_t o
     }
 }
 
+/* The clean path (issue 16): true when the vertex certainly passes every
+ * check above, judged with plain comparisons and float squared lengths (no
+ * offsets, no paths); its influences are counted. Anything else goes
+ * through the exact checks, which alone report. */
+static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nlm_vertex *v,
+                                unsigned *influences)
+{
+    const float *a = v->attr;
+    for (int k = 0; k < 11; k++)
+        if (!isfinite(a[k])) return false;
+    if (s->box)
+        for (int k = 0; k < 3; k++)
+            if (!(a[k] >= s->box[k] && a[k] <= s->box[3 + k])) return false;
+    for (int k = 3; k < 6; k++)
+        if (!(a[k] >= 0.0f && a[k] <= 1.0f)) return false;
+    if (!mc_surely_unit(a + 6, 3, c->unit)) return false;
+    const nlm_file *f = s->f;
+    unsigned inf = 0, nonzero = 0;
+    bool skinned = false;
+    double sum = 0.0;
+    for (int j = 0; j < 4; j++) {
+        float w = v->weight[j];
+        int32_t b = v->bone[j];
+        if (!(w >= 0.0f && w <= 1.0f)) return false;
+        if (b == -1) {
+            if (w != 0.0f) return false;
+        } else {
+            if (f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))))
+                return false;
+            for (int k = 0; k < j; k++)
+                if (v->bone[k] == b) return false;
+            skinned = true;
+            inf += w > 0.0f;
+        }
+        sum += (double)w; /* as check_vertex_weight_sum adds */
+        nonzero += w != 0.0f;
+    }
+    if (f->flag == 1 && f->flag_ok &&
+        (!skinned || !(fabs(sum - 1.0) <= c->opt->weight_sum_tolerance * (nonzero ? nonzero : 1))))
+        return false;
+    *influences = inf;
+    return true;
+}
+
 static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
@@ -638,6 +692,11 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
         nlm_vertex v;
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
+        unsigned fast;
+        if (vertex_surely_clean(c, s, &v, &fast)) {
+            if (fast > s->max_influences) s->max_influences = fast;
+            continue;
+        }
         check_vertex_fields(c, s, off, i, &v);
         unsigned inf = check_vertex_slots(c, s, off, i, &v);
         if (inf > s->max_influences) s->max_influences = inf;
@@ -916,7 +975,8 @@ static void check_keys(mc_ctx *c, uint64_t first, uint32_t count, const key_scop
         }
         prev = t;
         have_prev = true;
-        if (s->kind == KEY_ROTATION && !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
+        if (s->kind == KEY_ROTATION && !mc_surely_unit(key + 1, 4, c->quaternion) &&
+            !mc_is_unit(key + 1, 4, c->opt->quaternion_tolerance)) {
             snprintf(what, sizeof what, "quaternion (x %g, y %g, z %g, w %g) has length %.6f (expected 1 +- %g)",
                      (double)key[1], (double)key[2], (double)key[3], (double)key[4],
                      mc_length(key + 1, 4), c->opt->quaternion_tolerance);

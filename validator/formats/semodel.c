@@ -20,6 +20,7 @@
  * elements is empty either way).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ typedef struct se_file {
     uint32_t bones, meshes, cols, mats;
     unsigned bone_w, mat_w;    /* bytes per bone_t, mat_t */
     uint64_t flags_at;         /* offset of dataPresenceFlags */
+    uint64_t meshes_at;        /* offset of the first mesh header */
     bool undefined_tail;       /* draft: a block without layout follows the meshes */
 } se_file;
 
@@ -359,7 +361,8 @@ static void check_transform(mc_ctx *c, mc_reader *r, uint32_t i, const char *pos
     mc_read_f32s(r, v, 7);
     vec_finite(c, at, i, pos_name, v, 3);
     if (!vec_finite(c, at + 12, i, rot_name, v + 3, 4)) return;
-    if (mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance)) return;
+    if (mc_surely_unit(v + 3, 4, c->quaternion) || mc_is_unit(v + 3, 4, c->opt->quaternion_tolerance))
+        return;
     mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_ROTATION_NOT_UNIT, at + 12);
     mc_path(in, "/bones/%" PRIu32 "/%s", i, rot_name);
     mc_msg(in, "bone %" PRIu32 ": %s length is %.6f (expected 1 +- %g)", i, rot_name,
@@ -490,6 +493,7 @@ static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const
 static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3],
                          mc_zero_normals *zero)
 {
+    if (mc_surely_unit(n, 3, c->unit)) return; /* the clean path (issue 16) */
     if (!mc_all_finite(n, 3)) {
         vertex_not_finite(c, at, m, v, "normal");
         return;
@@ -738,10 +742,7 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (used > c->info->max_influences) c->info->max_influences = used;
 }
 
-/* Reads one mesh header; false after one truncation error when the mesh's
- * arrays and the headers of the meshes after it (rest bytes) cannot fit
- * the bytes left. */
-static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uint64_t rest)
+static void read_mesh_header(const se_file *f, mc_reader *r, se_mesh *m)
 {
     m->at = r->pos;
     m->flags = mc_read_u8(r);
@@ -749,8 +750,12 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     m->influence = f->draft ? 0 : mc_read_u8(r);
     m->vertices = mc_read_u32(r);
     m->faces = mc_read_u32(r);
-    if (r->fail) return false; /* the mesh headers were checked to fit */
     m->face_w = f->draft ? 4u : index_width(m->vertices);
+}
+
+/* The bytes of a mesh after its header; false when they overflow. */
+static bool mesh_body_size(const se_file *f, const se_mesh *m, uint64_t *size)
+{
     uint64_t need = 0, v = m->vertices;
     bool ok = true;
     if (f->draft) {
@@ -765,7 +770,19 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
         ok = ok && mc_add_u64(need, 4u * (uint64_t)m->layers, &need);
     }
     ok = ok && mc_add_mul_u64(&need, m->faces, 3u * (uint64_t)m->face_w);
-    uint64_t total = 0;
+    *size = need;
+    return ok;
+}
+
+/* Reads one mesh header; false after one truncation error when the mesh's
+ * arrays and the headers of the meshes after it (rest bytes) cannot fit
+ * the bytes left. */
+static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uint64_t rest)
+{
+    read_mesh_header(f, r, m);
+    if (r->fail) return false; /* the mesh headers were checked to fit */
+    uint64_t need = 0, total = 0;
+    bool ok = mesh_body_size(f, m, &need);
     if (ok && mc_add_u64(need, rest, &total) && mc_reader_fits(r, 1, total)) return true;
     char path[32];
     snprintf(path, sizeof path, "/meshes/%" PRIu32, m->index);
@@ -847,26 +864,103 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 
 /* ---- end of file ---- */
 
-/* FIELD-NOTES: Greyhound's "SEBlend\n" block: u64 magic, u64 count,
- * count names, then per-vertex deltas. The notes give no layout for the
- * deltas, so the framing checked is the magic, the count and the names. */
-static void check_seblend(mc_ctx *c, mc_reader *r)
+/* ---- Greyhound's SEBlend block (FIELD-NOTES) ---- */
+
+static void seblend_framing(mc_ctx *c, uint64_t at, const char *path, const char *fmt, ...)
+    MC_PRINTF(4, 5);
+static void seblend_framing(mc_ctx *c, uint64_t at, const char *path, const char *fmt, ...)
+{
+    mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, at);
+    mc_path(in, "%s", path);
+    if (!in) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->message, sizeof in->message, fmt, ap);
+    va_end(ap);
+}
+
+/* One (u32 shape index, float x, y, z) record: the index names one of the
+ * count shapes, the delta is finite. */
+static void check_delta(mc_ctx *c, mc_reader *r, const se_mesh *m, uint32_t v, uint32_t i,
+                        uint64_t count)
+{
+    uint64_t at = r->pos;
+    uint32_t shape = mc_read_u32(r);
+    float d[3];
+    mc_read_f32s(r, d, 3);
+    if (shape >= count) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_SHAPE_RANGE, at);
+        mc_path(in, "/seblend/deltas/%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/shape", m->index, v, i);
+        mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 " delta %" PRIu32 ": shape index %" PRIu32
+               " (expected < the block's count %" PRIu64 ")", m->index, v, i, shape, count);
+    }
+    if (!mc_all_finite(d, 3)) {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, at + 4);
+        mc_path(in, "/seblend/deltas/%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/delta", m->index, v, i);
+        mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 " delta %" PRIu32 ": (%g, %g, %g) holds NaN or infinity",
+               m->index, v, i, (double)d[0], (double)d[1], (double)d[2]);
+    }
+}
+
+/* For every mesh in file order and every vertex: a u32 delta count, written
+ * even when it is 0, and that many records. The mesh headers are read
+ * again (each was checked to fit) to follow the vertex counts. Returns the
+ * number of deltas, or -1 after a framing error. */
+static int64_t check_seblend_deltas(mc_ctx *c, const se_file *f, mc_reader *r, uint64_t count)
+{
+    mc_reader mr = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&mr, f->meshes_at);
+    int64_t total = 0;
+    for (uint32_t k = 0; k < f->meshes; k++) {
+        se_mesh m = {.index = k};
+        uint64_t body = 0;
+        read_mesh_header(f, &mr, &m);
+        mesh_body_size(f, &m, &body);
+        mc_reader_skip(&mr, (size_t)body);
+        for (uint32_t v = 0; v < m.vertices; v++) {
+            char path[64];
+            uint64_t at = r->pos;
+            uint32_t n = mc_read_u32(r);
+            snprintf(path, sizeof path, "/seblend/deltas/%" PRIu32 "/%" PRIu32, k, v);
+            if (r->fail) {
+                seblend_framing(c, at, path, "SEBlend block ends at 0x%" PRIx64 ", before the delta count of mesh %"
+                                PRIu32 " vertex %" PRIu32 " (one per vertex, even for 0 deltas)", at, k, v);
+                return -1;
+            }
+            if ((uint64_t)n * 16u > mc_reader_left(r)) {
+                seblend_framing(c, at, path, "mesh %" PRIu32 " vertex %" PRIu32 ": %" PRIu32 " deltas need %" PRIu64
+                                " bytes, %zu remain", k, v, n, (uint64_t)n * 16u, mc_reader_left(r));
+                return -1;
+            }
+            for (uint32_t i = 0; i < n; i++) check_delta(c, r, &m, v, i, count);
+            total += n;
+        }
+    }
+    if (mc_reader_left(r) == 0) return total;
+    seblend_framing(c, r->pos, "/seblend", "%zu bytes after the SEBlend block, which ends at 0x%zx after the deltas "
+                    "of %" PRIu64 " vertices (the file has %zu bytes)", mc_reader_left(r), r->pos,
+                    c->info->vertices, c->size);
+    return -1;
+}
+
+/* FIELD-NOTES: Greyhound's "SEBlend\n" block: u64 magic, u64 count, count
+ * NUL-terminated names, then the per-vertex deltas; its size is fully
+ * determined, so it must end exactly at the end of the file. */
+static void check_seblend(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     uint64_t at = r->pos;
     mc_read_u64(r);
     uint64_t count_at = r->pos;
     uint64_t count = mc_read_u64(r);
     if (r->fail) {
-        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, count_at);
-        mc_path(in, "/seblend/count");
-        mc_msg(in, "SEBlend block at 0x%" PRIx64 ": the file ends before its u64 count", at);
+        seblend_framing(c, count_at, "/seblend/count",
+                        "SEBlend block at 0x%" PRIx64 ": the file ends before its u64 count", at);
         return;
     }
     if (count > mc_reader_left(r)) {
-        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, count_at);
-        mc_path(in, "/seblend/count");
-        mc_msg(in, "SEBlend count %" PRIu64 " cannot fit: its names need at least %" PRIu64 " bytes, %zu remain",
-               count, count, mc_reader_left(r));
+        seblend_framing(c, count_at, "/seblend/count",
+                        "SEBlend count %" PRIu64 " cannot fit: its names need at least %" PRIu64 " bytes, %zu remain",
+                        count, count, mc_reader_left(r));
         return;
     }
     for (uint64_t i = 0; i < count; i++) {
@@ -875,17 +969,22 @@ static void check_seblend(mc_ctx *c, mc_reader *r)
             read_string(c, r, "seblend", i, "name", NULL);
             continue;
         }
-        mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_FRAMING, r->pos);
-        mc_path(in, "/seblend/%" PRIu64 "/name", i);
-        mc_msg(in, "SEBlend name %" PRIu64 " of %" PRIu64 ": no NUL terminator before the end of the file",
-               i, count);
+        char path[48];
+        snprintf(path, sizeof path, "/seblend/%" PRIu64 "/name", i);
+        seblend_framing(c, r->pos, path, "SEBlend name %" PRIu64 " of %" PRIu64
+                        ": no NUL terminator before the end of the file", i, count);
         return;
     }
     c->info->blend_shapes = count;
+    int64_t deltas = check_seblend_deltas(c, f, r, count);
     mc_instance *in = mc_emit(c, MC_SEMODEL_SEBLEND_TRAILER, at);
     mc_path(in, "/seblend");
-    mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
-           " blend shapes, %zu bytes of deltas not checked", count, mc_reader_left(r));
+    if (deltas >= 0)
+        mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
+               " blend shapes, %" PRId64 " deltas over %" PRIu64 " vertices", count, deltas, c->info->vertices);
+    else
+        mc_msg(in, "Greyhound SEBlend block (not part of the layout, no flag announces it): %" PRIu64
+               " blend shapes; its deltas do not fit the file", count);
 }
 
 /* semodel.md, SEModel_File: the file ends where the last block ends. */
@@ -894,7 +993,7 @@ static void check_end(mc_ctx *c, const se_file *f, mc_reader *r)
     size_t left = mc_reader_left(r);
     if (f->draft ? f->undefined_tail : (f->data_flags & D18_CUSTOM) != 0) return;
     if (!f->draft && left >= 8 && mc_le64(r->p + r->pos) == SE_SEBLEND_MAGIC) {
-        check_seblend(c, r);
+        check_seblend(c, f, r);
         return;
     }
     if (left == 0) return;
@@ -914,6 +1013,7 @@ static void se_validate(mc_ctx *c)
     c->info->meshes = f.meshes;
     c->info->materials = f.mats;
     if (!check_bones(c, &f, &r)) return;
+    f.meshes_at = r.pos;
     if (!check_meshes(c, &f, &r)) return;
     if (!f.draft && !check_materials(c, &f, &r)) return;
     check_end(c, &f, &r);

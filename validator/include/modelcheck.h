@@ -80,22 +80,55 @@ int mc_format_parse(const char *name);
 /* 1 when this build validates the format. */
 int mc_format_supported(mc_format format);
 
-/* Tolerances follow the Khronos glTF-Validator defaults: see docs/ISSUES.md. */
+/*
+ * Severity overrides: a library-owned table of one severity per code, so
+ * that adding an issue code changes no public struct (ABI). A new map holds
+ * the catalog defaults. NULL is accepted wherever a map is read, meaning
+ * the defaults.
+ */
+typedef struct mc_severity_map mc_severity_map;
+
+mc_severity_map *mc_severity_map_new(void);            /* NULL when out of memory */
+mc_severity_map *mc_severity_map_copy(const mc_severity_map *map);
+void mc_severity_map_free(mc_severity_map *map);
+/* MC_ERR_INVALID_ARG for an unknown code or severity. */
+mc_status mc_severity_map_set(mc_severity_map *map, mc_code code, mc_severity severity);
+/* The severity in effect (the catalog default for a NULL map); MC_SEVERITY_IGNORE
+ * for an unknown code. */
+mc_severity mc_severity_map_get(const mc_severity_map *map, mc_code code);
+
+/* A tolerance of exactly 0 (exact comparison): 0 itself means the default. */
+#define MC_TOLERANCE_EXACT (-1.0)
+/* max_instances: keep no instance, only counts (0 itself means the default). */
+#define MC_INSTANCES_NONE UINT32_MAX
+
+/*
+ * Validation options. A zero-initialised mc_options means every default:
+ * each field's 0 stands for the default named beside it. Tolerances follow
+ * the Khronos glTF-Validator defaults: see docs/ISSUES.md. The struct only
+ * grows at its end; the map pointer keeps per-code data out of it.
+ */
 typedef struct mc_options {
-    mc_format format;                /* MC_FORMAT_UNKNOWN: detect by content */
-    uint32_t max_instances;          /* instances kept per code (count is exact) */
-    double weight_sum_tolerance;     /* per non-zero weight */
-    double unit_tolerance;           /* | |v| - 1 | for unit vectors */
-    double quaternion_tolerance;     /* | |q| - 1 | for rotations */
-    uint64_t max_file_bytes;         /* larger files: FILE_TOO_LARGE */
-    uint32_t max_depth;              /* nesting depth (tree formats) */
-    uint64_t max_decompressed_bytes; /* per file, all compressed blocks */
-    uint64_t work_factor;            /* cross-reference budget: visits per file byte */
+    mc_format format;                /* 0 (MC_FORMAT_UNKNOWN): detect by content */
+    uint32_t max_instances;          /* instances kept per code (count is exact); 0: 10 */
+    double weight_sum_tolerance;     /* per non-zero weight; 0: 2e-7 */
+    double unit_tolerance;           /* | |v| - 1 | for unit vectors; 0: 0.00674 */
+    double quaternion_tolerance;     /* | |q| - 1 | for rotations; 0: 0.00769 */
+    uint64_t max_file_bytes;         /* larger files: FILE_TOO_LARGE; 0: 4 GiB */
+    uint32_t max_depth;              /* nesting depth (tree formats); 0: 64 */
+    uint64_t max_decompressed_bytes; /* per file, all compressed blocks; 0: 256 MiB */
+    uint64_t work_factor;            /* cross-reference budget: visits per file byte; 0: 16 */
     int skip_sha256;                 /* leave mc_result.sha256 unset (faster) */
-    unsigned char severity[MC_CODE_COUNT]; /* mc_severity per code, catalog defaults */
+    const mc_severity_map *severity; /* NULL: the catalog's default severities */
 } mc_options;
 
+/* Zeroes options (every default). */
 void mc_options_init(mc_options *options);
+
+/* The values in effect for options (NULL: the defaults), for display: every
+ * 0 replaced by its default, an exact tolerance as 0.0, MC_INSTANCES_NONE
+ * as 0. The severity pointer is copied as it is. */
+void mc_options_effective(const mc_options *options, mc_options *out);
 
 typedef struct mc_instance {
     uint64_t offset;          /* byte offset in the file */

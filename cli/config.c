@@ -1,0 +1,631 @@
+/*
+ * .modelcheck.json: finding, reading, checking and applying the project
+ * configuration (config.h). A file with any problem is refused whole, each
+ * problem on one line naming the key path: no file is validated with a
+ * half-read configuration.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "config.h"
+
+#define MAX_CONFIG_BYTES (1u << 20)
+#define MAX_GLOB_SEGMENTS 32
+#define MAX_GLOB_STARS 8
+#define MAX_OVERRIDES 64 /* a file's matches are a 64-bit mask */
+
+/* The settings one level of the file can carry: the top level or one
+ * override. Unset: severity -1, tolerance 0, has_max_issues 0. */
+typedef struct rules {
+    signed char severity[MC_CODE_COUNT];
+    double weight, unit, quat;
+    uint32_t max_issues;
+    int has_max_issues;
+} rules;
+
+typedef struct globs {
+    char **items;
+    size_t count;
+} globs;
+
+typedef struct override {
+    globs files;
+    rules rules;
+} override;
+
+/* The options of one combination of matching overrides. */
+typedef struct combination {
+    uint64_t mask;
+    mc_options options;
+    mc_severity_map *severity;
+    struct combination *next;
+} combination;
+
+struct mcc_config {
+    char *display;       /* the path as named or found */
+    char sha256[65];
+    char *dir;           /* absolute directory of the file: globs are relative to it */
+    char *cwd;
+    rules top;
+    uint64_t max_file_bytes;
+    globs exclude;
+    override *overrides;
+    size_t override_count;
+    unsigned char pinned_code[MC_CODE_COUNT];
+    unsigned pinned;
+    combination *combinations;
+};
+
+/* ---- globs ---- */
+
+static int segment_match(const char *p, size_t plen, const char *s, size_t slen)
+{
+    char pat[PATH_MAX], str[PATH_MAX];
+    if (plen >= sizeof pat || slen >= sizeof str) return 0;
+    memcpy(pat, p, plen);
+    pat[plen] = '\0';
+    memcpy(str, s, slen);
+    str[slen] = '\0';
+    return fnmatch(pat, str, 0) == 0;
+}
+
+static size_t seg_len(const char *s)
+{
+    const char *e = strchr(s, '/');
+    return e ? (size_t)(e - s) : strlen(s);
+}
+
+/* Depth is bounded by the glob's "**" count (at most MAX_GLOB_STARS,
+ * checked when the file is read). */
+static int match_from(const char *p, const char *s)
+{
+    if (!*p) return !*s;
+    size_t plen = seg_len(p);
+    const char *prest = p[plen] ? p + plen + 1 : p + plen;
+    if (plen == 2 && p[0] == '*' && p[1] == '*') {
+        for (const char *t = s;;) {
+            if (match_from(prest, t)) return 1;
+            if (!*t) return 0;
+            size_t tl = seg_len(t);
+            t = t[tl] ? t + tl + 1 : t + tl;
+        }
+    }
+    if (!*s) return 0;
+    size_t slen = seg_len(s);
+    if (!segment_match(p, plen, s, slen)) return 0;
+    const char *srest = s[slen] ? s + slen + 1 : s + slen;
+    if (!p[plen]) return !s[slen];
+    return match_from(prest, srest);
+}
+
+int mcc_glob_match(const char *glob, const char *relpath)
+{
+    if (!strchr(glob, '/')) {
+        const char *base = strrchr(relpath, '/');
+        return match_from(glob, base ? base + 1 : relpath);
+    }
+    return match_from(glob, relpath);
+}
+
+/* NULL when the glob is usable, else why not. */
+static const char *glob_problem(const char *g)
+{
+    if (!*g) return "empty glob";
+    if (g[0] == '/') return "absolute glob (globs are relative to the config file's directory)";
+    if (g[strlen(g) - 1] == '/') return "glob ends with '/' (write dir/** for everything under dir)";
+    size_t segments = 0, stars = 0;
+    for (const char *s = g; *s;) {
+        size_t n = seg_len(s);
+        if (n == 0) return "empty path segment ('//')";
+        if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+            return "'.' or '..' segment";
+        if (n == 2 && s[0] == '*' && s[1] == '*') stars++;
+        else
+            for (size_t i = 0; i + 1 < n; i++)
+                if (s[i] == '*' && s[i + 1] == '*') return "'**' must be a whole path segment";
+        int open = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == '\\' && i + 1 < n) i++;
+            else if (s[i] == '[') open = 1;
+            else if (s[i] == ']') open = 0;
+        }
+        if (open) return "unclosed '['";
+        segments++;
+        s += n;
+        if (*s == '/') s++;
+    }
+    if (segments > MAX_GLOB_SEGMENTS) return "more than 32 path segments";
+    if (stars > MAX_GLOB_STARS) return "more than 8 '**' segments";
+    return NULL;
+}
+
+/* ---- loading ---- */
+
+typedef struct loader {
+    const char *display;
+    FILE *err;
+    int problems;
+} loader;
+
+__attribute__((format(printf, 3, 4))) static void bad(loader *ld, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(ld->err, "modelcheck: %s: %s%s", ld->display, key, *key ? ": " : "");
+    va_start(ap, fmt);
+    vfprintf(ld->err, fmt, ap);
+    va_end(ap);
+    fputc('\n', ld->err);
+    ld->problems++;
+}
+
+static void rules_clear(rules *r)
+{
+    memset(r, 0, sizeof *r);
+    memset(r->severity, -1, sizeof r->severity);
+}
+
+static int code_of(loader *ld, const char *key, const char *name)
+{
+    int code = mc_code_find(name);
+    if (code < 0) bad(ld, key, "unknown issue code '%s' (see modelcheck --list-codes)", name);
+    return code;
+}
+
+static void read_severity(loader *ld, const char *key, const cJSON *v, rules *r)
+{
+    if (!cJSON_IsObject(v)) {
+        bad(ld, key, "expected an object of CODE: severity");
+        return;
+    }
+    char sub[256];
+    for (const cJSON *e = v->child; e; e = e->next) {
+        snprintf(sub, sizeof sub, "%s.%s", key, e->string);
+        int code = code_of(ld, sub, e->string);
+        int sev = cJSON_IsString(e) ? mc_severity_parse(e->valuestring) : -1;
+        if (sev < 0) bad(ld, sub, "expected one of \"error\", \"warning\", \"info\", \"hint\", \"ignore\"");
+        if (code >= 0 && sev >= 0) r->severity[code] = (signed char)sev;
+    }
+}
+
+static void read_ignore(loader *ld, const char *key, const cJSON *v, rules *r)
+{
+    if (!cJSON_IsArray(v)) {
+        bad(ld, key, "expected an array of issue codes");
+        return;
+    }
+    char sub[256];
+    int i = 0;
+    for (const cJSON *e = v->child; e; e = e->next, i++) {
+        snprintf(sub, sizeof sub, "%s[%d]", key, i);
+        if (!cJSON_IsString(e)) {
+            bad(ld, sub, "expected an issue code (a string)");
+            continue;
+        }
+        int code = code_of(ld, sub, e->valuestring);
+        if (code >= 0) r->severity[code] = MC_SEVERITY_IGNORE;
+    }
+}
+
+/* A tolerance of 0 is an exact comparison (mc_options spells it
+ * MC_TOLERANCE_EXACT). */
+static void read_tolerances(loader *ld, const char *key, const cJSON *v, rules *r)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } fields[] = {{"weight_sum", offsetof(rules, weight)},
+                  {"unit", offsetof(rules, unit)},
+                  {"quaternion", offsetof(rules, quat)}};
+    if (!cJSON_IsObject(v)) {
+        bad(ld, key, "expected an object with weight_sum, unit, quaternion");
+        return;
+    }
+    char sub[256];
+    for (const cJSON *e = v->child; e; e = e->next) {
+        snprintf(sub, sizeof sub, "%s.%s", key, e->string);
+        size_t k = 0;
+        while (k < sizeof fields / sizeof fields[0] && strcmp(fields[k].name, e->string) != 0) k++;
+        if (k == sizeof fields / sizeof fields[0]) {
+            bad(ld, sub, "unknown key (expected weight_sum, unit or quaternion)");
+            continue;
+        }
+        if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0.0) || e->valuedouble > 1e30) {
+            bad(ld, sub, "expected a number from 0 to 1e30");
+            continue;
+        }
+        double t = e->valuedouble == 0.0 ? MC_TOLERANCE_EXACT : e->valuedouble;
+        memcpy((char *)r + fields[k].offset, &t, sizeof t);
+    }
+}
+
+static int read_count(loader *ld, const char *key, const cJSON *v, double lo, double hi, uint64_t *out)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
+        v->valuedouble > hi) {
+        bad(ld, key, "expected an integer from %.0f to %.0f", lo, hi);
+        return -1;
+    }
+    *out = (uint64_t)v->valuedouble;
+    return 0;
+}
+
+static void read_max_issues(loader *ld, const char *key, const cJSON *v, rules *r)
+{
+    uint64_t n;
+    if (read_count(ld, key, v, 0, 1000000, &n) == 0) {
+        r->max_issues = n ? (uint32_t)n : MC_INSTANCES_NONE;
+        r->has_max_issues = 1;
+    }
+}
+
+static void read_globs(loader *ld, const char *key, const cJSON *v, globs *out)
+{
+    const cJSON *one = cJSON_IsString(v) ? v : NULL;
+    if (!one && !cJSON_IsArray(v)) {
+        bad(ld, key, "expected a glob or an array of globs");
+        return;
+    }
+    size_t n = one ? 1 : (size_t)cJSON_GetArraySize(v);
+    out->items = calloc(n ? n : 1, sizeof *out->items);
+    if (!out->items) {
+        bad(ld, key, "out of memory");
+        return;
+    }
+    char sub[256];
+    size_t i = 0;
+    for (const cJSON *e = one ? one : v->child; e && i < n; e = one ? NULL : e->next, i++) {
+        if (one) snprintf(sub, sizeof sub, "%s", key);
+        else snprintf(sub, sizeof sub, "%s[%zu]", key, i);
+        const char *why = cJSON_IsString(e) ? glob_problem(e->valuestring) : "expected a glob (a string)";
+        if (why) {
+            bad(ld, sub, "%s", why);
+            continue;
+        }
+        if (!(out->items[out->count] = strdup(e->valuestring))) bad(ld, sub, "out of memory");
+        else out->count++;
+    }
+}
+
+static void globs_free(globs *g)
+{
+    for (size_t i = 0; i < g->count; i++) free(g->items[i]);
+    free(g->items);
+}
+
+/* The keys a level may hold: the top level has all of them, an override
+ * the per-file ones ("files" required). */
+static int read_rule_key(loader *ld, const char *key, const cJSON *e, rules *r)
+{
+    if (strcmp(e->string, "severity") == 0) read_severity(ld, key, e, r);
+    else if (strcmp(e->string, "ignore") == 0) read_ignore(ld, key, e, r);
+    else if (strcmp(e->string, "tolerances") == 0) read_tolerances(ld, key, e, r);
+    else if (strcmp(e->string, "max_issues") == 0) read_max_issues(ld, key, e, r);
+    else return 0;
+    return 1;
+}
+
+static void read_override(loader *ld, const char *key, const cJSON *v, override *o)
+{
+    rules_clear(&o->rules);
+    if (!cJSON_IsObject(v)) {
+        bad(ld, key, "expected an object with \"files\" and severity, ignore, tolerances or max_issues");
+        return;
+    }
+    char sub[256];
+    for (const cJSON *e = v->child; e; e = e->next) {
+        snprintf(sub, sizeof sub, "%s.%s", key, e->string);
+        if (strcmp(e->string, "files") == 0) read_globs(ld, sub, e, &o->files);
+        else if (!read_rule_key(ld, sub, e, &o->rules))
+            bad(ld, sub, "unknown key (expected files, severity, ignore, tolerances or max_issues)");
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(v, "files")) bad(ld, key, "missing \"files\"");
+}
+
+static void read_overrides(loader *ld, const cJSON *v, mcc_config *cfg)
+{
+    if (!cJSON_IsArray(v)) {
+        bad(ld, "overrides", "expected an array of objects");
+        return;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    if (n > MAX_OVERRIDES) {
+        bad(ld, "overrides", "more than %d overrides", MAX_OVERRIDES);
+        return;
+    }
+    if (!(cfg->overrides = calloc(n ? n : 1, sizeof *cfg->overrides))) {
+        bad(ld, "overrides", "out of memory");
+        return;
+    }
+    char key[64];
+    for (const cJSON *e = v->child; e && cfg->override_count < n; e = e->next) {
+        snprintf(key, sizeof key, "overrides[%zu]", cfg->override_count);
+        read_override(ld, key, e, &cfg->overrides[cfg->override_count++]);
+    }
+}
+
+static void read_document(loader *ld, const cJSON *doc, mcc_config *cfg)
+{
+    if (!cJSON_IsObject(doc)) {
+        bad(ld, "", "expected a JSON object at the top level");
+        return;
+    }
+    for (const cJSON *e = doc->child; e; e = e->next) {
+        const char *k = e->string;
+        if (read_rule_key(ld, k, e, &cfg->top)) continue;
+        if (strcmp(k, "$schema") == 0) {
+            if (!cJSON_IsString(e)) bad(ld, k, "expected a string");
+        } else if (strcmp(k, "max_file_bytes") == 0) {
+            read_count(ld, k, e, 1, 9007199254740992.0, &cfg->max_file_bytes);
+        } else if (strcmp(k, "exclude") == 0) {
+            read_globs(ld, k, e, &cfg->exclude);
+        } else if (strcmp(k, "overrides") == 0) {
+            read_overrides(ld, e, cfg);
+        } else {
+            bad(ld, k, "unknown key (expected severity, ignore, tolerances, max_issues, max_file_bytes, "
+                       "exclude, overrides or $schema)");
+        }
+    }
+}
+
+/* The first .modelcheck.json from the working directory upwards, stopping
+ * after the repository root (a directory holding .git). */
+static char *find_config(void)
+{
+    char dir[PATH_MAX], file[PATH_MAX + sizeof "/" MCC_CONFIG_NAME];
+    if (!getcwd(dir, sizeof dir)) return NULL;
+    for (;;) {
+        struct stat st;
+        snprintf(file, sizeof file, "%s/%s", strcmp(dir, "/") ? dir : "", MCC_CONFIG_NAME);
+        if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) return strdup(file);
+        snprintf(file, sizeof file, "%s/.git", strcmp(dir, "/") ? dir : "");
+        if (lstat(file, &st) == 0 || strcmp(dir, "/") == 0) return NULL;
+        char *slash = strrchr(dir, '/');
+        if (slash == dir) dir[1] = '\0';
+        else *slash = '\0';
+    }
+}
+
+static char *read_all(loader *ld, const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        bad(ld, "", "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(MAX_CONFIG_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, MAX_CONFIG_BYTES + 1, f) : 0;
+    int failed = !buf || ferror(f);
+    fclose(f);
+    if (failed || n > MAX_CONFIG_BYTES) {
+        bad(ld, "", failed ? "cannot read" : "larger than 1 MiB");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void sha256_hex(const char *data, size_t len, char out[65])
+{
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    out[0] = '\0';
+    if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32) return;
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+static void report_json_error(loader *ld, const char *text, size_t len)
+{
+    const char *at = cJSON_GetErrorPtr();
+    size_t line = 1, col = 1;
+    if (at && at >= text && at <= text + len)
+        for (const char *p = text; p < at; p++) {
+            if (*p == '\n') line++, col = 1;
+            else col++;
+        }
+    if (memchr(text, '\0', len)) bad(ld, "", "not JSON text (NUL byte)");
+    else bad(ld, "", "invalid JSON near line %zu, column %zu", line, col);
+}
+
+static char *directory_of(const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy) return NULL;
+    char *slash = strrchr(copy, '/');
+    if (!slash) strcpy(copy, ".");
+    else if (slash == copy) copy[1] = '\0';
+    else *slash = '\0';
+    char *abs = realpath(copy, NULL);
+    free(copy);
+    return abs;
+}
+
+int mcc_config_load(const char *path, mcc_config **out, FILE *err)
+{
+    *out = NULL;
+    char *found = path ? NULL : find_config();
+    if (!path && !found) return 0;
+    loader ld = {path ? path : found, err, 0};
+    mcc_config *cfg = calloc(1, sizeof *cfg);
+    size_t len = 0;
+    char *text = cfg ? read_all(&ld, ld.display, &len) : NULL;
+    if (!cfg) bad(&ld, "", "out of memory");
+    cJSON *doc = NULL;
+    if (text) {
+        doc = cJSON_ParseWithLength(text, len);
+        if (!doc) report_json_error(&ld, text, len);
+    }
+    if (doc) {
+        rules_clear(&cfg->top);
+        read_document(&ld, doc, cfg);
+        sha256_hex(text, len, cfg->sha256);
+        cfg->display = strdup(ld.display);
+        cfg->dir = directory_of(ld.display);
+        cfg->cwd = getcwd(NULL, 0);
+        if (!cfg->display || !cfg->dir || !cfg->cwd) bad(&ld, "", "cannot resolve the file's directory");
+    }
+    cJSON_Delete(doc);
+    free(text);
+    free(found);
+    if (ld.problems) {
+        mcc_config_free(cfg);
+        return -1;
+    }
+    *out = cfg;
+    return 0;
+}
+
+void mcc_config_free(mcc_config *cfg)
+{
+    if (!cfg) return;
+    for (combination *k = cfg->combinations, *next; k; k = next) {
+        next = k->next;
+        mc_severity_map_free(k->severity);
+        free(k);
+    }
+    for (size_t i = 0; i < cfg->override_count; i++) globs_free(&cfg->overrides[i].files);
+    free(cfg->overrides);
+    globs_free(&cfg->exclude);
+    free(cfg->display);
+    free(cfg->dir);
+    free(cfg->cwd);
+    free(cfg);
+}
+
+/* ---- applying ---- */
+
+/* Applies r to options and map, skipping what the command line pinned
+ * (pinned NULL: nothing is). */
+static void apply_rules(const rules *r, mc_options *o, mc_severity_map *map, const mcc_config *pinned)
+{
+    for (int i = 0; i < MC_CODE_COUNT; i++)
+        if (r->severity[i] >= 0 && !(pinned && pinned->pinned_code[i]))
+            mc_severity_map_set(map, (mc_code)i, (mc_severity)r->severity[i]);
+    unsigned pin = pinned ? pinned->pinned : 0;
+    if (r->weight != 0.0 && !(pin & MCC_PIN_WEIGHT)) o->weight_sum_tolerance = r->weight;
+    if (r->unit != 0.0 && !(pin & MCC_PIN_UNIT)) o->unit_tolerance = r->unit;
+    if (r->quat != 0.0 && !(pin & MCC_PIN_QUAT)) o->quaternion_tolerance = r->quat;
+    if (r->has_max_issues && !(pin & MCC_PIN_MAX_ISSUES)) o->max_instances = r->max_issues;
+}
+
+void mcc_config_apply(const mcc_config *cfg, mc_options *options, mc_severity_map *map)
+{
+    if (!cfg) return;
+    apply_rules(&cfg->top, options, map, NULL);
+    if (cfg->max_file_bytes) options->max_file_bytes = cfg->max_file_bytes;
+}
+
+void mcc_config_pin_code(mcc_config *cfg, mc_code code)
+{
+    if (cfg && (unsigned)code < MC_CODE_COUNT) cfg->pinned_code[code] = 1;
+}
+
+void mcc_config_pin(mcc_config *cfg, unsigned what)
+{
+    if (cfg) cfg->pinned |= what;
+}
+
+/* path relative to the config's directory, lexically ("a/./b/../c" is
+ * "a/c"); NULL when path is outside it. */
+static char *relative_path(const mcc_config *cfg, const char *path)
+{
+    size_t need = strlen(cfg->cwd) + strlen(path) + 2;
+    char *abs = malloc(need);
+    if (!abs) return NULL;
+    if (path[0] == '/') snprintf(abs, need, "%s", path);
+    else snprintf(abs, need, "%s/%s", cfg->cwd, path);
+    /* normalise in place: drop "." and empty segments, ".." pops one */
+    char *w = abs;
+    for (char *r = abs; *r;) {
+        while (*r == '/') r++;
+        size_t n = seg_len(r);
+        if (n == 0) break;
+        if (n == 1 && r[0] == '.') {
+        } else if (n == 2 && r[0] == '.' && r[1] == '.') {
+            while (w > abs && *--w != '/') {
+            }
+        } else {
+            *w++ = '/';
+            memmove(w, r, n);
+            w += n;
+        }
+        r += n;
+    }
+    *w = '\0';
+    size_t dl = strlen(cfg->dir);
+    const char *rel = NULL;
+    if (strcmp(cfg->dir, "/") == 0) rel = abs[0] ? abs + 1 : abs;
+    else if (strncmp(abs, cfg->dir, dl) == 0 && abs[dl] == '/') rel = abs + dl + 1;
+    char *result = rel ? strdup(rel) : NULL;
+    free(abs);
+    return result;
+}
+
+static int any_match(const globs *g, const char *rel)
+{
+    for (size_t i = 0; i < g->count; i++)
+        if (mcc_glob_match(g->items[i], rel)) return 1;
+    return 0;
+}
+
+int mcc_config_excluded(const mcc_config *cfg, const char *path)
+{
+    if (!cfg || !cfg->exclude.count || strcmp(path, "-") == 0) return 0;
+    char *rel = relative_path(cfg, path);
+    int hit = rel && any_match(&cfg->exclude, rel);
+    free(rel);
+    return hit;
+}
+
+static const mc_options *combination_for(mcc_config *cfg, uint64_t mask, const mc_options *base)
+{
+    for (combination *k = cfg->combinations; k; k = k->next)
+        if (k->mask == mask) return &k->options;
+    combination *k = calloc(1, sizeof *k);
+    if (!k || !(k->severity = mc_severity_map_copy(base->severity))) {
+        free(k);
+        return NULL;
+    }
+    k->mask = mask;
+    k->options = *base;
+    k->options.severity = k->severity;
+    for (size_t i = 0; i < cfg->override_count; i++)
+        if (mask >> i & 1) apply_rules(&cfg->overrides[i].rules, &k->options, k->severity, cfg);
+    k->next = cfg->combinations;
+    cfg->combinations = k;
+    return &k->options;
+}
+
+const mc_options *mcc_config_options_for(mcc_config *cfg, const char *path, const mc_options *base)
+{
+    if (!cfg || !cfg->override_count || strcmp(path, "-") == 0) return base;
+    char *rel = relative_path(cfg, path);
+    if (!rel) return base;
+    uint64_t mask = 0;
+    for (size_t i = 0; i < cfg->override_count; i++)
+        if (any_match(&cfg->overrides[i].files, rel)) mask |= UINT64_C(1) << i;
+    free(rel);
+    return mask ? combination_for(cfg, mask, base) : base;
+}
+
+cJSON *mcc_config_json(const mcc_config *cfg)
+{
+    if (!cfg) return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "path", cfg->display);
+    cJSON_AddStringToObject(o, "sha256", cfg->sha256);
+    return o;
+}

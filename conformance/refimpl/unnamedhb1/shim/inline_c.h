@@ -1,0 +1,2 @@
+/* Shim (see psxgte.h): GTE macros are left undeclared; never run. */
+#include "psxgte.h"

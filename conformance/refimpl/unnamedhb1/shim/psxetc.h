@@ -1,0 +1,2 @@
+/* Shim (see psxgte.h): nothing the loaders use. */
+#include <stdint.h>

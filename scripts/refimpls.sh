@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# The seed formats' own reference implementations under test (issue 17,
+# docs/REFERENCE-LOADERS.md): obtains each at its pinned commit, builds it out
+# of tree under build/refimpl/ with the adapters in conformance/refimpl/, and
+# certifies or fuzzes it. Their code is never copied into the project.
+#
+#   scripts/refimpls.sh list                  the implementations and their loaders
+#   scripts/refimpls.sh build IMPL            obtain and build (prints what it used)
+#   scripts/refimpls.sh certify IMPL [DIR]    certificates (text, JSON, HTML, JUnit) in DIR
+#                                             (default build/refimpl/IMPL/certificate)
+#   scripts/refimpls.sh check IMPL            build, certify (2 jobs), compare the verdicts
+#                                             with conformance/refimpl/expected/IMPL.txt;
+#                                             exit 77 (skip) without snapshot or network
+#   scripts/refimpls.sh expect IMPL           rewrite that expectation file
+#   scripts/refimpls.sh fuzz IMPL TARGET SECONDS
+#                                             a libFuzzer campaign (TARGET abi_<format> or
+#                                             abi_<format>_sa built over the C reader) that goes
+#                                             on past crashes; findings in
+#                                             build/refimpl/IMPL/fuzz-TARGET/artifacts
+#   scripts/refimpls.sh triage IMPL TARGET    those findings deduplicated by crash site, the
+#                                             smallest of each site minimised (-minimize_crash)
+#                                             and kept in fuzz/external/IMPL/ (not our bugs:
+#                                             never replayed by CI)
+#
+# IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
+# (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
+# Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
+# source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
+# modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
+# to dlopen the ASan adapters; MC_REFIMPL_HOST_ASAN=OFF says it is not, and the
+# library adapters are then skipped), MC_REFIMPL_OUT (default build/refimpl).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+refdir=${MC_REFIMPL_DIR:-$root/../shared/refimpl}
+out=${MC_REFIMPL_OUT:-$root/build/refimpl}
+data=$root/conformance/refimpl
+mc=${MC_BIN:-$root/build/asan/cli/modelcheck}
+SKIP=77
+python=${MC_SYSTEM_PYTHON:-/usr/bin/python3}
+
+# name | upstream | commit | snapshot folder | sha256 of the snapshot's file list
+# (`find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`, computed
+# when the snapshot was taken in, 2026-11-24)
+upstreams="
+aem|https://github.com/janhsimon/aem|1a273aaf7438635584d90fe35ea2b853f76bdfc0|janhsimon-aem-1a273aa|c0e7f09316cfc72edb984f45f83ed6b6b369775725d25326864439e38b68583b
+hb1|https://github.com/kiwanowski/UnnamedHB1|9d03bbb7dea5dce498b417cc625b87c8fdaa9321|kiwanowski-UnnamedHB1-9d03bbb|c9e9e2203cae858d630f341a127b29031f015d381a6b1eb061a124967b44f9a4
+semodel|https://github.com/dtzxporter/io_model_semodel|188a4437b4c43c225db6c9277449d482b740562d|dtzxporter-io_model_semodel-188a443|c699b15f6b13c0a7cca38de38424792378009dbff572a497f82166c29bb2f3cd
+"
+
+die() { echo "refimpls: $*" >&2; exit 2; }
+skip() { echo "refimpls: SKIP: $*" >&2; exit $SKIP; }
+
+upstream_of() { # IMPL -> the upstream key
+    case $1 in
+    libaem|libaem-bounded) echo aem ;;
+    unnamedhb1|aamf2gltf) echo hb1 ;;
+    semodel) echo semodel ;;
+    *) die "unknown implementation '$1' (see: $0 list)" ;;
+    esac
+}
+
+field() { # KEY N
+    printf '%s\n' "$upstreams" | awk -F'|' -v k="$1" -v n="$2" '$1 == k { print $n }'
+}
+
+snapshot_digest() {
+    (cd "$1" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64)
+}
+
+# Prints the source directory of upstream KEY at its pinned commit, and says
+# on stderr where it came from. Exit 77 when neither network nor snapshot.
+obtain() {
+    local key=$1 url commit folder digest src
+    url=$(field "$key" 2) commit=$(field "$key" 3) folder=$(field "$key" 4) digest=$(field "$key" 5)
+    src=$out/src/$key
+    if [ -d "$src/.git" ] && [ "$(git -C "$src" rev-parse HEAD 2>/dev/null)" = "$commit" ]; then
+        echo "refimpls: $key: clone of $url at $commit (verified with git rev-parse)" >&2
+        echo "$src"
+        return
+    fi
+    if [ "${MC_REFIMPL_CLONE:-1}" != 0 ]; then
+        rm -rf "$src.tmp"
+        if GIT_TERMINAL_PROMPT=0 timeout 20 git clone --quiet "$url" "$src.tmp" 2>/dev/null &&
+           git -C "$src.tmp" -c advice.detachedHead=false checkout --quiet "$commit" 2>/dev/null &&
+           [ "$(git -C "$src.tmp" rev-parse HEAD)" = "$commit" ]; then
+            rm -rf "$src" && mv "$src.tmp" "$src"
+            echo "refimpls: $key: cloned $url at $commit (verified with git rev-parse)" >&2
+            echo "$src"
+            return
+        fi
+        rm -rf "$src.tmp"
+        echo "refimpls: $key: cannot clone $url (no network?): using the snapshot" >&2
+    fi
+    local snap=$refdir/$folder
+    [ -d "$snap" ] || skip "$key: no snapshot $snap and no clone"
+    local got
+    got=$(snapshot_digest "$snap")
+    [ "$got" = "$digest" ] || die "$key: snapshot $snap differs from the one recorded (sha256 $got, expected $digest)"
+    grep -q "$commit" "$refdir/README.md" 2>/dev/null ||
+        die "$key: $refdir/README.md does not name commit $commit"
+    echo "refimpls: $key: snapshot $snap of $commit (file checksums verified; the snapshot has no git history to check the commit against)" >&2
+    echo "$snap"
+}
+
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g -O1)
+
+build_libaem() {
+    local src=$1 dir=$out/libaem
+    mkdir -p "$dir"
+    pkg-config --exists cglm 2>/dev/null || [ -f /usr/include/cglm/cglm.h ] ||
+        skip "libaem needs cglm (apt-get install libcglm-dev; scripts/setup-debian.sh)"
+    gcc -std=gnu11 "${san[@]}" -fPIC -shared -w \
+        -I"$root/conformance/certify" -I"$data/libaem" \
+        -I"$src/libaem/include" -I"$src/libaem/include/aem" -I"$src/libaem" \
+        "$data/libaem/adapter.c" "$data/libaem/animation_unit.c" "$src/libaem/core.c" \
+        -lm -o "$dir/libmc_refimpl_libaem.so"
+    echo "$dir/libmc_refimpl_libaem.so"
+}
+
+# The runtime is 32-bit console code that overlays its structures (4-byte
+# pointers included) on the file: built -m32 (gcc-multilib) as a command, so
+# the layouts are the console's. `1 << 31` (model.c) is undefined in C but
+# what every compiler makes of it: the shift check is off.
+build_unnamedhb1() {
+    local src=$1/framework dir=$out/unnamedhb1 a=$data/unnamedhb1
+    mkdir -p "$dir"
+    echo 'int main(void){return 0;}' > "$dir/m32.c"
+    gcc -m32 -fsanitize=address "$dir/m32.c" -o "$dir/m32" 2>/dev/null ||
+        skip "unnamedhb1 needs a 32-bit gcc with ASan (apt-get install gcc-multilib; scripts/setup-debian.sh)"
+    gcc -m32 -std=gnu11 "${san[@]}" -fno-sanitize=shift -w -DMC_REFIMPL_MAIN \
+        -I"$a/shim" -I"$src" -I"$root/conformance/certify" \
+        "$a/adapter.c" "$a/unreached.c" "$src/anim_model.c" "$src/model.c" "$src/scene.c" \
+        -o "$dir/mc_refimpl_unnamedhb1"
+    echo "$dir/mc_refimpl_unnamedhb1 {}"
+}
+
+# The fuzz build of the project with the C reader as MC_FUZZ_ABI_SOURCES
+# (clang, libFuzzer, ASan+UBSan; 64-bit: libFuzzer has no i386 runtime on
+# Debian 12, see docs/REFERENCE-LOADERS.md for what that means for UnnamedHB1).
+fuzz_build() { # IMPL SRC TARGET
+    local impl=$1 src=$2 target=$3 bdir=$out/fuzz-$1 sources includes
+    case $impl in
+    libaem|libaem-bounded)
+        sources="$data/libaem/adapter.c;$data/libaem/animation_unit.c;$src/libaem/core.c"
+        includes="$root/conformance/certify;$data/libaem;$src/libaem/include;$src/libaem/include/aem;$src/libaem" ;;
+    unnamedhb1)
+        sources="$data/unnamedhb1/adapter.c;$data/unnamedhb1/unreached.c;$src/framework/anim_model.c;$src/framework/model.c;$src/framework/scene.c"
+        includes="$root/conformance/certify;$data/unnamedhb1/shim;$src/framework" ;;
+    *) die "$impl: not a C reader" ;;
+    esac
+    cmake --preset fuzz -S "$root" -B "$bdir" -DMC_FUZZ_ABI_SOURCES="$sources" \
+        -DMC_FUZZ_ABI_INCLUDES="$includes" -DMC_FUZZ_ABI_LIBRARIES=m >/dev/null
+    cmake --build "$bdir" -j2 --target "mc_fuzz_$target" >/dev/null
+    echo "$bdir/fuzz/mc_fuzz_$target"
+}
+
+fuzz() { # IMPL TARGET SECONDS
+    local impl=$1 target=$2 seconds=$3 key src bin fmt dir
+    key=$(upstream_of "$impl") src=$(obtain "$key") fmt=$(format_of "$impl")
+    case $target in abi_$fmt|abi_${fmt}_sa) ;; *) die "$impl: target abi_$fmt or abi_${fmt}_sa" ;; esac
+    bin=$(fuzz_build "$impl" "$src" "$target")
+    dir=$out/$impl/fuzz-$target
+    rm -rf "$dir" && mkdir -p "$dir/corpus" "$dir/artifacts"
+    cp "$root/corpus/$fmt"/*/* "$dir/corpus/" # libFuzzer writes into its first corpus dir
+    echo "refimpls: $impl: $target for $seconds s, log $dir/fuzz.log" >&2
+    # fork mode goes on past crashes and hangs, so one campaign finds many sites;
+    # header counts are allocated unchecked (up to 4 GiB): allowed, never touched
+    env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
+        "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+        -max_total_time="$seconds" -timeout=5 -rss_limit_mb=6144 -malloc_limit_mb=4200 \
+        -max_len=65536 -dict="$root/fuzz/dict/$fmt.dict" -artifact_prefix="$dir/artifacts/" \
+        "$dir/corpus" > "$dir/fuzz.log" 2>&1 || true
+    echo "refimpls: $impl: $target: $(ls "$dir/artifacts" | wc -l) artifacts in $dir/artifacts" >&2
+}
+
+# The crash site of one input replayed by the fuzz binary (empty: no crash).
+site_of() { # BIN FILE
+    env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" UBSAN_OPTIONS=print_stacktrace=1 \
+        "$(env_of "$impl")" timeout 60 "$1" -timeout=5 -rss_limit_mb=6144 -malloc_limit_mb=4200 \
+        "$2" 2>&1 | "$site_tool"
+}
+
+triage() { # IMPL TARGET
+    local impl=$1 target=$2 dir=$out/$1/fuzz-$2 bin=$out/fuzz-$1/fuzz/mc_fuzz_$2
+    local fmt keep=$root/fuzz/external/$impl
+    fmt=$(format_of "$impl")
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    [ -x "$bin" ] && [ -d "$dir/artifacts" ] || die "$impl: run '$0 fuzz $impl $target SECONDS' first"
+    mkdir -p "$keep"
+    : > "$dir/sites.tsv"
+    local a site
+    for a in $(ls -S -r "$dir/artifacts"); do # smallest first: the first of a site is kept
+        site=$(site_of "$bin" "$dir/artifacts/$a")
+        [ -n "$site" ] || site="no crash on replay"
+        printf '%s\t%s\t%s\n' "$site" "$(stat -c %s "$dir/artifacts/$a")" "$a" >> "$dir/sites.tsv"
+    done
+    local n=0
+    cut -f1 "$dir/sites.tsv" | awk '!seen[$0]++' | while IFS= read -r site; do
+        [ "$site" = "no crash on replay" ] && continue
+        a=$(awk -F'\t' -v s="$site" '$1 == s { print $3; exit }' "$dir/sites.tsv")
+        local runs slug min
+        runs=$(awk -F'\t' -v s="$site" '$1 == s' "$dir/sites.tsv" | wc -l)
+        slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-' | cut -c1-80)
+        min=$keep/$target-$slug.$fmt
+        env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
+            "$bin" -minimize_crash=1 -max_total_time=30 -timeout=5 -rss_limit_mb=6144 \
+            -malloc_limit_mb=4200 -exact_artifact_path="$min" "$dir/artifacts/$a" >/dev/null 2>&1 || true
+        # minimising may drift to another crash: keep the original then
+        if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then cp "$dir/artifacts/$a" "$min"; fi
+        printf '%s\t%s\t%s\t%s\n' "$target" "$site" "$runs" "$(basename "$min")"
+    done | tee "$dir/triage.tsv"
+    echo "refimpls: $impl: $target: $(wc -l < "$dir/triage.tsv") distinct sites from $(wc -l < "$dir/sites.tsv") findings; reproducers in $keep" >&2
+}
+
+# The certify loader argument(s) for IMPL, after building it.
+loader_of() {
+    local impl=$1 key src
+    key=$(upstream_of "$impl")
+    src=$(obtain "$key")
+    case $impl in
+    libaem|libaem-bounded)
+        case ${MC_REFIMPL_HOST_ASAN:-ON} in
+        ON|1|on|TRUE|true) ;;
+        *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
+        esac
+        echo "--library"; build_libaem "$src" ;;
+    unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
+    semodel|aamf2gltf)
+        # -B: no bytecode written into the snapshot
+        echo "--loader"
+        printf '%q -B %q %s %q {}\n' "$python" "$data/python/run_reader.py" "$impl" "$src" ;;
+    *) die "$impl: not yet" ;;
+    esac
+}
+
+format_of() {
+    case $1 in
+    libaem|libaem-bounded) echo aem ;;
+    unnamedhb1|aamf2gltf) echo aamf ;;
+    semodel) echo semodel ;;
+    esac
+}
+
+env_of() {
+    case $1 in
+    libaem-bounded) echo MC_LIBAEM_TEXTURE_CHECK=bounded ;;
+    unnamedhb1) echo ASAN_OPTIONS=detect_leaks=0 ;; # the game never frees what it loads
+    *) echo MC_REFIMPL=1 ;;
+    esac
+}
+
+certify() { # IMPL DIR JOBS TIMEOUT
+    local impl=$1 dir=$2 jobs=$3 timeout=$4 loader
+    [ -x "$mc" ] || die "no modelcheck at $mc (cmake --preset asan && cmake --build --preset asan)"
+    mapfile -t loader < <(loader_of "$impl")
+    [ ${#loader[@]} -eq 2 ] || exit 2
+    mkdir -p "$dir"
+    local rc=0
+    # UBSan prints no stack by default: the crash site needs one
+    env ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
+        "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
+        --jobs "$jobs" --timeout "$timeout" --corpus "$root/corpus" \
+        --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
+        --junit "$dir/$impl.junit.xml" --report /dev/null || rc=$?
+    [ $rc -le 1 ] || die "$impl: certify failed (exit $rc)"
+    echo "refimpls: $impl: certificates in $dir/$impl.{txt,json,html,junit.xml}" >&2
+}
+
+# One line per case: file, format, verdict and crash site, from the JSON.
+verdicts() {
+    python3 - "$1" <<'PY'
+import json, sys
+cert = json.load(open(sys.argv[1]))
+for c in cert["cases"]:
+    site = c.get("crash_site") or "-"
+    print(f'{c["file"]} {c["format"]} {c["verdict"]} {site}')
+PY
+}
+
+cmd=${1:-}
+case $cmd in
+list)
+    cat <<'L'
+libaem          janhsimon/aem @1a273aa  libaem + the viewer's use (C, ASan+UBSan .so)  aem
+libaem-bounded  the same, the viewer's texture test bounded by the texture count       aem
+unnamedhb1      kiwanowski/UnnamedHB1 @9d03bbb  aamfInitData/samfInitData + animation (C, 32-bit, ASan+UBSan)  aamf
+aamf2gltf       kiwanowski/UnnamedHB1 @9d03bbb  tools/aamf2gltf.py (Python command)  aamf
+semodel         dtzxporter/io_model_semodel @188a443  semodel.py (Python command)  semodel
+L
+    ;;
+build)
+    [ $# -eq 2 ] || die "usage: $0 build IMPL"
+    loader_of "$2" | tail -1 ;;
+certify)
+    [ $# -ge 2 ] || die "usage: $0 certify IMPL [DIR]"
+    certify "$2" "${3:-$out/$2/certificate}" 2 10 ;;
+check|expect)
+    [ $# -eq 2 ] || die "usage: $0 $cmd IMPL"
+    impl=$2 dir=$out/$2/check
+    certify "$impl" "$dir" 2 5
+    verdicts "$dir/$impl.json" > "$dir/verdicts.txt"
+    exp=$data/expected/$impl.txt
+    if [ "$cmd" = expect ]; then
+        mkdir -p "$data/expected" && cp "$dir/verdicts.txt" "$exp"
+        echo "refimpls: wrote $exp ($(wc -l < "$exp") cases)"
+    elif ! diff -u "$exp" "$dir/verdicts.txt"; then
+        echo "refimpls: $impl: verdicts differ from $exp (above); if intended: $0 expect $impl" >&2
+        exit 1
+    else
+        echo "refimpls: $impl: $(wc -l < "$exp") verdicts as expected"
+    fi ;;
+triage)
+    [ $# -eq 3 ] || die "usage: $0 triage IMPL TARGET"
+    impl=$2
+    triage "$2" "$3" ;;
+fuzz)
+    [ $# -eq 4 ] || die "usage: $0 fuzz IMPL TARGET SECONDS"
+    fuzz "$2" "$3" "$4" ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz IMPL (see the top of this file)" ;;
+esac

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Crash sites (conformance/certify/crash_sites.c) of sanitizer reports of
+# each kind, through mc_crash_site: the exact site, or nothing.
+# usage: crash_site_test.sh MC_CRASH_SITE
+set -u
+tool=$1
+fail=0
+check() { # NAME EXPECTED (report on stdin)
+    local got
+    got=$("$tool")
+    if [ "$got" != "$2" ]; then
+        echo "FAIL $1: got '$got', expected '$2'"
+        fail=1
+    fi
+}
+
+# ASan: interceptor and C library frames skipped, two frames of the loader,
+# directories and lines dropped; the "allocated by" stack is not read.
+check asan-interceptor "heap-buffer-overflow in core.c:aem_load_model < adapter.c:mc_certify_load" <<'R'
+some loader output first
+=================================================================
+==42==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602 at pc 0x7f bp 0x7ff sp 0x7fe
+READ of size 4 at 0x602 thread T0
+    #0 0x7f0 in __interceptor_memcpy ../../../../src/libsanitizer/sanitizer_common/sanitizer_common_interceptors.inc:827
+    #1 0x7f1 in aem_load_model /src/aem/libaem/core.c:61:3
+    #2 0x7f2 in mc_certify_load /src/adapter.c:240
+    #3 0x7f3 in child_main /src/runner.c:251
+
+0x602 is located 0 bytes to the right of 8-byte region
+allocated by thread T0 here:
+    #0 0x7f4 in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69
+    #1 0x7f5 in other_function /src/other.c:1
+R
+
+# Frames past the ABI entry point are the caller's; system headers skipped.
+check asan-entry "SEGV in adapter.c:mc_certify_load" <<'R'
+==7==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 bp 0x2 sp 0x3 T0)
+==7==The signal is caused by a READ memory access.
+    #0 0x1 in _mm_load_ps /usr/lib/gcc/x86_64-linux-gnu/12/include/xmmintrin.h:931
+    #1 0x2 in mc_certify_load /src/adapter.c:12
+    #2 0x3 in LLVMFuzzerTestOneInput /src/fuzz_abi.c:80
+R
+
+# UBSan: the message's words up to the first value.
+check ubsan "load of misaligned address in anim_model.c:samfInitData < adapter.c:mc_certify_load" <<'R'
+/src/framework/anim_model.c:116:18: runtime error: load of misaligned address 0xf5403f1e for type 'uint32_t', which requires 4 byte alignment
+0xf5403f1e: note: pointer points here
+    #0 0x565b1e6f in samfInitData /src/framework/anim_model.c:116
+    #1 0x565adc1d in mc_certify_load /src/adapter.c:128
+    #2 0x565ae8ee in main /src/adapter.c:162
+R
+check ubsan-division "division by zero in anim_model.c:setAnimationKeyframeSkinned < adapter.c:step_skinned" <<'R'
+anim_model.c:134:14: runtime error: division by zero
+    #0 0x1 in setAnimationKeyframeSkinned /src/framework/anim_model.c:134
+    #1 0x2 in step_skinned /src/adapter.c:90
+R
+
+# libFuzzer's own findings replayed, and leaks.
+check libfuzzer-timeout "timeout in animation.c:aem_evaluate_model_animation < adapter.c:viewer_frames" <<'R'
+ALARM: working on the last Unit for 5 seconds
+==9== ERROR: libFuzzer: timeout after 5 seconds
+    #0 0x1 in __sanitizer_print_stack_trace ../../../../src/compiler-rt/lib/asan/asan_stack.cpp:87
+    #1 0x2 in fuzzer::PrintStackTrace() fuzzer/FuzzerUtil.cpp:210
+    #2 0x3 in aem_evaluate_model_animation /src/libaem/animation.c:146
+    #3 0x4 in viewer_frames /src/adapter.c:215
+R
+check leak "memory leak in core.c:aem_load_model < adapter.c:mc_certify_load" <<'R'
+==5==ERROR: LeakSanitizer: detected memory leaks
+
+Direct leak of 224 byte(s) in 1 object(s) allocated from:
+    #0 0x1 in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69
+    #1 0x2 in aem_load_model /src/libaem/core.c:8
+    #2 0x3 in mc_certify_load /src/adapter.c:230
+R
+
+# No stack at all (a report cut short): the kind alone. No report: nothing.
+check no-stack "stack-overflow" <<'R'
+==3==ERROR: AddressSanitizer: stack-overflow on address 0x7ffe
+R
+check no-report "" <<'R'
+rejected: not an AEM file
+R
+[ $fail -eq 0 ] && echo "crash sites: 8 reports, every site as expected"
+exit $fail
