@@ -228,7 +228,11 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     struct stat st;
     if (stat(c->out_path, &st) != 0 || !S_ISREG(st.st_mode)) {
         c->verdict = MCX_NO_OUTPUT;
-        c->detail = fmt("exit 0 but no output at %s", c->out_path);
+        /* relative to the case directory: the report must not depend on the temporary root */
+        size_t root = strlen(c->dir);
+        const char *shown = strncmp(c->out_path, c->dir, root) == 0 && c->out_path[root] == '/' ? c->out_path + root + 1
+                                                                                                  : c->out_path;
+        c->detail = fmt("exit 0 but no output: %s not found in the case directory", shown);
         return;
     }
     c->output_bytes = (uint64_t)st.st_size;
@@ -236,7 +240,7 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     unsigned char *data = mcc_read_file(c->out_path, &size);
     if (!data) {
         c->verdict = MCX_NO_OUTPUT;
-        c->detail = fmt("the output %s cannot be read", c->out_path);
+        c->detail = fmt("the output %s cannot be read", strrchr(c->out_path, '/') ? strrchr(c->out_path, '/') + 1 : c->out_path);
         return;
     }
     validate(o, data, size, c);

@@ -41,9 +41,10 @@ static int one_scene(const char *dir, size_t i, int all_forms, cJSON *list)
     int rc = 0;
     for (int form = 0; form <= MCS_OBJ && rc == 0; form++) {
         if (form != MCS_GLTF && (!all_forms || (form == MCS_OBJ && !s->has_obj))) continue;
-        char sub[4096];
+        char sub[4096 + 32];
         /* --scene-forms: one directory per form (the .gltf names collide) */
-        snprintf(sub, sizeof sub, "%s%s%s", dir, all_forms ? "/" : "", all_forms ? mcs_form_name((mcs_form)form) : "");
+        if (all_forms) snprintf(sub, sizeof sub, "%.4096s/%.16s", dir, mcs_form_name((mcs_form)form));
+        else snprintf(sub, sizeof sub, "%.4096s", dir);
         if (all_forms && mcg_mkdir(dir, mcs_form_name((mcs_form)form)) != 0) return mcs_scene_free(s), mcs_facts_free(&f), -1;
         rc = mcs_write_form(s, (mcs_form)form, sub, &main_file);
         if (rc) fprintf(stderr, "mc_corpusgen: cannot write scene %s (%s)\n", s->name, mcs_form_name((mcs_form)form));

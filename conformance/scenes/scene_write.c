@@ -99,7 +99,7 @@ static int add_floats(writer *w, const float *v, uint32_t count, int comps, int 
 static int add_uints(writer *w, const uint32_t *v, uint32_t count, int bits, int comps, int target)
 {
     size_t n = (size_t)count * comps, unit = (size_t)bits / 8;
-    unsigned char *tmp = malloc(n * unit + 1);
+    unsigned char *tmp = calloc(n * unit + 1, 1); /* calloc: count 0 writes nothing */
     if (!tmp) return -1;
     for (size_t i = 0; i < n; i++) {
         if (unit == 1) tmp[i] = (unsigned char)v[i];
