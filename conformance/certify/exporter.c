@@ -153,7 +153,7 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
     rc->format = mcc_format_names[fi];
     if (o->form == MCS_OBJ && !s->has_obj) {
         c->verdict = MCX_SKIPPED;
-        c->detail = fmt("skipped: the scene has no OBJ form (skins and animations)");
+        c->detail = fmt("skipped: the scene has no OBJ form (OBJ holds static meshes: no skin, no animation, no empty scene)");
         rc->skip_reason = c->detail;
         mcs_scene_free(s);
         return 0;
@@ -321,13 +321,22 @@ static void grade(const mcx_options *o, mcx_case *c, const mcc_result *r)
     else snprintf(sig, sizeof sig, "signal %d", r->signal);
     switch (r->outcome) {
     case MCC_ACCEPTED: grade_output(o, c); break;
-    case MCC_REJECTED:
+    case MCC_REJECTED: {
+        /* a program that ignores SIGXFSZ sees EFBIG and exits: say why */
+        struct stat st;
+        if (o->max_output_bytes && stat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
+            c->verdict = MCX_FAILED;
+            c->detail = fmt("exit %d after its output reached the %llu-byte cap (--max-output-bytes)", r->exit_code,
+                            (unsigned long long)o->max_output_bytes);
+            break;
+        }
         c->verdict = c->fit == MCS_FITS ? MCX_FAILED : MCX_REFUSED;
         if (c->fit == MCS_FITS)
             c->detail = fmt("refused a scene the format can hold (exit %d)%s%s", r->exit_code, line[0] ? ": " : "", line);
         else
             c->detail = fmt("refused (exit %d), correctly: %s%s%s", r->exit_code, c->note, line[0] ? "; it said: " : "", line);
         break;
+    }
     case MCC_CRASHED:
         c->verdict = MCX_CRASH;
         if (r->signal == SIGXFSZ)
