@@ -251,7 +251,7 @@ static void weights_text(const mcs_facts *f, const int *bone, const float *w, in
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < n && used < size; i++) {
-        const char *name = bone[i] >= 0 ? f->bones[bone[i]].name : "(no scene bone)";
+        const char *name = bone[i] < 0 ? "(no scene bone)" : f->bones[bone[i]].name[0] ? f->bones[bone[i]].name : "(unnamed)";
         int wrote = snprintf(buf + used, size - used, "%s%.20s%s=%.4g", i ? " " : "", name,
                              strlen(name) > 20 ? "..." : "", w[i]);
         if (wrote < 0) break;
