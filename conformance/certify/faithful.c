@@ -146,11 +146,28 @@ static float dist3(const float *a, const float *b)
 }
 
 /* bone_map[model bone] = fact bone or -1; fact_of[fact bone] = model bone or -1. */
+/* skins[b]: some vertex carries weight on model bone b. */
+static void skinning_bones(const mcl_model *m, unsigned char *skins)
+{
+    memset(skins, 0, (size_t)m->bone_count + 1);
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        const mcl_mesh *me = &m->meshes[i];
+        for (size_t k = 0; k < (size_t)me->vertex_count * me->influences; k++)
+            if (me->weights[k] > 0 && me->joints[k] < m->bone_count) skins[me->joints[k]] = 1;
+    }
+}
+
 static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m,
                         const float *rest_global, int *bone_map, int *model_of, mcx_findings *out)
 {
     for (uint32_t b = 0; b < m->bone_count; b++) bone_map[b] = -1;
     for (uint32_t k = 0; k < f->bone_count; k++) model_of[k] = -1;
+    unsigned char *skins = calloc((size_t)m->bone_count + 1, 1);
+    if (!skins) {
+        mcx_find(out, "out of memory comparing the output with the scene");
+        return;
+    }
+    skinning_bones(m, skins);
     double tol = caps->position_tol * 4 + 1e-4;
     for (uint32_t k = 0; k < f->bone_count; k++) {
         const mcs_fbone *fb = &f->bones[k];
@@ -160,10 +177,13 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
                 if (bone_map[b] < 0 && strcmp(m->bones[b].name, fb->name) == 0) found = (int)b;
         }
         if (found < 0) {
-            float best = (float)tol;
+            /* the nearest; on a tie a bone that skins vertices (an exporter's
+             * added roots and mesh nodes often sit where a joint does) */
+            float best = (float)tol * 1.0001f;
             for (uint32_t b = 0; b < m->bone_count; b++) {
                 float d = dist3(rest_global + (size_t)b * 16 + 12, fb->bind + 12);
-                if (bone_map[b] < 0 && d <= best) best = d, found = (int)b;
+                if (bone_map[b] >= 0 || d > best + 1e-6f) continue;
+                if (found < 0 || d < best - 1e-6f || (skins[b] && !skins[found])) best = d < best ? d : best, found = (int)b;
             }
         }
         if (found < 0) {
@@ -191,6 +211,7 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
                      got >= 0 ? shown(f->bones[got].name, nb) : "(none)",
                      want >= 0 ? shown(f->bones[want].name, nc) : "(none)");
     }
+    free(skins);
 }
 
 /* ---- triangles ------------------------------------------------------------------ */

@@ -137,6 +137,7 @@ typedef struct mcs_caps {
     uint32_t anim_name_bytes;  /* longest animation name kept; 0: no names */
     int ascii_names;           /* animation names must be printable ASCII */
     int seconds;               /* key times in seconds (else format units: durations not compared) */
+    uint32_t max_bone_depth;   /* deepest bone chain a file can nest (E3D meshNodes); 0: any */
 } mcs_caps;
 
 /* Only printable ASCII bytes. */

@@ -15,23 +15,25 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
     /* AEM: float everything, 4 influences, i32 bone indices, no names for
      * bones, animation names of 127 bytes, times in seconds, u32 indices */
     {"aem", 0x7FFFFFFF, 4, 0xFFFFFFFF, 0x55555555, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1},
+     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0},
     /* SEModel (2018): float positions and normals, up to 255 influences,
      * NUL-terminated bone names (empty is an error), no animations */
     {"semodel", 0xFFFFFFFF, 255, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 1, 0, 0, 0, 0, 0},
+     0, 1, 1, 1, 0, 0, 0, 0, 0, 0},
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
      * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
      * animation names, times in frames */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
-     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0},
-    /* E3D: float attributes, u8 bone ids and weights per skin, node names */
+     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0},
+    /* E3D: float attributes, u8 bone ids and weights per skin, node names;
+     * bones are nested meshNode blocks, and readers (modelcheck's too)
+     * stop at 64 levels of blocks */
     {"e3d", 255, 8, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 2.5e-3, 1e-4, 1.01 / 255, 1e-3,
-     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0},
+     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60},
     /* NLM: float vertices of 4 influences, bone slots of a 100-entry array,
      * line lists, no names, one animation in ticks */
     {"nlm", 100, 4, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     1, 1, 1, 0, 1, 1, 0, 0, 0},
+     1, 1, 1, 0, 1, 1, 0, 0, 0, 0},
 };
 
 /* ---- building ------------------------------------------------------------- */
@@ -784,6 +786,14 @@ static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
     if (f->triangle_count * 3 > c->max_vertices && f->triangle_count > 0 && vertices > c->max_vertices)
         note(s, k, MCS_NO_FIT, "more vertices than the faces address");
     if (f->triangle_count > c->max_triangles) note(s, k, MCS_NO_FIT, "more triangles than the format holds");
+    for (uint32_t b = 0; b < f->bone_count && c->max_bone_depth; b++) {
+        uint32_t d = 1;
+        for (int p = f->bones[b].parent; p >= 0 && d <= f->bone_count; p = f->bones[p].parent) d++;
+        if (d > c->max_bone_depth) {
+            note(s, k, MCS_NO_FIT, "a bone chain deeper than the 64 block levels readers nest");
+            break;
+        }
+    }
     if (f->max_influences > c->max_influences) note(s, k, MCS_LOSSY, "more influences per vertex: prune and renormalise");
     if (f->line_count && !c->lines) note(s, k, MCS_LOSSY, "line primitives are dropped");
     if (f->point_count) note(s, k, MCS_LOSSY, "point primitives are dropped");

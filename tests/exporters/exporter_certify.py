@@ -55,7 +55,8 @@ passed += 1
 
 # 1. The correct exporters: everything conforming or correctly refused.
 expected_refusals = {"aem": {"empty"}, "aamf": {"empty", "many_vertices", "far_coordinates", "bones_300"},
-                     "nlm": {"empty", "bones_255", "bones_256", "bones_300", "chain_128"}, "semodel": {"empty"}}
+                     "nlm": {"empty", "bones_255", "bones_256", "bones_300", "chain_128"}, "semodel": {"empty"},
+                     "e3d": {"empty", "bones_256", "bones_300", "chain_128"}}
 for fmt, refused in expected_refusals.items():
     junit = os.path.join(tmp, fmt + ".xml")
     html = os.path.join(tmp, fmt + ".html")
@@ -94,6 +95,8 @@ bugs = [
     ("nlm", "source-order", "joints_reversed", "conforming", "", ()),  # NLM nodes carry the hierarchy
     ("nlm", "drop-influences", "skin_8", "invalid_output", "NLM_WEIGHT_SUM@", ()),
     ("semodel", "drop-influences", "skin_8", "invalid_output", "SEMODEL_WEIGHT_SUM@", ()),
+    ("e3d", "joint-index", "joints_reversed", "unfaithful", "expected root=1, found tip=1", ()),
+    ("e3d", "truncate-weights", "skin_8", "invalid_output", "E3D_", ()),
     ("aamf", "crash-256", "bones_256", "crash", "SIGABRT", ()),
     ("aamf", "crash-256", "bones_255", "conforming", "", ()),
     ("aem", "hang-empty", "empty", "hang", "killed", ("-t", "2")),

@@ -1,8 +1,8 @@
 /*
- * toy_export --format aem|aamf|nlm|semodel [--bug NAME] IN.gltf OUT
+ * toy_export --format aem|aamf|nlm|semodel|e3d [--bug NAME] IN.gltf OUT
  *
  * The toy exporters of the exporter-certification tests: a glTF scene to
- * AEM, SAMF v2, NLM or SEModel (2018 layout) through the project's builders, written the way a careful
+ * AEM, SAMF v2, NLM, SEModel (2018 layout) or E3D through the project's builders, written the way a careful
  * exporter would (bones parents first, weights pruned to 4 and
  * renormalised, SAMF weights rounded to sum 255, names cut at a UTF-8
  * boundary, a refusal with exit 1 where the format cannot hold the scene),
@@ -32,6 +32,7 @@
 
 #include "aamf_builder.h"
 #include "aem_builder.h"
+#include "e3d_builder.h"
 #include "gltf_read.h"
 #include "nlm_builder.h"
 #include "semodel_builder.h"
@@ -414,6 +415,25 @@ static aamfb_matrix samf_local(const gr_scene *s, int a, float t, int node)
 }
 
 /* Weights to u8 summing to 255: largest remainders get the rounding (or int(w*255)). */
+static void u8_weights(const xmodel *x, const xvert *v, uint8_t *out)
+{
+    int sum = 0;
+    float rem[8] = {0};
+    for (int k = 0; k < v->influences; k++) {
+        float w = v->w[k] * 255;
+        out[k] = (uint8_t)w; /* int(w * 255) */
+        rem[k] = w - (float)out[k];
+        sum += out[k];
+    }
+    if (bug(x, "truncate-weights")) return;
+    while (sum < 255) {
+        int best = 0;
+        for (int k = 1; k < v->influences; k++)
+            if (rem[k] > rem[best]) best = k;
+        out[best]++, rem[best] = -1, sum++;
+    }
+}
+
 static void samf_weights(const xmodel *x, const xvert *v, aamfb_skin *out, int root)
 {
     memset(out, 0, sizeof *out);
@@ -421,22 +441,8 @@ static void samf_weights(const xmodel *x, const xvert *v, aamfb_skin *out, int r
         out->bone[0] = (uint8_t)root, out->weight[0] = 255;
         return;
     }
-    int sum = 0;
-    float rem[4] = {0};
-    for (int k = 0; k < v->influences; k++) {
-        float w = v->w[k] * 255;
-        out->bone[k] = (uint8_t)v->bone[k];
-        out->weight[k] = (uint8_t)w; /* int(w * 255) */
-        rem[k] = w - (float)out->weight[k];
-        sum += out->weight[k];
-    }
-    if (bug(x, "truncate-weights")) return;
-    while (sum < 255) {
-        int best = 0;
-        for (int k = 1; k < v->influences; k++)
-            if (rem[k] > rem[best]) best = k;
-        out->weight[best]++, rem[best] = -1, sum++;
-    }
+    for (int k = 0; k < v->influences; k++) out->bone[k] = (uint8_t)v->bone[k];
+    u8_weights(x, v, out->weight);
 }
 
 static int write_samf(xmodel *x, const char *out)
@@ -688,6 +694,169 @@ out:
     return rc;
 }
 
+/* ---- E3D --------------------------------------------------------------------------- */
+
+/* Bone b's meshNode, its children nested inside (e3d.adoc: meshNode nests). */
+static void e3d_node(const xmodel *x, e3db *w, uint32_t b, uint32_t depth)
+{
+    const gr_scene *s = x->s;
+    int node = x->bone_node[b];
+    float tr[3], r[4], sc[3];
+    gr_local_trs(s, -1, 0, (uint32_t)node, tr, r, sc);
+    char name[320];
+    if (s->nodes[node].name[0]) cut(name, s->nodes[node].name, 300);
+    else snprintf(name, sizeof name, "bone%u", (unsigned)b); /* a skin names its bones */
+    e3db_begin(w, 0x3010);
+    e3db_u32(w, 0x3020, b + 1);
+    e3db_string(w, 0x3021, name);
+    double pos[3] = {tr[0], tr[1], tr[2]}, q[4] = {r[3], r[0], r[1], r[2]}; /* w x y z */
+    e3db_floats(w, 0x3030, sc, 3);
+    e3db_doubles(w, 0x3031, q, 4);
+    e3db_doubles(w, 0x3032, pos, 3);
+    for (uint32_t c = 0; c < x->nbones && depth < 200; c++)
+        if (x->bone_parent[c] == (int)b) e3d_node(x, w, c, depth + 1);
+    e3db_end(w);
+}
+
+/* One E3D mesh of `count` vertices from x->v[first]: at most 65,536 (e3d.adoc, attributes). */
+static void e3d_mesh(const xmodel *x, e3db *w, uint32_t k, uint32_t first, uint32_t count)
+{
+    const xmesh part = {first, count, 0, 0}, *xm = &part;
+    int skinned = x->nbones > 0;
+    e3db_begin(w, 0x1010);
+    e3db_u32(w, 0x1020, k + 1);
+    e3db_begin(w, 0x2000);
+    mcb_u32(&w->b, xm->count);
+    e3db_begin(w, 0x2800);
+    unsigned stride = 12 + 4 + 8 + (skinned ? 16 : 0); /* 8 bone IDs, 8 weights */
+    static const uint16_t layout[4][2] = {{0x2010, 0}, {0x2020, 12}, {0x2030, 16}, {0x2090, 24}};
+    for (int e = 0; e < (skinned ? 4 : 3); e++) mcb_u16(&w->b, layout[e][0]), mcb_u16(&w->b, layout[e][1]);
+    mcb_u16(&w->b, 0);
+    mcb_u16(&w->b, (uint16_t)stride);
+    for (uint32_t i = 0; i < xm->count; i++) {
+        const xvert *v = &x->v[xm->first + i];
+        mcb_f32s(&w->b, v->pos, 3);
+        mcb_u32(&w->b, e3db_pack_normal(v->nrm));
+        mcb_f32s(&w->b, v->uv, 2);
+        if (!skinned) continue;
+        uint8_t u8[8] = {0};
+        u8_weights(x, v, u8);
+        for (int q = 0; q < 8; q++) mcb_u8(&w->b, q < v->influences ? (uint8_t)(v->bone[q] + 1) : 0);
+        for (int q = 0; q < 8; q++) mcb_u8(&w->b, q < v->influences ? u8[q] : 0);
+    }
+    e3db_end(w);
+    e3db_end(w);
+    int wide = xm->count > 65535;
+    e3db_begin(w, wide ? 0x1031 : 0x1030);
+    mcb_u32(&w->b, xm->count / 3);
+    for (uint32_t i = 0; i < xm->count / 3 * 3; i++) {
+        if (wide) mcb_u32(&w->b, i);
+        else mcb_u16(&w->b, (uint16_t)i);
+    }
+    e3db_end(w);
+    if (skinned) {
+        static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        e3db_begin(w, 0x1050);
+        e3db_floats(w, 0x1052, identity, 16);
+        e3db_begin(w, 0x1053);
+        mcb_u8(&w->b, (uint8_t)x->nbones);
+        for (uint32_t b = 0; b < x->nbones; b++) {
+            char name[320];
+            int node = x->bone_node[b];
+            if (x->s->nodes[node].name[0]) cut(name, x->s->nodes[node].name, 300);
+            else snprintf(name, sizeof name, "bone%u", (unsigned)b);
+            mcb_u16(&w->b, (uint16_t)strlen(name));
+            mcb_bytes(&w->b, name, strlen(name));
+            mcb_f32s(&w->b, x->ibm + b * 16, 16);
+        }
+        e3db_end(w);
+        uint8_t set = 0;
+        e3db_leaf(w, 0x1054, &set, 1);
+        e3db_end(w);
+    }
+    e3db_end(w);
+}
+
+static void e3d_animation(const xmodel *x, e3db *w, int a)
+{
+    const gr_scene *s = x->s;
+    uint32_t frames = (uint32_t)ceilf(s->anims[a].duration * 30) + 1;
+    e3db_begin(w, 0xA010);
+    if (s->anims[a].name[0]) e3db_string(w, 0xA021, s->anims[a].name);
+    uint32_t range[3] = {0, frames - 1, 0};
+    e3db_leaf(w, 0xA022, range, sizeof range); /* before the tracks: their frames read one way only */
+    float *buf = malloc((size_t)frames * 4 * sizeof *buf + 1);
+    for (uint32_t b = 0; buf && b < x->nbones; b++) {
+        e3db_begin(w, 0xA100);
+        mcb_u32(&w->b, frames);
+        for (uint32_t f = 0; f < frames; f++) mcb_u32(&w->b, f);
+        mcb_u8(&w->b, 0); /* loop flag after the frames (e3d.adoc) */
+        for (int path = 0; path < 3; path++) {
+            int n = path == MCS_R ? 4 : 3;
+            for (uint32_t f = 0; f < frames; f++) {
+                float tr[3], r[4], sc[3];
+                float t = f + 1 == frames ? s->anims[a].duration : (float)f / 30;
+                gr_local_trs(s, a, t, (uint32_t)x->bone_node[b], tr, r, sc);
+                float *o = buf + (size_t)f * n;
+                if (path == MCS_T) memcpy(o, tr, sizeof tr);
+                else if (path == MCS_S) memcpy(o, sc, sizeof sc);
+                else o[0] = r[3], o[1] = r[0], o[2] = r[1], o[3] = r[2];
+            }
+            e3db_floats(w, path == MCS_T ? 0xA210 : path == MCS_R ? 0xA230 : 0xA220, buf, (size_t)frames * n);
+        }
+        e3db_u32(w, 0x3020, b + 1);
+        e3db_end(w);
+    }
+    free(buf);
+    e3db_end(w);
+}
+
+static int bone_depth(const xmodel *x, uint32_t b)
+{
+    int d = 1;
+    for (int p = x->bone_parent[b]; p >= 0 && d < 100000; p = x->bone_parent[p]) d++;
+    return d;
+}
+
+static int write_e3d(xmodel *x, const char *out)
+{
+    if (x->nbones > 255) return refuse("E3D skins address 255 bones (u8 IDs)");
+    for (uint32_t b = 0; b < x->nbones; b++)
+        if (bone_depth(x, b) > 60) return refuse("a bone chain nests meshNodes deeper than readers' 64 levels");
+    e3db w;
+    memset(&w, 0, sizeof w);
+    e3db_version(&w);
+    e3db_begin(&w, 0x1000);
+    uint32_t nparts = 0;
+    for (uint32_t k = 0; k < x->nmeshes; k++)
+        for (uint32_t at = 0; at < x->meshes[k].count; at += 65535) {
+            uint32_t n = x->meshes[k].count - at < 65535 ? x->meshes[k].count - at : 65535;
+            e3d_mesh(x, &w, nparts++, x->meshes[k].first + at, n);
+        }
+    e3db_end(&w);
+    e3db_begin(&w, 0x3000);
+    for (uint32_t b = 0; b < x->nbones; b++)
+        if (x->bone_parent[b] < 0) e3d_node(x, &w, b, 0);
+    for (uint32_t k = 0; k < nparts; k++) { /* the meshes, placed at the origin (vertices are baked) */
+        char name[32];
+        snprintf(name, sizeof name, "mesh node %u", (unsigned)k);
+        e3db_begin(&w, 0x3010);
+        e3db_u32(&w, 0x3020, x->nbones + 1 + k);
+        e3db_string(&w, 0x3021, name);
+        e3db_u32(&w, 0x1020, k + 1);
+        e3db_end(&w);
+    }
+    e3db_end(&w);
+    if (x->nbones && x->s->anim_count) {
+        e3db_begin(&w, 0xA000);
+        for (uint32_t a = 0; a < x->s->anim_count; a++) e3d_animation(x, &w, (int)a);
+        e3db_end(&w);
+    }
+    int rc = w.b.oom ? -1 : mcb_write_file(&w.b, out);
+    e3db_free(&w);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *format = NULL, *bugname = NULL;
@@ -697,16 +866,16 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--bug") == 0) bugname = argv[i + 1];
         else break;
     }
-    static const char *const formats[4] = {"aem", "aamf", "nlm", "semodel"};
+    static const char *const formats[5] = {"aem", "aamf", "nlm", "semodel", "e3d"};
     int f = 0;
-    while (format && f < 4 && strcmp(format, formats[f]) != 0) f++;
-    if (!format || argc - i != 2 || f == 4) {
-        fputs("usage: toy_export --format aem|aamf|nlm|semodel [--bug NAME] IN OUT\n", stderr);
+    while (format && f < 5 && strcmp(format, formats[f]) != 0) f++;
+    if (!format || argc - i != 2 || f == 5) {
+        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--bug NAME] IN OUT\n", stderr);
         return 2;
     }
     gr_scene s;
     if (gr_load(argv[i], &s) != 0) return 1;
-    xmodel x = {.s = &s, .bug = bugname, .limit = f == 3 ? 8 : 4};
+    xmodel x = {.s = &s, .bug = bugname, .limit = f >= 3 ? 8 : 4};
     int rc = 0;
     if (x.bug && strcmp(x.bug, "no-output") == 0) goto done;
     if (bug(&x, "hang-empty") && s.mesh_count == 0)
@@ -721,7 +890,7 @@ int main(int argc, char **argv)
         goto done;
     }
     rc = f == 0 ? write_aem(&x, argv[i + 1]) : f == 1 ? write_samf(&x, argv[i + 1])
-                                          : f == 2 ? write_nlm(&x, argv[i + 1]) : write_semodel(&x, argv[i + 1]);
+         : f == 2 ? write_nlm(&x, argv[i + 1]) : f == 3 ? write_semodel(&x, argv[i + 1]) : write_e3d(&x, argv[i + 1]);
     if (rc < 0) rc = refuse("cannot write the output");
 done:
     free(x.v), free(x.meshes), free(x.lines), free(x.bone_node), free(x.node_bone), free(x.bone_parent), free(x.ibm);
