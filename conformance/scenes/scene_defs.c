@@ -276,23 +276,23 @@ static void sc_cube(mcs_scene *s)
     set_mesh(s, node(s, "cube", -1, 0, 0, 0), m);
 }
 
+/* A unit quad at (x, y) with normals and UVs, as a primitive of mesh m. */
+static void material_quad(mcs_scene *s, int m, float x, float y, int mat)
+{
+    mcs_prim *p = prim(s, m, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV, 0);
+    if (!p) return;
+    quad(p, 0, 0, x, y, 1, 1, 0);
+    p->material = mat;
+}
+
 static void sc_materials(mcs_scene *s)
 {
     int red = material(s, "red", 1, 0, 0, -1), blue = material(s, "blue", 0, 0, 1, -1);
     int green = material(s, "green", 0, 1, 0, -1);
     int a = mesh(s, "quad"), b = mesh(s, "two_materials");
-    mcs_prim *p = prim(s, a, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV, 0);
-    if (!p) return;
-    quad(p, 0, 0, 0, 0, 1, 1, 0);
-    p->material = red;
-    p = prim(s, b, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV, 0);
-    if (!p) return;
-    quad(p, 0, 0, 2, 0, 1, 1, 0);
-    p->material = blue;
-    p = prim(s, b, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV, 0);
-    if (!p) return;
-    quad(p, 0, 0, 2, 1.5f, 1, 1, 0);
-    p->material = green;
+    material_quad(s, a, 0, 0, red);
+    material_quad(s, b, 2, 0, blue);
+    material_quad(s, b, 2, 1.5f, green);
     set_mesh(s, node(s, "quad", -1, 0, 0, 0), a);
     set_mesh(s, node(s, "pair", -1, 0, 0, 0.5f), b);
 }
@@ -303,14 +303,8 @@ static void sc_textures(mcs_scene *s)
     int a = material(s, "embedded_texture", 1, 1, 1, embedded);
     int b = material(s, "external_texture", 1, 1, 1, external);
     int m = mesh(s, "textured");
-    mcs_prim *p = prim(s, m, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV, 0);
-    if (!p) return;
-    quad(p, 0, 0, 0, 0, 1, 1, 0);
-    p->material = a;
-    p = prim(s, m, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV, 0);
-    if (!p) return;
-    quad(p, 0, 0, 1.5f, 0, 1, 1, 0);
-    p->material = b;
+    material_quad(s, m, 0, 0, a);
+    material_quad(s, m, 1.5f, 0, b);
     set_mesh(s, node(s, "textured", -1, 0, 0, 0), m);
 }
 

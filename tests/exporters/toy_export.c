@@ -253,6 +253,14 @@ static int collect_meshes(xmodel *x)
     return 0;
 }
 
+/* Writes the file and frees the buffer; 0 or -1. */
+static int save(mcb_buf *buf, const char *out)
+{
+    int rc = buf->oom ? -1 : mcb_write_file(buf, out);
+    mcb_free(buf);
+    return rc;
+}
+
 /* ---- AEM ------------------------------------------------------------------------- */
 
 /* name cut to at most n bytes at a UTF-8 boundary */
@@ -381,8 +389,7 @@ static int write_aem(xmodel *x, const char *out)
     m->count[AEMB_KEYFRAMES] = kn;
     mcb_buf buf = {0};
     aemb_write(m, &buf);
-    int rc = buf.oom ? -1 : mcb_write_file(&buf, out);
-    mcb_free(&buf);
+    int rc = save(&buf, out);
     aemb_free(m);
     return rc;
 }
@@ -506,8 +513,7 @@ static int write_samf(xmodel *x, const char *out)
     }
     mcb_buf buf = {0};
     aamfb_write(m, &buf);
-    rc = buf.oom ? -1 : mcb_write_file(&buf, out);
-    mcb_free(&buf);
+    rc = save(&buf, out);
 out:
     aamfb_free(m);
     return rc;
@@ -610,8 +616,7 @@ static int write_nlm(xmodel *x, const char *out)
     if (animated && nlm_skeleton(x, m)) goto out;
     mcb_buf buf = {0};
     nlmb_write(m, &buf);
-    rc = buf.oom ? -1 : mcb_write_file(&buf, out);
-    mcb_free(&buf);
+    rc = save(&buf, out);
 out:
     nlmb_free(m);
     return rc;
@@ -687,8 +692,7 @@ static int write_semodel(xmodel *x, const char *out)
     }
     mcb_buf buf = {0};
     semb_write(m, &buf);
-    rc = buf.oom ? -1 : mcb_write_file(&buf, out);
-    mcb_free(&buf);
+    rc = save(&buf, out);
 out:
     semb_free(m);
     return rc;
@@ -853,7 +857,7 @@ static int write_e3d(xmodel *x, const char *out)
         e3db_end(&w);
     }
     int rc = w.b.oom ? -1 : mcb_write_file(&w.b, out);
-    e3db_free(&w);
+    e3db_free(&w); /* owns its buffer */
     return rc;
 }
 
