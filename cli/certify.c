@@ -12,13 +12,11 @@
 #include <time.h>
 
 #include "certify.h"
+#include "datadir.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
 #include "mc_exporter.h"
 
-#ifndef MCC_DEFAULT_CORPUS
-#define MCC_DEFAULT_CORPUS "corpus"
-#endif
 #ifndef MCC_VERSION
 #define MCC_VERSION "unknown"
 #endif
@@ -57,7 +55,8 @@ static const char usage_text[] =
     "      --keep            keep the case directories (their root is printed on stderr)\n"
     "Options:\n"
     "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm); the exporter's format\n"
-    "  -c, --corpus DIR      corpus with manifest.json (default " MCC_DEFAULT_CORPUS ")\n"
+    "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
+    "                        ../share/modelcheck/corpus beside the modelcheck binary)\n"
     "  -t, --timeout S       seconds per case before it counts as a hang (default 10)\n"
     "  -j, --jobs N          cases run at once, 1 to 64 (default 1); reports do not change\n"
     "  -o, --output KIND     text (default), json, junit or html, to standard output\n"
@@ -76,6 +75,7 @@ typedef struct options {
     mcc_loader loader;
     int loader_modes;
     const char *format, *corpus, *report;
+    int corpus_given;
     const char *extra[KIND_COUNT];
     enum kind output;
     mcc_run_options run;
@@ -193,7 +193,7 @@ static int parse_args(options *o, int argc, char **argv)
                 rc = usage_error("unknown format '%s' (aem, semodel, aamf, e3d, nlm)", optarg);
             o->format = optarg;
             break;
-        case 'c': o->corpus = optarg; break;
+        case 'c': o->corpus = optarg, o->corpus_given = 1; break;
         case 't': rc = parse_timeout(optarg, &o->run.timeout_s); break;
         case 'j': rc = parse_jobs(optarg, &o->run.jobs); break;
         case 'o': rc = parse_kind(optarg, &o->output); break;
@@ -254,8 +254,7 @@ static int check_exporter_options(const options *o)
         return usage_error("--exporter certifies an exporter: not with --loader, --library or --reference");
     if (!o->exporter.command[0]) return usage_error("--exporter needs a command");
     if (!o->format) return usage_error("--exporter needs --format, the format the exporter writes");
-    if (strcmp(o->corpus, MCC_DEFAULT_CORPUS) != 0)
-        return usage_error("--corpus does not apply to --exporter (the scenes are built in)");
+    if (o->corpus_given) return usage_error("--corpus does not apply to --exporter (the scenes are built in)");
     return 0;
 }
 
@@ -374,7 +373,8 @@ int mcc_main(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
-    o.corpus = MCC_DEFAULT_CORPUS;
+    char installed[4096];
+    o.corpus = mcc_data_path("corpus", installed, sizeof installed) == 0 ? installed : "corpus";
     o.run.timeout_s = 10;
     o.run.jobs = 1;
     int rc = parse_args(&o, argc, argv);
