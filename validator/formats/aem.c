@@ -153,15 +153,11 @@ static const struct {
 
 static void read_vertex(mc_reader *r, aem_vertex *v)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the record is the struct's bytes on a little-endian host: one copy
-     * instead of 23 checked reads (the hot loop of issue 16) */
     _Static_assert(sizeof *v == AEM_VERTEX_SIZE, "aem_vertex is the 92-byte record");
-    const uint8_t *p = mc_read_bytes(r, AEM_VERTEX_SIZE);
-    if (p) memcpy(v, p, sizeof *v);
-    else memset(v, 0, sizeof *v);
-    return;
-#endif
+    if (MC_HOST_LE) {
+        mc_read_record(r, v, sizeof *v);
+        return;
+    }
     mc_read_f32s(r, v->attr, 14);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);

@@ -471,15 +471,11 @@ typedef struct vertex_scope {
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the record is the struct's bytes on a little-endian host: one copy
-     * instead of 19 checked reads (the hot loop of issue 16) */
     _Static_assert(sizeof *v == 76, "nlm_vertex is the 76-byte record");
-    const uint8_t *p = mc_read_bytes(r, sizeof *v);
-    if (p) memcpy(v, p, sizeof *v);
-    else memset(v, 0, sizeof *v);
-    return;
-#endif
+    if (MC_HOST_LE) {
+        mc_read_record(r, v, sizeof *v);
+        return;
+    }
     mc_read_f32s(r, v->attr, 11);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
