@@ -40,9 +40,8 @@ void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_
            i, parent, i, bones);
 }
 
-size_t mc_utf8_length(const uint8_t *s, size_t n)
+size_t mc_utf8_sequence_length(const uint8_t *s, size_t n)
 {
-    if (n == 0) return 0;
     uint8_t b = s[0];
     if (b < 0x80) return 1;
     size_t len;
@@ -68,7 +67,11 @@ size_t mc_utf8_length(const uint8_t *s, size_t n)
 
 size_t mc_utf8_invalid_at(const uint8_t *s, size_t n)
 {
-    size_t i = 0, len;
-    while (i < n && (len = mc_utf8_length(s + i, n - i)) != 0) i += len;
-    return i;
+    size_t i = 0;
+    while (i < n) {
+        size_t len = mc_utf8_sequence_length(s + i, n - i);
+        if (len == 0) return i;
+        i += len;
+    }
+    return n;
 }

@@ -21,7 +21,7 @@ int mc_utf8_valid(const char *s)
 static size_t plain_length(const unsigned char *p, size_t left)
 {
     if (*p < 0x20 || *p == 0x7f) return 0;
-    size_t n = mc_utf8_length(p, left);
+    size_t n = mc_utf8_sequence_length(p, left);
     if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) return 0;
     return n;
 }
@@ -38,7 +38,7 @@ static const char *escape_of(const unsigned char *p, size_t left, enum style st,
                              char buf[5])
 {
     static const char hex[] = "0123456789ABCDEF";
-    *n = st == PERCENT ? mc_utf8_length(p, left) : plain_length(p, left);
+    *n = st == PERCENT ? mc_utf8_sequence_length(p, left) : plain_length(p, left);
     if (st == PERCENT && *p == '%') *n = 0;
     if (st == QUOTED && (*p == '"' || *p == '\\')) *n = 0;
     if (*n) return "";
