@@ -78,6 +78,21 @@ static mc_status not_regular(const struct stat *st, const mc_settings *opt, mc_r
     return io_failure(MC_IO_NOT_REGULAR, what, 0, opt, out);
 }
 
+/* Reads up to size bytes (fewer only at the end of the input) into buf;
+ * *got says how many. 0, or the errno of a failed read. */
+static int read_full(int fd, uint8_t *buf, size_t size, size_t *got)
+{
+    *got = 0;
+    while (*got < size) {
+        ssize_t n = read(fd, buf + *got, size - *got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        if (n == 0) break;
+        *got += (size_t)n;
+    }
+    return 0;
+}
+
 /* Standard input has no size to check first: it is read up to one byte past
  * the limit, never further, so memory stays at the limit plus a constant. */
 static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
@@ -97,15 +112,14 @@ static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
             buf = n;
             cap = ncap;
         }
-        ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            int err = errno;
+        size_t got = 0;
+        int err = read_full(STDIN_FILENO, buf + len, cap - len, &got);
+        len += got;
+        if (err) {
             free(buf);
             return io_failure(MC_IO_READ_FAILED, "cannot read standard input", err, opt, out);
         }
-        if (got == 0) break;
-        len += (size_t)got;
+        if (len < cap) break; /* end of input */
     }
     if (len > opt->max_file_bytes) {
         /* its size is unknown: say what is known */
@@ -147,16 +161,10 @@ static mc_status validate_read(int fd, const struct stat *before, const mc_setti
     size_t size = (size_t)before->st_size, len = 0;
     uint8_t *buf = malloc(size);
     if (!buf) return MC_ERR_NOMEM;
-    while (len < size) {
-        ssize_t got = pread(fd, buf + len, size - len, (off_t)len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            int err = errno;
-            free(buf);
-            return io_failure(MC_IO_READ_FAILED, "cannot read", err, opt, out);
-        }
-        if (got == 0) break;
-        len += (size_t)got;
+    int err = read_full(fd, buf, size, &len);
+    if (err) {
+        free(buf);
+        return io_failure(MC_IO_READ_FAILED, "cannot read", err, opt, out);
     }
     mc_status st = mc_validate_sized(buf, len, len, opt, out);
     free(buf);
