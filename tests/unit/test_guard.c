@@ -98,3 +98,28 @@ Test(guard, other_bus_errors_go_to_the_earlier_handler, .exit_code = 42)
     unlink(path);
     free(path);
 }
+
+Test(guard, without_a_free_slot_the_file_is_read_instead)
+{
+    static char taken[1024];
+    int slots[1024], n = 0;
+    for (int s; n < 1024 && (s = mc_guard_map(&taken[n], 1)) >= 0;) slots[n++] = s;
+    cr_assert_eq(n, 1024, "every slot taken");
+    char *path = make_file(BIG);
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_path(path, NULL, &r), MC_OK);
+    cr_assert_not_null(r);
+    cr_expect_eq(r->size, BIG);
+    cr_expect(r->hashed);
+    cr_expect_eq(r->format, MC_FORMAT_AEM);
+    mc_result_free(r);
+    /* and a file shorter than when it was opened is still reported */
+    r = NULL;
+    cr_expect_eq(mc_validate_path_hooked(path, NULL, &r, truncate_it, path), MC_ERR_IO);
+    for (int i = 0; i < n; i++) cr_expect_eq(mc_guard_unmap(slots[i]), 0);
+    cr_assert_not_null(r);
+    cr_expect_eq(r->issues[0].code, MC_IO_READ_FAILED);
+    mc_result_free(r);
+    unlink(path);
+    free(path);
+}

@@ -180,6 +180,7 @@ static mc_status validate_mapped(int fd, const struct stat *before, const mc_set
     int slot = mc_guard_map(map, size);
     if (slot < 0) {
         munmap(map, size);
+        if (hook) hook(arg);
         return validate_read(fd, before, opt, out);
     }
     (void)posix_madvise(map, size, POSIX_MADV_SEQUENTIAL);
