@@ -12,12 +12,10 @@
 #include <time.h>
 
 #include "certify.h"
+#include "datadir.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
 
-#ifndef MCC_DEFAULT_CORPUS
-#define MCC_DEFAULT_CORPUS "corpus"
-#endif
 #ifndef MCC_VERSION
 #define MCC_VERSION "unknown"
 #endif
@@ -39,7 +37,8 @@ static const char usage_text[] =
     "      --reference       modelcheck's own reference loaders, in a forked child per case\n"
     "Options:\n"
     "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm)\n"
-    "  -c, --corpus DIR      corpus with manifest.json (default " MCC_DEFAULT_CORPUS ")\n"
+    "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
+    "                        ../share/modelcheck/corpus beside the modelcheck binary)\n"
     "  -t, --timeout S       seconds per case before it counts as a hang (default 10)\n"
     "  -j, --jobs N          cases run at once, 1 to 64 (default 1); reports do not change\n"
     "  -o, --output KIND     text (default), json, junit or html, to standard output\n"
@@ -246,7 +245,8 @@ int mcc_main(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
-    o.corpus = MCC_DEFAULT_CORPUS;
+    char installed[4096];
+    o.corpus = mcc_data_path("corpus", installed, sizeof installed) == 0 ? installed : "corpus";
     o.run.timeout_s = 10;
     o.run.jobs = 1;
     int rc = parse_args(&o, argc, argv);

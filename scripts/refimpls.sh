@@ -12,6 +12,8 @@
 #                                             with conformance/refimpl/expected/IMPL.txt;
 #                                             exit 77 (skip) without snapshot or network
 #   scripts/refimpls.sh expect IMPL           rewrite that expectation file
+#   scripts/refimpls.sh markdown IMPL [DIR]   the certificate in DIR as docs/REFERENCE-LOADERS.md
+#                                             tables (rule groups, crash sites)
 #   scripts/refimpls.sh fuzz IMPL TARGET SECONDS
 #                                             a libFuzzer campaign (TARGET abi_<format> or
 #                                             abi_<format>_sa built over the C reader) that goes
@@ -175,9 +177,9 @@ fuzz() { # IMPL TARGET SECONDS
 
 # The crash site of one input replayed by the fuzz binary (empty: no crash).
 site_of() { # BIN FILE
-    env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" UBSAN_OPTIONS=print_stacktrace=1 \
+    { env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" UBSAN_OPTIONS=print_stacktrace=1 \
         "$(env_of "$impl")" timeout 60 "$1" -timeout=5 -rss_limit_mb=6144 -malloc_limit_mb=4200 \
-        "$2" 2>&1 | "$site_tool"
+        "$2" 2>&1 || true; } | "$site_tool"
 }
 
 triage() { # IMPL TARGET
@@ -189,8 +191,10 @@ triage() { # IMPL TARGET
     [ -x "$bin" ] && [ -d "$dir/artifacts" ] || die "$impl: run '$0 fuzz $impl $target SECONDS' first"
     mkdir -p "$keep"
     : > "$dir/sites.tsv"
-    local a site
+    local a site timeouts=0
     for a in $(ls -S -r "$dir/artifacts"); do # smallest first: the first of a site is kept
+        # a hang replays for the whole -timeout: the 8 smallest stand for the rest
+        case $a in timeout-*) timeouts=$((timeouts + 1)); [ $timeouts -le 8 ] || continue ;; esac
         site=$(site_of "$bin" "$dir/artifacts/$a")
         [ -n "$site" ] || site="no crash on replay"
         printf '%s\t%s\t%s\n' "$site" "$(stat -c %s "$dir/artifacts/$a")" "$a" >> "$dir/sites.tsv"
@@ -278,6 +282,30 @@ for c in cert["cases"]:
 PY
 }
 
+# The certificate as markdown: per rule group, then the crash sites.
+markdown() {
+    "$python" - "$1" <<'PY'
+import json, sys
+cert = json.load(open(sys.argv[1]))
+v = ["conforming", "too_lenient", "too_strict", "crash", "hang", "skipped"]
+print("| rule group | runs | " + " | ".join(x.replace("_", " ") for x in v) + " |")
+print("|---|" + "---:|" * (len(v) + 1))
+for f in cert["formats"]:
+    rows = [(g["group"], g) for g in f["groups"]] + [("**all**", f)]
+    for name, g in rows:
+        print(f"| {name} | {g['runs']} | " + " | ".join(str(g["verdicts"][x]) for x in v) + " |")
+print(f"\nscore {cert['total']['score']}%\n")
+if cert["crash_sites"]:
+    print("| crash site | runs | cases |")
+    print("|---|---:|---|")
+    for s in cert["crash_sites"]:
+        cases = ", ".join(f"`{c['file']}`" for c in s["cases"][:6])
+        more = len(s["cases"]) - 6
+        if more > 0: cases += f" and {more} more"
+        print(f"| `{s['site']}` | {s['runs']} | {cases} |")
+PY
+}
+
 cmd=${1:-}
 case $cmd in
 list)
@@ -310,6 +338,9 @@ check|expect)
     else
         echo "refimpls: $impl: $(wc -l < "$exp") verdicts as expected"
     fi ;;
+markdown)
+    [ $# -ge 2 ] || die "usage: $0 markdown IMPL [DIR]"
+    markdown "${3:-$out/$2/certificate}/$2.json" ;;
 triage)
     [ $# -eq 3 ] || die "usage: $0 triage IMPL TARGET"
     impl=$2

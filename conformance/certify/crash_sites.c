@@ -65,9 +65,14 @@ static int report_kind(const char *report, char *kind, size_t size)
 {
     char line[512];
     if (find_line(report, "ERROR: AddressSanitizer: ", line, sizeof line)) {
+        /* "heap-buffer-overflow on address ...", but "allocator is out of memory ..." */
         const char *w = line + strlen("ERROR: AddressSanitizer: ");
         size_t n = strcspn(w, " ");
-        snprintf(kind, size, "%.*s", (int)n, w);
+        int word = memchr(w, '-', n) != NULL; /* heap-buffer-overflow, use-after-free */
+        for (size_t i = 0; !word && i < n && isupper((unsigned char)w[i]); i++)
+            word = i + 1 == n; /* SEGV, BUS, FPE */
+        if (word) snprintf(kind, size, "%.*s", (int)n, w);
+        else ubsan_kind(w, kind, size);
     } else if (find_line(report, "ERROR: libFuzzer: ", line, sizeof line)) {
         /* a fuzzing finding replayed: timeout, out-of-memory, deadly signal */
         const char *w = line + strlen("ERROR: libFuzzer: ");
@@ -111,12 +116,14 @@ static int parse_frame(const char *line, size_t len, char *func, size_t fsize, c
     if (*p != '#' || !isdigit((unsigned char)p[1])) return 0;
     char *in = strstr(p, " in ");
     if (!in) return 0;
+    /* the path is the last word: a C++ name ("f(void*, char const*)") has spaces */
     char *f = in + 4;
-    char *sp = strchr(f, ' ');
-    if (!sp || sp[1] == '(' || sp[1] == '\0') return 0;
+    char *sp = strrchr(f, ' ');
+    if (!sp || sp == f || sp[1] == '(' || sp[1] == '\0') return 0;
     *sp = '\0';
     char *path = sp + 1;
-    path[strcspn(path, ": ")] = '\0';
+    path[strcspn(path, ":")] = '\0';
+    f[strcspn(f, "(")] = '\0'; /* the parameter list */
     snprintf(func, fsize, "%s", f);
     snprintf(file, lsize, "%s", path);
     return 1;

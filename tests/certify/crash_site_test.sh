@@ -73,6 +73,15 @@ Direct leak of 224 byte(s) in 1 object(s) allocated from:
     #2 0x3 in mc_certify_load /src/adapter.c:230
 R
 
+# clang's symbolizer: C++ frames carry their parameter lists (with spaces).
+check cxx-frame "allocator is out of memory in adapter.c:viewer_load_bones < adapter.c:mc_certify_load" <<'R'
+==8==ERROR: AddressSanitizer: allocator is out of memory trying to allocate 0x2fafafaf80 bytes
+    #0 0x1 in malloc /src/llvm/compiler-rt/lib/asan/asan_malloc_linux.cpp:69:3
+    #1 0x2 in printf_common(void*, char const*, __va_list_tag*) /src/compiler-rt/lib/sanitizer_common/sanitizer_common_interceptors_format.inc:553:9
+    #2 0x3 in viewer_load_bones /src/adapter.c:129:26
+    #3 0x4 in mc_certify_load /src/adapter.c:255:5
+R
+
 # No stack at all (a report cut short): the kind alone. No report: nothing.
 check no-stack "stack-overflow" <<'R'
 ==3==ERROR: AddressSanitizer: stack-overflow on address 0x7ffe
@@ -80,5 +89,5 @@ R
 check no-report "" <<'R'
 rejected: not an AEM file
 R
-[ $fail -eq 0 ] && echo "crash sites: 8 reports, every site as expected"
+[ $fail -eq 0 ] && echo "crash sites: 9 reports, every site as expected"
 exit $fail
