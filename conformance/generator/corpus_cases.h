@@ -71,6 +71,14 @@ int mcg_mkdir(const char *root, const char *sub);
 int mcg_write_case(const char *root, const mcg_case *c, const mcb_buf *bytes, mcg_manifest *mf);
 
 int mcg_write_any(const char *root, mcg_manifest *mf);
+/* ROOT/SUB: the exporter certification scenes, their facts and scenes.json;
+ * all_forms: also the gltf-separate, glb and obj forms (generator/scenes.c). */
+int mcg_write_scenes(const char *root, const char *sub, int all_forms);
+int mcg_write_aem(const char *root, mcg_manifest *mf);
+int mcg_write_semodel(const char *root, mcg_manifest *mf);
+int mcg_write_aamf(const char *root, mcg_manifest *mf);
+int mcg_write_e3d(const char *root, mcg_manifest *mf);
+int mcg_write_nlm(const char *root, mcg_manifest *mf);
 
 /* One built row of a case table. */
 typedef struct mcg_built {

@@ -29,8 +29,10 @@ static int write_manifest(const char *root, cJSON *cases)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--scene-forms") == 0)
+        return mcg_mkdir(argv[2], "") || mcg_write_scenes(argv[2], "", 1) ? 1 : 0;
     if (argc != 2) {
-        fputs("usage: mc_corpusgen OUTDIR\n", stderr);
+        fputs("usage: mc_corpusgen OUTDIR | mc_corpusgen --scene-forms OUTDIR\n", stderr);
         return 2;
     }
     const char *root = argv[1];
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
     int rc = mcg_write_any(root, &mf);
     for (size_t i = 0; rc == 0 && i < sizeof tables / sizeof tables[0]; i++)
         rc = mcg_write_table(root, tables[i], &mf);
+    if (rc == 0) rc = mcg_write_scenes(root, "scenes", 0);
     if (rc != 0) {
         cJSON_Delete(mf.cases);
         return 1;
