@@ -208,7 +208,7 @@ triage() { # IMPL TARGET
         slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-' | cut -c1-80)
         min=$keep/$target-$slug.$fmt
         env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
-            "$bin" -minimize_crash=1 -max_total_time=30 -timeout=5 -rss_limit_mb=6144 \
+            "$bin" -minimize_crash=1 -max_total_time=15 -timeout=5 -rss_limit_mb=6144 \
             -malloc_limit_mb=4200 -exact_artifact_path="$min" "$dir/artifacts/$a" >/dev/null 2>&1 || true
         # minimising may drift to another crash: keep the original then
         if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then cp "$dir/artifacts/$a" "$min"; fi
