@@ -12,12 +12,11 @@
 #include <time.h>
 
 #include "certify.h"
+#include "datadir.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
+#include "mc_exporter.h"
 
-#ifndef MCC_DEFAULT_CORPUS
-#define MCC_DEFAULT_CORPUS "corpus"
-#endif
 #ifndef MCC_VERSION
 #define MCC_VERSION "unknown"
 #endif
@@ -27,8 +26,11 @@ enum kind { KIND_TEXT, KIND_JSON, KIND_JUNIT, KIND_HTML, KIND_COUNT };
 
 static const char usage_text[] =
     "usage: modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
+    "       modelcheck certify --exporter CMD --format FMT [options]\n"
     "Runs a model loader over every case of the conformance corpus and grades it against the\n"
-    "manifest: conforming, too lenient, too strict, crash or hang (docs/CERTIFY.md).\n"
+    "manifest: conforming, too lenient, too strict, crash or hang; or runs an exporter over\n"
+    "every bundled source scene and grades each output: conforming, refused, failed, invalid\n"
+    "output, unfaithful, crash, hang or no output (docs/CERTIFY.md).\n"
     "\n"
     "Loader (exactly one):\n"
     "      --loader CMD      a command run by /bin/sh -c per case: {} becomes the case file's\n"
@@ -37,9 +39,24 @@ static const char usage_text[] =
     "      --library LIB.so  a shared library exporting mc_certify_load (mc_loader_abi.h),\n"
     "                        called in a forked child per case\n"
     "      --reference       modelcheck's own reference loaders, in a forked child per case\n"
+    "Exporter (with --format, the format it writes):\n"
+    "      --exporter CMD    a command run by /bin/sh -c per scene, in a fresh directory holding\n"
+    "                        the scene: {in} the scene's absolute path, {out} the path to write,\n"
+    "                        {stem} the scene's name, {dir} the case directory, {format},\n"
+    "                        {cwd} the directory certify started in (relative paths run in\n"
+    "                        the case directory: write {cwd}/my_exporter)\n"
+    "      --output-name T   where the exporter writes, relative to the case directory ({stem},\n"
+    "                        {format} replaced; default {stem}.FMT)\n"
+    "      --scene-format F  the form of {in}: gltf (default, buffers embedded), gltf-separate,\n"
+    "                        glb or obj (scenes without an OBJ form are skipped)\n"
+    "      --scene NAME      only that scene\n"
+    "      --max-output-bytes N  output size cap per case (default 268435456)\n"
+    "      --werror          validator warnings make an output invalid\n"
+    "      --keep            keep the case directories (their root is printed on stderr)\n"
     "Options:\n"
-    "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm)\n"
-    "  -c, --corpus DIR      corpus with manifest.json (default " MCC_DEFAULT_CORPUS ")\n"
+    "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm); the exporter's format\n"
+    "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
+    "                        ../share/modelcheck/corpus beside the modelcheck binary)\n"
     "  -t, --timeout S       seconds per case before it counts as a hang (default 10)\n"
     "  -j, --jobs N          cases run at once, 1 to 64 (default 1); reports do not change\n"
     "  -o, --output KIND     text (default), json, junit or html, to standard output\n"
@@ -50,17 +67,20 @@ static const char usage_text[] =
     "      --timestamp       add the time of the run\n"
     "  -h, --help            print this help and exit\n"
     "\n"
-    "Exit codes: 0 every case conforming (skipped cases aside), 1 some case not conforming,\n"
+    "Exit codes: 0 every case conforming (skipped cases and correct refusals aside), 1 some\n"
+    "case not conforming,\n"
     "2 usage error, bad corpus, loader cannot be started, or a case could not be run.\n";
 
 typedef struct options {
     mcc_loader loader;
     int loader_modes;
     const char *format, *corpus, *report;
+    int corpus_given;
     const char *extra[KIND_COUNT];
     enum kind output;
     mcc_run_options run;
     int timings, timestamp;
+    mcx_options exporter;  /* exporter.command set: --exporter */
 } options;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -112,8 +132,25 @@ static void set_loader(options *o, mcc_mode mode, const char *arg)
     if (mode == MCC_MODE_LIBRARY) o->loader.library = arg;
 }
 
+/* ---- exporter certification (mc_exporter.h) ---- */
+
+static int parse_bytes(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || v == 0 || s[0] == '-')
+        return usage_error("--max-output-bytes expects a positive number of bytes, got '%s'", s);
+    *out = v;
+    return 0;
+}
+
+static int parse_exporter_option(options *o, int ch, const char *arg);
+static int check_exporter_options(const options *o);
+
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
-                 OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP };
+                 OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -134,6 +171,13 @@ static int parse_args(options *o, int argc, char **argv)
         {"text", required_argument, NULL, OPT_TEXT},
         {"timings", no_argument, NULL, OPT_TIMINGS},
         {"timestamp", no_argument, NULL, OPT_TIMESTAMP},
+        {"exporter", required_argument, NULL, OPT_EXPORTER},
+        {"output-name", required_argument, NULL, OPT_OUTPUT_NAME},
+        {"scene-format", required_argument, NULL, OPT_SCENE_FORMAT},
+        {"scene", required_argument, NULL, OPT_SCENE},
+        {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT},
+        {"werror", no_argument, NULL, OPT_WERROR},
+        {"keep", no_argument, NULL, OPT_KEEP},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -149,7 +193,7 @@ static int parse_args(options *o, int argc, char **argv)
                 rc = usage_error("unknown format '%s' (aem, semodel, aamf, e3d, nlm)", optarg);
             o->format = optarg;
             break;
-        case 'c': o->corpus = optarg; break;
+        case 'c': o->corpus = optarg, o->corpus_given = 1; break;
         case 't': rc = parse_timeout(optarg, &o->run.timeout_s); break;
         case 'j': rc = parse_jobs(optarg, &o->run.jobs); break;
         case 'o': rc = parse_kind(optarg, &o->output); break;
@@ -160,6 +204,13 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_TEXT: o->extra[KIND_TEXT] = optarg; break;
         case OPT_TIMINGS: o->timings = 1; break;
         case OPT_TIMESTAMP: o->timestamp = 1; break;
+        case OPT_EXPORTER:
+        case OPT_OUTPUT_NAME:
+        case OPT_SCENE_FORMAT:
+        case OPT_SCENE:
+        case OPT_MAX_OUTPUT:
+        case OPT_WERROR:
+        case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
         case 'h': fputs(usage_text, stdout); return -1;
         case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
@@ -167,20 +218,95 @@ static int parse_args(options *o, int argc, char **argv)
     }
     if (rc) return rc;
     if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->exporter.command) return check_exporter_options(o);
+    if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep)
+        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror and --keep "
+                           "go with --exporter");
     if (o->loader_modes != 1)
-        return usage_error("give exactly one of --loader CMD, --library LIB.so, --reference");
+        return usage_error("give exactly one of --loader CMD, --library LIB.so, --reference, --exporter CMD");
     if (o->loader.mode == MCC_MODE_COMMAND && !o->loader.command[0])
         return usage_error("--loader needs a command");
     return 0;
 }
 
-static int render(FILE *out, enum kind k, const mcc_report *r)
+static int parse_exporter_option(options *o, int ch, const char *arg)
 {
-    if (k == KIND_TEXT) mcc_report_text(out, r);
-    else if (k == KIND_JUNIT) mcc_report_junit(out, r);
-    else if (k == KIND_HTML) mcc_report_html(out, r);
+    int form;
+    switch (ch) {
+    case OPT_EXPORTER: o->exporter.command = arg; break;
+    case OPT_OUTPUT_NAME: o->exporter.output_name = arg; break;
+    case OPT_SCENE_FORMAT:
+        if ((form = mcs_form_parse(arg)) < 0)
+            return usage_error("unknown scene format '%s' (gltf, gltf-separate, glb, obj)", arg);
+        o->exporter.form = (mcs_form)form;
+        break;
+    case OPT_SCENE: o->exporter.only_scene = arg; break;
+    case OPT_MAX_OUTPUT: return parse_bytes(arg, &o->exporter.max_output_bytes);
+    case OPT_WERROR: o->exporter.werror = 1; break;
+    default: o->exporter.keep = 1; break;
+    }
+    return 0;
+}
+
+static int check_exporter_options(const options *o)
+{
+    if (o->loader_modes)
+        return usage_error("--exporter certifies an exporter: not with --loader, --library or --reference");
+    if (!o->exporter.command[0]) return usage_error("--exporter needs a command");
+    if (!o->format) return usage_error("--exporter needs --format, the format the exporter writes");
+    if (o->corpus_given) return usage_error("--corpus does not apply to --exporter (the scenes are built in)");
+    return 0;
+}
+
+/* What a report is rendered from: a loader's run or an exporter's. */
+typedef struct report_of {
+    const mcc_report *loader;
+    const mcx_report *exporter;
+} report_of;
+static int write_reports(const options *o, const report_of *r);
+
+static int run_exporter(options *o)
+{
+    mcx_options *x = &o->exporter;
+    x->format = o->format;
+    x->timeout_s = o->run.timeout_s;
+    x->jobs = o->run.jobs;
+    if (!x->max_output_bytes) x->max_output_bytes = (uint64_t)256 << 20;
+    mcx_run run;
+    char why[512];
+    if (mcx_certify(x, &run, why, sizeof why) != 0) {
+        fprintf(stderr, "modelcheck certify: %s\n", why);
+        mcx_run_free(&run);
+        return EXIT_USAGE;
+    }
+    if (x->keep) fprintf(stderr, "modelcheck certify: case directories kept in %s\n", run.root);
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (o->timestamp && gmtime_r(&now, &tm)) strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    mcx_report r = {.run = &run, .version = MCC_VERSION, .timestamp = o->timestamp ? stamp : NULL,
+                    .timings = o->timings};
+    int rc = mcx_counts_pass(&run.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
+    if (run.total.verdict[MCX_ERROR]) {
+        fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
+                run.total.verdict[MCX_ERROR]);
+        rc = EXIT_USAGE;
+    }
+    report_of of = {.exporter = &r};
+    if (write_reports(o, &of) != 0) rc = EXIT_USAGE;
+    mcx_run_free(&run);
+    return rc;
+}
+
+static int render(FILE *out, enum kind k, const report_of *of)
+{
+    const mcc_report *r = of->loader;
+    const mcx_report *x = of->exporter;
+    if (k == KIND_TEXT) x ? mcx_report_text(out, x) : mcc_report_text(out, r);
+    else if (k == KIND_JUNIT) x ? mcx_report_junit(out, x) : mcc_report_junit(out, r);
+    else if (k == KIND_HTML) x ? mcx_report_html(out, x) : mcc_report_html(out, r);
     else {
-        cJSON *doc = mcc_report_json(r);
+        cJSON *doc = x ? mcx_report_json(x) : mcc_report_json(r);
         char *s = doc ? cJSON_Print(doc) : NULL;
         cJSON_Delete(doc);
         if (!s) return -1;
@@ -191,7 +317,7 @@ static int render(FILE *out, enum kind k, const mcc_report *r)
     return ferror(out) ? -1 : 0;
 }
 
-static int render_to(const char *path, enum kind k, const mcc_report *r)
+static int render_to(const char *path, enum kind k, const report_of *r)
 {
     FILE *f = path ? fopen(path, "w") : stdout;
     int rc = f ? render(f, k, r) : -1;
@@ -201,7 +327,7 @@ static int render_to(const char *path, enum kind k, const mcc_report *r)
     return rc;
 }
 
-static int write_reports(const options *o, const mcc_report *r)
+static int write_reports(const options *o, const report_of *r)
 {
     int rc = render_to(o->report, o->output, r);
     for (int k = 0; k < KIND_COUNT; k++)
@@ -236,7 +362,8 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
                 summary.total.verdict[MCC_ERROR]);
         rc = EXIT_USAGE;
     }
-    if (write_reports(o, &r) != 0) rc = EXIT_USAGE;
+    report_of of = {.loader = &r};
+    if (write_reports(o, &of) != 0) rc = EXIT_USAGE;
     mcc_summary_free(&summary);
     mcc_results_free(results, corpus->count);
     return rc;
@@ -246,12 +373,14 @@ int mcc_main(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
-    o.corpus = MCC_DEFAULT_CORPUS;
+    char installed[4096];
+    o.corpus = mcc_data_path("corpus", installed, sizeof installed) == 0 ? installed : "corpus";
     o.run.timeout_s = 10;
     o.run.jobs = 1;
     int rc = parse_args(&o, argc, argv);
     if (rc < 0) return EXIT_CONFORMING;
     if (rc > 0) return rc;
+    if (o.exporter.command) return run_exporter(&o);
     char why[512];
     mcc_corpus corpus;
     if (mcc_corpus_load(o.corpus, o.format, &corpus, why, sizeof why) != 0) {

@@ -87,27 +87,35 @@ static size_t seg_len(const char *s)
     return e ? (size_t)(e - s) : strlen(s);
 }
 
-/* Depth is bounded by the glob's "**" count (at most MAX_GLOB_STARS,
- * checked when the file is read). */
+static const char *next_segment(const char *s)
+{
+    size_t n = seg_len(s);
+    return s[n] ? s + n + 1 : s + n;
+}
+
+/* Segment by segment, "**" matching any run of segments: the wildcard
+ * algorithm with one backtracking point (the last "**"), so time is at most
+ * (glob segments) x (path segments), whatever the glob. */
 static int match_from(const char *p, const char *s)
 {
-    if (!*p) return !*s;
-    size_t plen = seg_len(p);
-    const char *prest = p[plen] ? p + plen + 1 : p + plen;
-    if (plen == 2 && p[0] == '*' && p[1] == '*') {
-        for (const char *t = s;;) {
-            if (match_from(prest, t)) return 1;
-            if (!*t) return 0;
-            size_t tl = seg_len(t);
-            t = t[tl] ? t + tl + 1 : t + tl;
+    const char *star_p = NULL, *star_s = NULL;
+    for (;;) {
+        size_t plen = seg_len(p);
+        if (*p && plen == 2 && p[0] == '*' && p[1] == '*') {
+            star_p = p = next_segment(p);
+            star_s = s;
+            continue;
         }
+        if (!*p && !*s) return 1;
+        if (*p && *s && segment_match(p, plen, s, seg_len(s))) {
+            p = next_segment(p);
+            s = next_segment(s);
+            continue;
+        }
+        if (!star_p || !*star_s) return 0;
+        s = star_s = next_segment(star_s);
+        p = star_p;
     }
-    if (!*s) return 0;
-    size_t slen = seg_len(s);
-    if (!segment_match(p, plen, s, slen)) return 0;
-    const char *srest = s[slen] ? s + slen + 1 : s + slen;
-    if (!p[plen]) return !s[slen];
-    return match_from(prest, srest);
 }
 
 int mcc_glob_match(const char *glob, const char *relpath)

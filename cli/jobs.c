@@ -1,11 +1,12 @@
 /*
- * -j: a fixed set of worker threads claims files in list order; the calling
- * thread delivers results in the same order. A window of 2 x workers result
- * slots keeps a worker from running ahead of delivery by more than that, so
- * one slow file holds back memory, never grows it.
+ * -j: worker threads and the calling thread claim files in list order; the
+ * calling thread delivers results in the same order. A window of 2 x workers
+ * result slots keeps a worker from running ahead of delivery by more than
+ * that, so one slow file holds back memory, never grows it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -27,32 +28,71 @@ typedef struct pool {
     size_t window;
     size_t next;      /* the next index to claim */
     size_t delivered; /* every index below has been delivered */
+    bool deliverer_waiting;
+    unsigned workers_waiting;
     pthread_mutex_t mu;
     pthread_cond_t ready; /* a slot was filled */
     pthread_cond_t room;  /* delivery moved on: the window slid */
 } pool;
 
+/* Claims the next file if the window has room for it, validates it with
+ * the lock released and files its result. Returns false when there was
+ * nothing to claim. Called with the lock held. */
+static bool work_one(pool *p)
+{
+    if (p->next >= p->count || p->next >= p->delivered + p->window) return false;
+    size_t i = p->next++;
+    pthread_mutex_unlock(&p->mu);
+    mc_result *r = NULL;
+    mc_status st = mc_validate_path(p->paths[i], p->options[i], &r);
+    pthread_mutex_lock(&p->mu);
+    slot *s = &p->slots[i % p->window];
+    s->result = r;
+    s->status = st;
+    s->done = 1;
+    if (p->deliverer_waiting) pthread_cond_signal(&p->ready);
+    return true;
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
     pthread_mutex_lock(&p->mu);
-    for (;;) {
-        while (p->next < p->count && p->next >= p->delivered + p->window)
-            pthread_cond_wait(&p->room, &p->mu);
-        if (p->next >= p->count) break;
-        size_t i = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        mc_result *r = NULL;
-        mc_status st = mc_validate_path(p->paths[i], p->options[i], &r);
-        pthread_mutex_lock(&p->mu);
-        slot *s = &p->slots[i % p->window];
-        s->result = r;
-        s->status = st;
-        s->done = 1;
-        pthread_cond_signal(&p->ready);
+    while (p->next < p->count) {
+        if (work_one(p)) continue;
+        p->workers_waiting++;
+        pthread_cond_wait(&p->room, &p->mu);
+        p->workers_waiting--;
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
+}
+
+/* The calling thread delivers in list order and, rather than sleep while
+ * the next result is not in, validates a file itself: -j N runs N threads
+ * in all, and small files cost no wake-up per file. */
+static void deliver_in_order(pool *p, mc_jobs_deliver deliver, void *ctx)
+{
+    pthread_mutex_lock(&p->mu);
+    for (size_t i = 0; i < p->count; i++) {
+        slot *s = &p->slots[i % p->window];
+        while (!s->done) {
+            if (work_one(p)) continue;
+            p->deliverer_waiting = true;
+            pthread_cond_wait(&p->ready, &p->mu);
+            p->deliverer_waiting = false;
+        }
+        mc_result *r = s->result;
+        mc_status st = s->status;
+        s->done = 0;
+        p->delivered = i + 1;
+        if (p->workers_waiting) pthread_cond_broadcast(&p->room);
+        pthread_mutex_unlock(&p->mu);
+        deliver(ctx, i, r, st);
+        mc_result_free(r);
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
 }
 
 static void run_inline(const char *const *paths, size_t count, const mc_options *const *options,
@@ -66,53 +106,31 @@ static void run_inline(const char *const *paths, size_t count, const mc_options 
     }
 }
 
-static void deliver_in_order(pool *p, mc_jobs_deliver deliver, void *ctx)
-{
-    for (size_t i = 0; i < p->count; i++) {
-        slot *s = &p->slots[i % p->window];
-        pthread_mutex_lock(&p->mu);
-        while (!s->done) pthread_cond_wait(&p->ready, &p->mu);
-        mc_result *r = s->result;
-        mc_status st = s->status;
-        s->done = 0;
-        pthread_mutex_unlock(&p->mu);
-        deliver(ctx, i, r, st);
-        mc_result_free(r);
-        pthread_mutex_lock(&p->mu);
-        p->delivered = i + 1;
-        pthread_cond_broadcast(&p->room);
-        pthread_mutex_unlock(&p->mu);
-    }
-}
-
 void mc_jobs_validate(const char *const *paths, size_t count, const mc_options *const *options,
                       unsigned workers, mc_jobs_deliver deliver, void *ctx)
 {
     if (workers > MAX_WORKERS) workers = MAX_WORKERS;
     if (workers > count) workers = (unsigned)count;
     pool p = {.paths = paths, .count = count, .options = options, .window = 2u * workers};
+    if (workers <= 1 || !(p.slots = calloc(p.window, sizeof *p.slots))) {
+        run_inline(paths, count, options, deliver, ctx);
+        return;
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.ready, NULL);
+    pthread_cond_init(&p.room, NULL);
+    /* the calling thread is the N-th worker; fewer threads than asked (or
+     * none) is still correct, only slower */
     pthread_t threads[MAX_WORKERS];
     unsigned started = 0;
-    if (workers > 1 && (p.slots = calloc(p.window, sizeof *p.slots)) != NULL) {
-        pthread_mutex_init(&p.mu, NULL);
-        pthread_cond_init(&p.ready, NULL);
-        pthread_cond_init(&p.room, NULL);
-        while (started < workers && pthread_create(&threads[started], NULL, worker, &p) == 0)
-            started++;
-    }
-    if (started > 0) {
-        /* fewer threads than asked is still correct: they share the list */
-        deliver_in_order(&p, deliver, ctx);
-        for (unsigned t = 0; t < started; t++) pthread_join(threads[t], NULL);
-    } else {
-        run_inline(paths, count, options, deliver, ctx);
-    }
-    if (p.slots) {
-        pthread_cond_destroy(&p.room);
-        pthread_cond_destroy(&p.ready);
-        pthread_mutex_destroy(&p.mu);
-        free(p.slots);
-    }
+    while (started + 1 < workers && pthread_create(&threads[started], NULL, worker, &p) == 0)
+        started++;
+    deliver_in_order(&p, deliver, ctx);
+    for (unsigned t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    pthread_cond_destroy(&p.room);
+    pthread_cond_destroy(&p.ready);
+    pthread_mutex_destroy(&p.mu);
+    free(p.slots);
 }
 
 unsigned mc_jobs_default(void)

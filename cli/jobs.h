@@ -11,12 +11,13 @@
  * returns, so the callback must not keep it. */
 typedef void (*mc_jobs_deliver)(void *ctx, size_t index, mc_result *result, mc_status status);
 
-/* Validates paths[0..count), paths[i] with options[i], with up to `workers` threads and delivers each
- * result in list order, so what the callback writes does not depend on
- * `workers`. At most `workers` files are being validated (mapped) at once
- * and at most 2 x workers results wait for delivery: memory is bounded by
- * the number of workers, not by count. With workers <= 1, or when no thread
- * can be started, the files are validated one by one on the calling thread. */
+/* Validates paths[0..count), paths[i] with options[i], on up to `workers`
+ * threads (the calling thread is one of them) and delivers each result in list order, so what the
+ * callback writes does not depend on `workers`. At most `workers` files are
+ * being validated (mapped) at once and at most 2 x workers results wait for
+ * delivery: memory is bounded by the number of workers, not by count. With
+ * workers <= 1, or when no thread can be started, the files are validated
+ * one by one on the calling thread. */
 void mc_jobs_validate(const char *const *paths, size_t count, const mc_options *const *options,
                       unsigned workers, mc_jobs_deliver deliver, void *ctx);
 

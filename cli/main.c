@@ -38,6 +38,7 @@ typedef struct cli {
     enum output_kind output;
     int werror;
     int quiet;
+    int skip_unrecognized; /* named files too: skipped as in a directory walk */
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
@@ -70,6 +71,8 @@ static const char usage_text[] =
     "                            output never hashes)\n"
     "  -j, --jobs N              validate N files at once (default: the number\n"
     "                            of online CPUs); the output does not depend on N\n"
+    "      --skip-unrecognized   skip named files no format recognises (and empty\n"
+    "                            ones), as in a directory walk (pre-commit hooks)\n"
     "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
     "                            found from the working directory upwards\n"
     "      --no-config           read no configuration file\n"
@@ -156,7 +159,7 @@ static int parse_output(cli *c, const char *v)
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED };
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -174,6 +177,7 @@ static int parse_args(cli *c, int argc, char **argv)
         {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+        {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
@@ -232,6 +236,7 @@ static int parse_args(cli *c, int argc, char **argv)
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
+        case OPT_SKIP_UNRECOGNIZED: c->skip_unrecognized = 1; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
@@ -266,7 +271,7 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
         raise_exit(c, EXIT_UNREADABLE);
         return;
     }
-    if (from_walk && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
+    if ((from_walk || c->skip_unrecognized) && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
         (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
         c->summary.skipped++;
         return;

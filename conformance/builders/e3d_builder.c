@@ -385,12 +385,7 @@ size_t e3db_vertex_offset(const e3db_cube_map *map, size_t i, size_t field)
 void e3db_tri_begin(e3db *w)
 {
     static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, 3);
+    e3db_attrs_begin(w, 3);
     e3db_floats(w, 0x2010, v, 9);
     e3db_end(w);
     e3db_begin(w, 0x1030);

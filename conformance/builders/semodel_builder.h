@@ -29,7 +29,7 @@ enum {
 enum { SEMB_GLOBAL = 1, SEMB_LOCAL = 2, SEMB_SCALES = 4 };
 enum { SEMB_UVSET = 1, SEMB_NORMALS = 2, SEMB_COLOR = 4, SEMB_WEIGHTS = 8 };
 
-#define SEMB_NAME_MAX 64
+#define SEMB_NAME_MAX 320 /* room for the 300-byte names of the exporter scenes */
 
 typedef struct semb_bone {
     char name[SEMB_NAME_MAX]; /* written up to its NUL */

@@ -63,6 +63,10 @@ typedef struct mcc_case {
     char **errors;      /* the expected error-level codes */
     size_t error_count;
     char *skip_reason;  /* non-NULL: not run (validator options a loader lacks) */
+    /* exporter certification (mc_exporter.h): the complete shell command and
+     * its working directory; NULL for loader cases */
+    const char *command;
+    const char *workdir;
 } mcc_case;
 
 typedef struct mcc_corpus {
@@ -120,6 +124,7 @@ typedef struct mcc_result {
 typedef struct mcc_run_options {
     double timeout_s;     /* per case, > 0 */
     unsigned jobs;        /* cases at once, >= 1 */
+    uint64_t max_output_bytes; /* RLIMIT_FSIZE of each case, 0: none (exporters) */
 } mcc_run_options;
 
 /* Runs every case not skipped; results[i] belongs to corpus->cases[i] whatever

@@ -6,7 +6,7 @@
 
 #include "mc_certify_report.h"
 
-static const char css[] =
+const char mcc_report_css[] =
     "body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:75em}"
     "h1 .ok{color:#176f2c}h1 .bad{color:#b3261e}"
     "table{border-collapse:collapse;margin:.5em 0 1.5em}"
@@ -165,7 +165,7 @@ void mcc_report_html(FILE *out, const mcc_report *r)
     int ok = mcc_counts_conforming(&r->summary->total);
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<title>modelcheck certify: %s</title>\n<style>%s</style>\n</head>\n<body>\n",
-            ok ? "conforming" : "not conforming", css);
+            ok ? "conforming" : "not conforming", mcc_report_css);
     fprintf(out, "<h1>Loader certificate: <span class=\"%s\">%s</span></h1>\n", ok ? "ok" : "bad",
             ok ? "conforming" : "not conforming");
     fprintf(out, "<p>%s loader <code>", mcc_mode_name(r->loader->mode));

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -241,6 +242,14 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         close(r->slots[i].out_fd);
         close(r->slots[i].err_fd);
     }
+    if (c->workdir && chdir(c->workdir) != 0) {
+        dprintf(2, "certify: cannot enter %s: %s\n", c->workdir, strerror(errno));
+        _exit(127);
+    }
+    if (r->opt->max_output_bytes) { /* files only: the pipes are bounded by the parent */
+        struct rlimit lim = {(rlim_t)r->opt->max_output_bytes, (rlim_t)r->opt->max_output_bytes};
+        setrlimit(RLIMIT_FSIZE, &lim);
+    }
     int in = open(a->stdin_file ? c->path : "/dev/null", O_RDONLY);
     if (in >= 0) move_fd(in, 0);
     move_fd(a->out_w, 1);
@@ -289,7 +298,10 @@ static int start_case(runner *r, slot *s, size_t index)
     child_args a = {0};
     char *command = NULL;
     unsigned char *data = NULL;
-    if (r->loader->mode == MCC_MODE_COMMAND) {
+    if (c->command) {
+        if (!(command = strdup(c->command))) return runner_error(res, "out of memory"), -1;
+        a.command = command;
+    } else if (r->loader->mode == MCC_MODE_COMMAND) {
         if (!(command = mcc_command_for(r->loader->command, c, &a.stdin_file)))
             return runner_error(res, "out of memory"), -1;
         a.command = command;

@@ -14,7 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aamf_cases.h"
+#include "aamf_builder.h"
+#include "corpus_cases.h"
+
+typedef struct aamf_case {
+    mcg_case meta;
+    enum aamfb_sample_kind base;
+    int legacy;
+    void (*mutate)(aamfb_model *m);
+    long truncate_by; /* bytes cut from the end after writing */
+    long append;      /* zero bytes appended after writing */
+    mcg_at first;     /* where meta.rule first fires */
+    void (*bytes)(mcb_buf *b); /* instead of a sample: writes the whole file */
+} aamf_case;
 
 static void magic_aamf(aamfb_model *m)
 {
@@ -319,7 +331,7 @@ static void texture_name_8_chars(aamfb_model *m)
  * 1: 128 + 127; 2: 100 + 85 + 70), 98 faces, animations idle / walk---- /
  * run of 1 / 4 / 3 keyframes; legacy: bone b has 1 + b % 3 textures and
  * 2 chunks when b % 4 == 0, else 1. ODD: ONE with 3 faces (3 F3 records). */
-const mcg_aamf_case mcg_aamf_cases[] = {
+static const aamf_case aamf_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {SAMF("valid", "samf_1_bone.aamf", NULL, "SAMF v2: 1 bone, 4 vertices, 2 faces, 1 animation of 2 keyframes", ""), ONE, 0, NULL, 0, 0, NOWHERE, NULL},
     {SAMF("valid", "samf_32_bones_3_animations.aamf", NULL, "SAMF v2: 32 bones, 64 vertices of 1 to 3 influences, 98 faces, 3 animations", ""), MANY, 0, NULL, 0, 0, NOWHERE, NULL},
@@ -349,8 +361,8 @@ const mcg_aamf_case mcg_aamf_cases[] = {
     {SAMF("invalid", "samf_normal_length_0_97.aamf", "SAMF_NORMAL_NOT_UNIT", "normal 2 is (803, 0, 3900): length 0.97", "SAMF_NORMAL_NOT_UNIT"), MANY, 0, normal_short, 0, 0, AT(AAMFB_NORMALS, 2, 0), NULL},
     {SAMF("invalid", "samf_face_index_out_of_range.aamf", "SAMF_FACE_INDEX_RANGE", "face 1 names vertex 4 of 4", "SAMF_FACE_INDEX_RANGE"), ONE, 0, face_index_range, 0, 0, AT(AAMFB_FACES, 1, 2), NULL},
     {SAMF("invalid", "samf_version_3.aamf", "SAMF_UNSUPPORTED_VERSION", "version 3: layout unknown, no further checks", "SAMF_UNSUPPORTED_VERSION"), ONE, 0, version_3, 0, 0, MCG_ABS(4), NULL},
-    {SAMF("invalid", "samf_truncated_in_faces.aamf", "AAMF_TRUNCATED", "the animation block and 8 of the 12 face bytes cut off", "AAMF_TRUNCATED"), ONE, 0, NULL, 22 + 32 * 2 + 6, 0, AT(AAMFB_END, 0, 0), NULL},
-    {SAMF("invalid", "samf_trailing_bytes.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block", "AAMF_TRAILING_BYTES"), ONE, 0, NULL, 0, 4, AT(AAMFB_END, 0, -4), NULL},
+    {SAMF("invalid", "samf_truncated_in_faces.aamf", "AAMF_TRUNCATED", "the animation block and 8 of the 12 face bytes cut off", "AAMF_TRUNCATED"), ONE, 0, NULL, 22 + 32 * 2 + 6, 0, MCG_END_AT(0), NULL},
+    {SAMF("invalid", "samf_trailing_bytes.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block", "AAMF_TRAILING_BYTES"), ONE, 0, NULL, 0, 4, MCG_END_AT(-4), NULL},
     {SAMF("invalid", "samf_last_animation_cut.aamf", "AAMF_BLOCK_TRUNCATED", "the last animation block lacks its last 7 bytes", "AAMF_BLOCK_TRUNCATED"), MANY, 0, NULL, 7, 0, AT(AAMFB_ANIMS, 2, 0), NULL},
     {SAMF("invalid", "samf_block_size_2.aamf", "AAMF_BLOCK_SIZE_TOO_SMALL", "animation 1's block_size is 2: the chain stops there", "AAMF_BLOCK_SIZE_TOO_SMALL"), MANY, 0, block_size_2, 0, 0, AT(AAMFB_ANIMS, 1, 0), NULL},
     {SAMF("invalid", "samf_bone_index_mismatch.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 5 of the bone table says bone 6", "AAMF_BONE_INDEX_MISMATCH"), MANY, 0, bone_index_mismatch, 0, 0, AT(AAMFB_BONE_TABLE, 5, 0), NULL},
@@ -369,7 +381,7 @@ const mcg_aamf_case mcg_aamf_cases[] = {
     {LEGACY("invalid", "legacy_texture_relocated_flag.aamf", "AAMF_AMF_TEXTURE_FLAG", "used_textures has the run-time bit 31 set", "AAMF_AMF_TEXTURE_FLAG"), ONE, 1, texture_flag, 0, 0, AT(AAMFB_BONE_BLOCKS, 0, 4), NULL},
     {LEGACY("invalid", "legacy_chunk_grid_65536.aamf", "AAMF_AMF_GRID_TOO_LARGE", "bone 1's chunk grid is 256 x 256: the reader's u16 loop never ends, the chunks are not parsed", "AAMF_AMF_GRID_TOO_LARGE"), MANY, 1, grid_65536, 0, 0, AT(AAMFB_BONE_BLOCKS, 1, 8), NULL},
     {LEGACY_FORCED("invalid", "legacy_bone_index_mismatch_forced.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 7 says bone 8: not claimed by the detector, validated with --format aamf", "AAMF_BONE_INDEX_MISMATCH"), MANY, 1, legacy_row_7_index_8, 0, 0, AT(AAMFB_BONE_TABLE, 7, 0), NULL},
-    {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4, AT(AAMFB_END, 0, -4), NULL},
+    {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4, MCG_END_AT(-4), NULL},
     /* edge cases (issue 7): zero counts, one of everything, u16 / u8 limits, 8-byte names */
     {SAMF("valid", "samf_zero_vertices_zero_faces.aamf", NULL, "1 bone, 0 vertices, 0 faces, 1 animation", ""), ONE, 0, zero_vertices_zero_faces, 0, 0, NOWHERE, NULL},
     {SAMF("valid", "samf_zero_faces.aamf", NULL, "1 bone, 4 skinned vertices, 0 faces", ""), ONE, 0, zero_faces, 0, 0, NOWHERE, NULL},
@@ -388,23 +400,21 @@ const mcg_aamf_case mcg_aamf_cases[] = {
     {LEGACY("invalid", "legacy_older_amf_layout.aamf", "AAMF_AMF_LAYOUT", "2 bone blocks of 16 bytes in an older AMF layout (no room for the 24-byte header)", "AAMF_AMF_LAYOUT*2"), ONE, 1, NULL, 0, 0, MCG_ABS(16), aamfb_write_older_amf},
 };
 
-const size_t mcg_aamf_case_count = sizeof mcg_aamf_cases / sizeof mcg_aamf_cases[0];
+const size_t mcg_aamf_case_count = sizeof aamf_cases / sizeof aamf_cases[0];
 
-static uint64_t resolve(const mcg_at *at, const aamfb_model *m, size_t size)
+static uint64_t place(const void *model, int section, uint64_t index, uint64_t sub)
 {
-    if (at->where == MCG_FILE) return (uint64_t)at->add;
-    if (at->where < MCG_SECTION) return 0;
-    enum aamfb_section s = (enum aamfb_section)(at->where - MCG_SECTION);
-    uint64_t base = s == AAMFB_END ? size : aamfb_offset(m, s, at->index);
-    return base + (uint64_t)at->add;
+    (void)sub;
+    return aamfb_offset(model, (enum aamfb_section)section, index);
 }
 
-int mcg_aamf_build(const mcg_aamf_case *c, mcb_buf *b, uint64_t *first)
+static int build(const void *row, mcb_buf *b, uint64_t *first)
 {
+    const aamf_case *c = row;
     *first = 0;
     if (c->bytes) {
         c->bytes(b);
-        *first = resolve(&c->first, NULL, b->size);
+        *first = mcg_offset(&c->first, b->size, place, NULL);
         return b->oom ? -1 : 0;
     }
     aamfb_model *m = aamfb_sample(c->base, c->legacy);
@@ -413,24 +423,9 @@ int mcg_aamf_build(const mcg_aamf_case *c, mcb_buf *b, uint64_t *first)
     aamfb_write(m, b);
     if (c->truncate_by > 0 && (size_t)c->truncate_by <= b->size) b->size -= (size_t)c->truncate_by;
     if (c->append > 0) mcb_zeros(b, (size_t)c->append);
-    *first = resolve(&c->first, m, b->size);
+    *first = mcg_offset(&c->first, b->size, place, m);
     aamfb_free(m);
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_aamf(const char *root, mcg_manifest *mf)
-{
-    if (mcg_mkdir(root, "aamf") || mcg_mkdir(root, "aamf/valid") || mcg_mkdir(root, "aamf/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_aamf_case_count; i++) {
-        const mcg_aamf_case *c = &mcg_aamf_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_aamf_build(c, &b, &first);
-        if (rc != 0) fprintf(stderr, "mc_corpusgen: out of memory for %s\n", c->meta.file);
-        else rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
-}
+const mcg_table mcg_aamf_table = MCG_TABLE("aamf", aamf_cases, aamf_case, build);

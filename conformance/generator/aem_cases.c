@@ -8,7 +8,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "aem_cases.h"
+#include "aem_builder.h"
+#include "corpus_cases.h"
+
+typedef struct aem_case {
+    mcg_case meta;
+    enum aemb_sample_kind base;
+    void (*mutate)(aemb_model *m);
+    size_t truncate_to; /* keep only this many bytes (0: whole file) */
+    size_t cut;         /* bytes cut from the end */
+    size_t append;      /* zero bytes appended */
+    void (*patch)(mcb_buf *b); /* byte-level change after writing (header lies) */
+    mcg_at first;       /* where meta.rule first fires */
+} aem_case;
 
 /* ---- mutations: each named for what it breaks ---- */
 
@@ -168,7 +180,7 @@ enum { V_NORMAL = 12, V_TANGENT = 24, V_BONES = 56, V_WEIGHTS = 72, V_EXTRA = 88
 #define SKIN AEMB_SKINNED_ANIMATED
 #define CASE(dir, file, rule, desc, expect) {"aem/" dir "/" file, "aem", "aem1", rule, desc, expect, NULL}
 
-const mcg_aem_case mcg_aem_cases[] = {
+static const aem_case aem_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "skinned_animated.aem", NULL, "3 bones, 2 meshes, 2 textures, 1 animation: every section used", ""), SKIN, NULL, 0, 0, 0, NULL, NOWHERE},
     {CASE("valid", "zero_counts.aem", NULL, "header only: every count 0", ""), SKIN, zero_counts, 0, 0, 0, NULL, NOWHERE},
@@ -188,10 +200,10 @@ const mcg_aem_case mcg_aem_cases[] = {
     /* invalid: each breaks one rule */
     {{"aem/invalid/bad_magic_forced.aem", "aem", "aem1", "AEM_BAD_MAGIC", "magic AEX, validated with --format aem", "AEM_BAD_MAGIC", "--format aem"}, SKIN, bad_magic, 0, 0, 0, NULL, MCG_ABS(0)},
     {CASE("invalid", "version_2.aem", "AEM_UNSUPPORTED_VERSION", "version byte 2: layout unknown, no further checks", "AEM_UNSUPPORTED_VERSION"), SKIN, version_2, 0, 0, 0, NULL, MCG_ABS(3)},
-    {CASE("invalid", "truncated_header_4_bytes.aem", "AEM_TRUNCATED", "magic and version only", "AEM_TRUNCATED"), SKIN, NULL, 4, 0, 0, NULL, AT(AEM_AT_END, 0, 0)},
-    {CASE("invalid", "truncated_in_keyframes.aem", "AEM_TRUNCATED", "7 bytes missing at the end", "AEM_TRUNCATED"), SKIN, NULL, 0, 7, 0, NULL, AT(AEM_AT_END, 0, 0)},
-    {CASE("invalid", "vertices_4_billion_in_100_bytes.aem", "AEM_TRUNCATED", "a 100-byte file whose header claims 2^32-1 vertices", "AEM_TRUNCATED"), SKIN, NULL, 100, 0, 0, vertices_4_billion, AT(AEM_AT_END, 0, 0)},
-    {CASE("invalid", "trailing_byte.aem", "AEM_TRAILING_BYTES", "one byte after the last keyframe", "AEM_TRAILING_BYTES"), SKIN, NULL, 0, 0, 1, NULL, AT(AEM_AT_END, 0, -1)},
+    {CASE("invalid", "truncated_header_4_bytes.aem", "AEM_TRUNCATED", "magic and version only", "AEM_TRUNCATED"), SKIN, NULL, 4, 0, 0, NULL, MCG_END_AT(0)},
+    {CASE("invalid", "truncated_in_keyframes.aem", "AEM_TRUNCATED", "7 bytes missing at the end", "AEM_TRUNCATED"), SKIN, NULL, 0, 7, 0, NULL, MCG_END_AT(0)},
+    {CASE("invalid", "vertices_4_billion_in_100_bytes.aem", "AEM_TRUNCATED", "a 100-byte file whose header claims 2^32-1 vertices", "AEM_TRUNCATED"), SKIN, NULL, 100, 0, 0, vertices_4_billion, MCG_END_AT(0)},
+    {CASE("invalid", "trailing_byte.aem", "AEM_TRAILING_BYTES", "one byte after the last keyframe", "AEM_TRAILING_BYTES"), SKIN, NULL, 0, 0, 1, NULL, MCG_END_AT(-1)},
     {CASE("invalid", "normal_nan.aem", "AEM_VERTEX_NOT_FINITE", "a NaN in vertex 3's normal", "AEM_VERTEX_NOT_FINITE"), SKIN, normal_nan, 0, 0, 0, NULL, AT(AEMB_VERTICES, 3, V_NORMAL)},
     {CASE("valid", "normals_zero.aem", "AEM_NORMAL_ZERO", "every vertex's normal is (0, 0, 0), no normals: reported once", "AEM_NORMAL_ZERO"), SKIN, normals_zero, 0, 0, 0, NULL, AT(AEMB_VERTICES, 0, V_NORMAL)},
     {CASE("invalid", "normal_nearly_zero.aem", "AEM_NORMAL_NOT_UNIT", "vertex 2's normal is (0.001, 0, 0): not zero, not unit", "AEM_NORMAL_NOT_UNIT"), SKIN, normal_nearly_zero, 0, 0, 0, NULL, AT(AEMB_VERTICES, 2, V_NORMAL)},
@@ -232,10 +244,18 @@ const mcg_aem_case mcg_aem_cases[] = {
     {CASE("valid", "extra_bone_minus_one.aem", NULL, "every vertex's extra bone index is -1 (legal; the exporter gives each mesh a bone)", ""), SKIN, extra_bone_minus_one, 0, 0, 0, NULL, NOWHERE},
 };
 
-const size_t mcg_aem_case_count = sizeof mcg_aem_cases / sizeof mcg_aem_cases[0];
+const size_t mcg_aem_case_count = sizeof aem_cases / sizeof aem_cases[0];
 
-int mcg_aem_build(const mcg_aem_case *c, mcb_buf *b, uint64_t *first)
+/* An AEM row's places (mcg_at) are the sections of enum aemb_section. */
+static uint64_t place(const void *model, int section, uint64_t index, uint64_t sub)
 {
+    (void)sub;
+    return aemb_offset(model, (enum aemb_section)section, index);
+}
+
+static int build(const void *row, mcb_buf *b, uint64_t *first)
+{
+    const aem_case *c = row;
     *first = 0;
     aemb_model *m = aemb_sample(c->base);
     if (!m) return -1;
@@ -245,30 +265,9 @@ int mcg_aem_build(const mcg_aem_case *c, mcb_buf *b, uint64_t *first)
     if (c->cut && c->cut <= b->size) b->size -= c->cut;
     mcb_zeros(b, c->append);
     if (c->patch) c->patch(b);
-    const mcg_at *at = &c->first;
-    if (at->where == MCG_FILE) {
-        *first = (uint64_t)at->add;
-    } else if (at->where >= MCG_SECTION) {
-        int s = at->where - MCG_SECTION;
-        uint64_t base = s == AEM_AT_END ? b->size : aemb_offset(m, (enum aemb_section)s, at->index);
-        *first = base + (uint64_t)at->add;
-    }
+    *first = mcg_offset(&c->first, b->size, place, m);
     aemb_free(m);
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_aem(const char *root, mcg_manifest *mf)
-{
-    if (mcg_mkdir(root, "aem") || mcg_mkdir(root, "aem/valid") || mcg_mkdir(root, "aem/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_aem_case_count; i++) {
-        const mcg_aem_case *c = &mcg_aem_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_aem_build(c, &b, &first);
-        if (rc == 0) rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
-}
+const mcg_table mcg_aem_table = MCG_TABLE("aem", aem_cases, aem_case, build);

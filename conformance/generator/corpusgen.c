@@ -29,15 +29,22 @@ static int write_manifest(const char *root, cJSON *cases)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--scene-forms") == 0)
+        return mcg_mkdir(argv[2], "") || mcg_write_scenes(argv[2], "", 1) ? 1 : 0;
     if (argc != 2) {
-        fputs("usage: mc_corpusgen OUTDIR\n", stderr);
+        fputs("usage: mc_corpusgen OUTDIR | mc_corpusgen --scene-forms OUTDIR\n", stderr);
         return 2;
     }
     const char *root = argv[1];
     if (mcg_mkdir(root, "") != 0) return 1;
     mcg_manifest mf = {cJSON_CreateArray(), 0};
-    if (mcg_write_any(root, &mf) || mcg_write_aem(root, &mf) || mcg_write_semodel(root, &mf) ||
-        mcg_write_aamf(root, &mf) || mcg_write_e3d(root, &mf) || mcg_write_nlm(root, &mf)) {
+    static const mcg_table *const tables[] = {&mcg_aem_table, &mcg_semodel_table, &mcg_aamf_table,
+                                              &mcg_e3d_table, &mcg_nlm_table};
+    int rc = mcg_write_any(root, &mf);
+    for (size_t i = 0; rc == 0 && i < sizeof tables / sizeof tables[0]; i++)
+        rc = mcg_write_table(root, tables[i], &mf);
+    if (rc == 0) rc = mcg_write_scenes(root, "scenes", 0);
+    if (rc != 0) {
         cJSON_Delete(mf.cases);
         return 1;
     }

@@ -11,7 +11,34 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "e3d_cases.h"
+#include "corpus_cases.h"
+#include "e3d_builder.h"
+
+/* The places an E3D row's first offset is counted from (mcg_at): blocks of
+ * the builder's cube (e3db_cube_map), a cube vertex, or the file's end.
+ * Rows written block by block use MCG_ABS. */
+enum mcg_e3d_place {
+    E3D_AT_BBOX,
+    E3D_AT_INTERLEAVED,
+    E3D_AT_FACES,
+    E3D_AT_FACES_MATERIALS,
+    E3D_AT_SKIN_BONES,
+    E3D_AT_TEXTURE,
+    E3D_AT_MAP,
+    E3D_AT_NODES,
+    E3D_AT_NODE_MESH_ID,
+    E3D_AT_FRAMES,
+    E3D_AT_TRACK,
+    E3D_AT_ROTATION,
+    E3D_AT_VERTEX,  /* cube vertex index */
+    E3D_AT_WEIGHTS  /* the bone weights of cube vertex index */
+};
+
+typedef struct e3d_case {
+    mcg_case meta;
+    void (*write)(e3db *w);
+    mcg_at first; /* where meta.rule first fires */
+} e3d_case;
 
 /* The last cube's block offsets: the rows' edits and first offsets use it. */
 static e3db_cube_map m;
@@ -756,12 +783,7 @@ static void empty_sections(e3db *w)
 static void mesh_without_triangles(e3db *w, uint32_t n)
 {
     static const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, n);
+    e3db_attrs_begin(w, n);
     e3db_floats(w, 0x2010, v, 3 * n);
     e3db_end(w);
     e3db_u32(w, 0x1030, 0);
@@ -877,12 +899,7 @@ static void one_of_everything(e3db *w)
 static void vertices_65536(e3db *w)
 {
     static const float one[3] = {1, 0, 0}, up[3] = {0, 1, 0};
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, 65536);
+    e3db_attrs_begin(w, 65536);
     e3db_begin(w, 0x2010);
     mcb_zeros(&w->b, 12);
     mcb_f32s(&w->b, one, 3);
@@ -943,12 +960,7 @@ static void normals_spec_511(e3db *w)
  * holds (FIELD-NOTES); slot 0 is bone 1 at weight 255 */
 static void ten_bone_slots(e3db *w)
 {
-    e3db_version(w);
-    e3db_begin(w, 0x1000);
-    e3db_begin(w, 0x1010);
-    e3db_u32(w, 0x1020, 1);
-    e3db_begin(w, 0x2000);
-    mcb_u32(&w->b, 1);
+    e3db_attrs_begin(w, 1);
     e3db_begin(w, 0x2800);
     mcb_u16(&w->b, 0x2010), mcb_u16(&w->b, 0), mcb_u16(&w->b, 0x2090), mcb_u16(&w->b, 12);
     mcb_u16(&w->b, 0), mcb_u16(&w->b, 32);
@@ -976,7 +988,7 @@ static void weight_set_7(e3db *w)
 #define CASE(dir, file, rule, desc, expect) {"e3d/" dir "/" file, "e3d", "e3d1", rule, desc, expect, NULL}
 #define FORCED(file, rule, desc, expect) {"e3d/invalid/" file, "e3d", "e3d1", rule, desc, expect, "--format e3d"}
 
-const mcg_e3d_case mcg_e3d_cases[] = {
+static const e3d_case e3d_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "cube1_spec.e3d", NULL, "the spec's cube1: 24 vertices, 12 triangles, one mesh node", ""), cube1, NOWHERE},
     {CASE("valid", "cube2_spec_normals.e3d", NULL, "cube2: normals packed as the reference does (-1 as -512)", ""), cube2, NOWHERE},
@@ -997,12 +1009,12 @@ const mcg_e3d_case mcg_e3d_cases[] = {
     {CASE("valid", "parts_reference_layout.e3d", "E3D_PARTS_REFERENCE_LAYOUT", "one 16-byte part (u64 ID) as the reference code writes it",
           "E3D_PARTS_REFERENCE_LAYOUT"), parts_code, MCG_ABS(102)},
     {CASE("valid", "lzma_end_marker.e3d", "E3D_LZMA_END_MARKER", "the top LZMA stream ends with an end marker", "E3D_LZMA_END_MARKER"), end_marker, MCG_ABS(27)},
-    {CASE("valid", "unknown_block_type.e3d", "E3D_BLOCK_UNKNOWN", "a top-level block of type 0x7777 after the cube", "E3D_BLOCK_UNKNOWN"), unknown_block, AT(E3D_AT_END, 0, -10)},
+    {CASE("valid", "unknown_block_type.e3d", "E3D_BLOCK_UNKNOWN", "a top-level block of type 0x7777 after the cube", "E3D_BLOCK_UNKNOWN"), unknown_block, MCG_END_AT(-10)},
     {CASE("valid", "morphs_reference_code.e3d", "E3D_MORPH_BLOCK", "a morphs block (0x1070) with one morph, from the reference code", "E3D_MORPH_BLOCK"), morphs, MCG_ABS(102)},
     {CASE("valid", "track_two_ftk_morphs.e3d", NULL, "a track of 0 keys with two ftkMorph blocks (morph indices 0 and 1): one per morph", ""), track_two_ftk_morphs, NOWHERE},
     {CASE("invalid", "morph_id_twice.e3d", "E3D_BLOCK_DUPLICATE", "one morph holds two morphID blocks (found by diff_e3d, issue 19)", "E3D_MORPH_BLOCK E3D_BLOCK_DUPLICATE"), morph_id_twice, MCG_ABS(128)},
     {CASE("invalid", "morphs_twice_in_mesh.e3d", "E3D_BLOCK_DUPLICATE", "one mesh holds two morphs blocks; the second is skipped", "E3D_MORPH_BLOCK E3D_BLOCK_DUPLICATE"), morphs_twice, MCG_ABS(128)},
-    {CASE("valid", "camera_node_reserved.e3d", "E3D_BLOCK_RESERVED", "a second nodes section holding an empty cameraNode", "E3D_BLOCK_RESERVED"), camera_node, AT(E3D_AT_END, 0, -6)},
+    {CASE("valid", "camera_node_reserved.e3d", "E3D_BLOCK_RESERVED", "a second nodes section holding an empty cameraNode", "E3D_BLOCK_RESERVED"), camera_node, MCG_END_AT(-6)},
     {CASE("valid", "degenerate_triangle.e3d", "E3D_TRIANGLE_DEGENERATE", "triangle 1 is (17, 17, 16)", "E3D_TRIANGLE_DEGENERATE"), degenerate, AT(E3D_AT_FACES, 0, 10 + 6)},
     {CASE("valid", "texture_name_path_traversal.e3d", "E3D_TEXTURE_NAME_PATH", "a texture named ../../etc/passwd", "E3D_TEXTURE_NAME_PATH"), texture_path, MCG_ABS(32)},
     {CASE("valid", "version_1_1.e3d", "E3D_VERSION_UNKNOWN", "version 1.1 (u16 0x0101)", "E3D_VERSION_UNKNOWN"), version_1_1, MCG_ABS(10)},
@@ -1015,13 +1027,13 @@ const mcg_e3d_case mcg_e3d_cases[] = {
     {FORCED("lzma_in_place_of_version.e3d", "E3D_LZMA_AS_VERSION", "the whole cube, version block included, in one LZMA block; --format e3d", "E3D_LZMA_AS_VERSION"), lzma_first, MCG_ABS(0)},
     {FORCED("version_block_14_bytes.e3d", "E3D_VERSION_SIZE", "a 14-byte version block before the cube's blocks; --format e3d", "E3D_VERSION_SIZE"), version_14, MCG_ABS(0)},
     {FORCED("magic_e3dx.e3d", "E3D_BAD_MAGIC", "signature E3DX, validated with --format e3d", "E3D_BAD_MAGIC"), magic_e3dx, MCG_ABS(6)},
-    {CASE("invalid", "second_version_block.e3d", "E3D_VERSION_MISPLACED", "a second version block after the cube", "E3D_VERSION_MISPLACED"), second_version, AT(E3D_AT_END, 0, -12)},
+    {CASE("invalid", "second_version_block.e3d", "E3D_VERSION_MISPLACED", "a second version block after the cube", "E3D_VERSION_MISPLACED"), second_version, MCG_END_AT(-12)},
     {CASE("invalid", "block_length_zero.e3d", "E3D_BLOCK_LENGTH_SMALL", "triFaces16's length is 0: the rest of the mesh cannot be walked", "E3D_BLOCK_LENGTH_SMALL"), length_zero, AT(E3D_AT_FACES, 0, 2)},
     {CASE("invalid", "child_overruns_parent.e3d", "E3D_BLOCK_OVERRUN", "facesMaterials is 1 byte longer than what is left of its mesh", "E3D_BLOCK_OVERRUN"), overrun, AT(E3D_AT_FACES_MATERIALS, 0, 0)},
     {CASE("invalid", "gap_in_parent.e3d", "E3D_BLOCK_GAP", "3 zero bytes after a mesh's meshID", "E3D_BLOCK_GAP"), gap, MCG_ABS(34)},
     {CASE("invalid", "truncated.e3d", "E3D_FILE_TRUNCATED", "the cube without its last 7 bytes: the nodes block passes the end", "E3D_FILE_TRUNCATED"), truncated, AT(E3D_AT_NODES, 0, 0)},
-    {CASE("invalid", "trailing_bytes.e3d", "E3D_FILE_TRAILING_BYTES", "3 zero bytes after the last block", "E3D_FILE_TRAILING_BYTES"), trailing, AT(E3D_AT_END, 0, -3)},
-    {CASE("invalid", "mesh_id_at_top_level.e3d", "E3D_BLOCK_MISPLACED", "a meshID block at the top level", "E3D_BLOCK_MISPLACED"), misplaced, AT(E3D_AT_END, 0, -10)},
+    {CASE("invalid", "trailing_bytes.e3d", "E3D_FILE_TRAILING_BYTES", "3 zero bytes after the last block", "E3D_FILE_TRAILING_BYTES"), trailing, MCG_END_AT(-3)},
+    {CASE("invalid", "mesh_id_at_top_level.e3d", "E3D_BLOCK_MISPLACED", "a meshID block at the top level", "E3D_BLOCK_MISPLACED"), misplaced, MCG_END_AT(-10)},
     {CASE("invalid", "two_mesh_ids.e3d", "E3D_BLOCK_DUPLICATE", "a mesh with meshID 1 and then meshID 2", "E3D_BLOCK_DUPLICATE"), duplicate_block, MCG_ABS(34)},
     {CASE("invalid", "mesh_nodes_1000_deep.e3d", "E3D_DEPTH_LIMIT", "1000 nested meshNode blocks (max_depth 64)", "E3D_DEPTH_LIMIT"), deep, MCG_ABS(12 + 6 + 6 * 63)},
     {CASE("invalid", "textures_after_meshes.e3d", "E3D_SECTION_ORDER", "an empty textures section after an empty meshes section", "E3D_SECTION_ORDER"), section_order, MCG_ABS(18)},
@@ -1096,10 +1108,12 @@ const mcg_e3d_case mcg_e3d_cases[] = {
     {CASE("invalid", "texture_name_4097_bytes.e3d", "E3D_TEXTURE_NAME_LENGTH", "a texture name of 4097 bytes, one past the longest accepted", "E3D_TEXTURE_NAME_LENGTH"), texture_name_4097, MCG_ABS(30)},
 };
 
-const size_t mcg_e3d_case_count = sizeof mcg_e3d_cases / sizeof mcg_e3d_cases[0];
+const size_t mcg_e3d_case_count = sizeof e3d_cases / sizeof e3d_cases[0];
 
-static uint64_t place_offset(enum mcg_e3d_place p, uint64_t i)
+static uint64_t place(const void *unused, int p, uint64_t i, uint64_t sub)
 {
+    (void)unused;
+    (void)sub;
     switch (p) {
     case E3D_AT_BBOX: return m.bbox;
     case E3D_AT_INTERLEAVED: return m.interleaved;
@@ -1119,35 +1133,18 @@ static uint64_t place_offset(enum mcg_e3d_place p, uint64_t i)
     }
 }
 
-int mcg_e3d_build(const mcg_e3d_case *c, e3db *w, uint64_t *first)
+static int build(const void *row, mcb_buf *b, uint64_t *first)
 {
+    const e3d_case *c = row;
+    e3db w;
+    memset(&w, 0, sizeof w);
     memset(&m, 0, sizeof m);
-    c->write(w);
-    *first = 0;
-    if (c->first.where == MCG_FILE) {
-        *first = (uint64_t)c->first.add;
-    } else if (c->first.where >= MCG_SECTION) {
-        enum mcg_e3d_place p = (enum mcg_e3d_place)(c->first.where - MCG_SECTION);
-        uint64_t base = p == E3D_AT_END ? w->b.size : place_offset(p, c->first.index);
-        *first = base + (uint64_t)c->first.add;
-    }
-    return w->b.oom ? -1 : 0;
+    c->write(&w);
+    *first = mcg_offset(&c->first, w.b.size, place, NULL);
+    *b = w.b; /* the buffer moves to the caller */
+    memset(&w.b, 0, sizeof w.b);
+    e3db_free(&w);
+    return b->oom ? -1 : 0;
 }
 
-int mcg_write_e3d(const char *root, mcg_manifest *mf)
-{
-    if (mcg_mkdir(root, "e3d") || mcg_mkdir(root, "e3d/valid") || mcg_mkdir(root, "e3d/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_e3d_case_count; i++) {
-        const mcg_e3d_case *c = &mcg_e3d_cases[i];
-        e3db w;
-        memset(&w, 0, sizeof w);
-        uint64_t first;
-        int rc = mcg_e3d_build(c, &w, &first);
-        if (rc != 0) fprintf(stderr, "mc_corpusgen: out of memory building %s\n", c->meta.file);
-        else rc = mcg_write_case(root, &c->meta, &w.b, mf);
-        e3db_free(&w);
-        if (rc != 0) return -1;
-    }
-    return 0;
-}
+const mcg_table mcg_e3d_table = MCG_TABLE("e3d", e3d_cases, e3d_case, build);

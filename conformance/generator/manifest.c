@@ -131,3 +131,43 @@ int mcg_write_any(const char *root, mcg_manifest *mf)
     mcb_free(&b);
     return rc ? -1 : 0;
 }
+
+int mcg_write_table(const char *root, const mcg_table *t, mcg_manifest *mf)
+{
+    char valid[64], invalid[64];
+    snprintf(valid, sizeof valid, "%s/valid", t->format);
+    snprintf(invalid, sizeof invalid, "%s/invalid", t->format);
+    if (mcg_mkdir(root, t->format) || mcg_mkdir(root, valid) || mcg_mkdir(root, invalid)) return -1;
+    for (size_t i = 0; i < t->count; i++) {
+        mcg_built out = {0};
+        int rc = mcg_table_row(t, i, &out);
+        if (rc != 0)
+            fprintf(stderr, "mc_corpusgen: cannot build %s\n", out.meta ? out.meta->file : t->format);
+        else
+            rc = mcg_write_case(root, out.meta, &out.bytes, mf);
+        mcb_free(&out.bytes);
+        if (rc != 0) return -1;
+    }
+    return 0;
+}
+
+uint64_t mcg_offset(const mcg_at *at, size_t size, mcg_place_fn place, const void *ctx)
+{
+    uint64_t base;
+    switch (at->where) {
+    case MCG_NOWHERE: return 0;
+    case MCG_FILE: base = 0; break;
+    case MCG_END: base = size; break;
+    default: base = place(ctx, at->where - MCG_SECTION, at->index, at->sub); break;
+    }
+    return base + (uint64_t)at->add;
+}
+
+int mcg_table_row(const mcg_table *t, size_t i, mcg_built *out)
+{
+    const char *row = (const char *)t->rows + i * t->row_size;
+    const mcg_at *at = (const mcg_at *)(const void *)(row + t->first_at);
+    out->meta = (const mcg_case *)(const void *)row; /* every row type starts with its mcg_case */
+    out->placed = at->where != MCG_NOWHERE;
+    return t->build(row, &out->bytes, &out->first);
+}

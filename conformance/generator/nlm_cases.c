@@ -9,7 +9,36 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nlm_cases.h"
+#include "corpus_cases.h"
+#include "nlm_builder.h"
+
+/* The places an NLM row's first offset is counted from (mcg_at: index,
+ * sub), located by the builder's offset functions on the row's model. */
+enum mcg_nlm_place {
+    NLM_AT_MESH,      /* mesh index's header */
+    NLM_AT_VERTEX,    /* vertex sub of mesh index */
+    NLM_AT_INDEX,     /* index sub of mesh index */
+    NLM_AT_TEXTURE,   /* mesh index's texture size field */
+    NLM_AT_ANIMATION, /* the duration */
+    NLM_AT_BONE_INFO, /* bone info index */
+    NLM_AT_CHANNEL,   /* channel index */
+    NLM_AT_POSITION_KEY, /* key sub of channel index; then rotation and scale keys */
+    NLM_AT_ROTATION_KEY,
+    NLM_AT_SCALE_KEY,
+    NLM_AT_NODE_COUNT,
+    NLM_AT_NODE,      /* node index */
+    NLM_AT_CHILD      /* child sub of node index */
+};
+
+typedef struct nlm_case {
+    mcg_case meta;
+    enum nlmb_sample_kind base;
+    int (*mutate)(nlmb_model *m); /* 0 on success */
+    long truncate_by; /* bytes cut from the end after writing */
+    long append;      /* zero bytes added after writing */
+    mcg_at first;     /* where meta.rule first fires */
+    void (*bytes)(mcb_buf *b); /* instead of a sample: writes the whole file */
+} nlm_case;
 
 /* ---- the real writer's habits (FIELD-NOTES NLM) ---- */
 
@@ -463,7 +492,7 @@ enum { V_COLOR = 12, V_NORMAL = 24, V_UV = 36, V_BONES = 44, V_WEIGHTS = 60 };
 #define SKIN NLMB_SKINNED_ANIMATED
 #define CASE(dir, file, rule, desc, expect) {"nlm/" dir "/" file, "nlm", "v2", rule, desc, expect, NULL}
 
-const mcg_nlm_case mcg_nlm_cases[] = {
+static const nlm_case nlm_cases[] = {
     /* valid: no errors; warnings and infos only where named */
     {CASE("valid", "static_textured_png.nlm", NULL, "one textured quad with an embedded PNG, no animation", ""), STAT, NULL, 0, 0, NOWHERE, NULL},
     {CASE("valid", "two_meshes_no_texture.nlm", NULL, "a quad and a triangle, no texture, no animation", ""), TWO, NULL, 0, 0, NOWHERE, NULL},
@@ -488,9 +517,9 @@ const mcg_nlm_case mcg_nlm_cases[] = {
     {{"nlm/invalid/legacy_hashless.nlm", "nlm", "v1-hashless", "NLM_LEGACY_HASHLESS", "the older layout: magic at offset 0, no hash; one issue, no further checks", "NLM_LEGACY_HASHLESS", NULL}, STAT, legacy_hashless, 0, 0, MCG_ABS(0), NULL},
     {CASE("invalid", "version_3.nlm", "NLM_UNSUPPORTED_VERSION", "version 3: layout unknown, no further checks", "NLM_UNSUPPORTED_VERSION"), STAT, version_3, 0, 0, MCG_ABS(8), NULL},
     {CASE("invalid", "animation_flag_2.nlm", "NLM_ANIMATION_FLAG", "animation flag 2 in a static model", "NLM_ANIMATION_FLAG"), TWO, animation_flag_2, 0, 0, MCG_ABS(12), NULL},
-    {CASE("invalid", "truncated_in_nodes.nlm", "NLM_TRUNCATED", "the last byte of the last node is missing", "NLM_TRUNCATED"), SKIN, NULL, 1, 0, AT(NLM_AT_END, 0, 0), NULL},
-    {CASE("invalid", "animation_flag_without_section.nlm", "NLM_TRUNCATED", "flag 1 but the file ends after the meshes", "NLM_TRUNCATED"), SKIN, flag_without_section, 0, 0, AT(NLM_AT_END, 0, 0), NULL},
-    {CASE("invalid", "trailing_bytes.nlm", "NLM_TRAILING_BYTES", "4 zero bytes after the last node", "NLM_TRAILING_BYTES"), SKIN, NULL, 0, 4, AT(NLM_AT_END, 0, -4), NULL},
+    {CASE("invalid", "truncated_in_nodes.nlm", "NLM_TRUNCATED", "the last byte of the last node is missing", "NLM_TRUNCATED"), SKIN, NULL, 1, 0, MCG_END_AT(0), NULL},
+    {CASE("invalid", "animation_flag_without_section.nlm", "NLM_TRUNCATED", "flag 1 but the file ends after the meshes", "NLM_TRUNCATED"), SKIN, flag_without_section, 0, 0, MCG_END_AT(0), NULL},
+    {CASE("invalid", "trailing_bytes.nlm", "NLM_TRAILING_BYTES", "4 zero bytes after the last node", "NLM_TRAILING_BYTES"), SKIN, NULL, 0, 4, MCG_END_AT(-4), NULL},
     {CASE("invalid", "undeclared_animation.nlm", "NLM_UNDECLARED_ANIMATION", "flag 0 (vertices unskinned) but an animation section follows the meshes", "NLM_UNDECLARED_ANIMATION"), SKIN, undeclared_animation, 0, 0, AT(NLM_AT_ANIMATION, 0, 0), NULL},
     {CASE("invalid", "aabb_nan.nlm", "NLM_AABB_NOT_FINITE", "the AABB maximum's y is NaN", "NLM_AABB_NOT_FINITE"), TWO, aabb_nan, 0, 0, MCG_ABS(28), NULL},
     {CASE("invalid", "aabb_inverted.nlm", "NLM_AABB_INVERTED", "AABB min x 1 above max x 0.5: vertices are not judged against it", "NLM_AABB_INVERTED"), TWO, aabb_inverted, 0, 0, MCG_ABS(16), NULL},
@@ -540,10 +569,11 @@ const mcg_nlm_case mcg_nlm_cases[] = {
     {{"nlm/invalid/mesh_claims_2_pow_31_vertices.nlm", "nlm", "v2", "NLM_TRUNCATED", "a 100-byte file whose one mesh claims 2^31 vertices; its hash is the FNV basis", "NLM_HASH_UNCOMPUTED NLM_TRUNCATED", NULL}, SKIN, NULL, 0, 0, MCG_ABS(100), nlmb_write_huge_vertex_count},
 };
 
-const size_t mcg_nlm_case_count = sizeof mcg_nlm_cases / sizeof mcg_nlm_cases[0];
+const size_t mcg_nlm_case_count = sizeof nlm_cases / sizeof nlm_cases[0];
 
-static uint64_t place_offset(const nlmb_model *m, enum mcg_nlm_place p, uint64_t i, uint64_t sub)
+static uint64_t place(const void *model, int p, uint64_t i, uint64_t sub)
 {
+    const nlmb_model *m = model;
     switch (p) {
     case NLM_AT_MESH: return nlmb_mesh_offset(m, (uint32_t)i);
     case NLM_AT_VERTEX: return nlmb_vertex_offset(m, (uint32_t)i, sub);
@@ -563,21 +593,13 @@ static uint64_t place_offset(const nlmb_model *m, enum mcg_nlm_place p, uint64_t
     }
 }
 
-static uint64_t resolve(const mcg_at *at, const nlmb_model *m, size_t size)
+static int build(const void *row, mcb_buf *b, uint64_t *first)
 {
-    if (at->where == MCG_FILE) return (uint64_t)at->add;
-    if (at->where < MCG_SECTION) return 0;
-    enum mcg_nlm_place p = (enum mcg_nlm_place)(at->where - MCG_SECTION);
-    uint64_t base = p == NLM_AT_END ? size : place_offset(m, p, at->index, at->sub);
-    return base + (uint64_t)at->add;
-}
-
-int mcg_nlm_build(const mcg_nlm_case *c, mcb_buf *b, uint64_t *first)
-{
+    const nlm_case *c = row;
     *first = 0;
     if (c->bytes) {
         c->bytes(b);
-        *first = resolve(&c->first, NULL, b->size);
+        *first = mcg_offset(&c->first, b->size, place, NULL);
         return b->oom ? -1 : 0;
     }
     nlmb_model *m = nlmb_sample(c->base);
@@ -589,23 +611,9 @@ int mcg_nlm_build(const mcg_nlm_case *c, mcb_buf *b, uint64_t *first)
     nlmb_write(m, b);
     if (c->truncate_by > 0 && (size_t)c->truncate_by <= b->size) b->size -= (size_t)c->truncate_by;
     if (c->append > 0) mcb_zeros(b, (size_t)c->append);
-    *first = resolve(&c->first, m, b->size);
+    *first = mcg_offset(&c->first, b->size, place, m);
     nlmb_free(m);
     return b->oom ? -1 : 0;
 }
 
-int mcg_write_nlm(const char *root, mcg_manifest *mf)
-{
-    if (mcg_mkdir(root, "nlm") || mcg_mkdir(root, "nlm/valid") || mcg_mkdir(root, "nlm/invalid"))
-        return -1;
-    for (size_t i = 0; i < mcg_nlm_case_count; i++) {
-        const mcg_nlm_case *c = &mcg_nlm_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        int rc = mcg_nlm_build(c, &b, &first);
-        if (rc == 0) rc = mcg_write_case(root, &c->meta, &b, mf);
-        mcb_free(&b);
-        if (rc != 0) return -1;
-    }
-    return 0;
-}
+const mcg_table mcg_nlm_table = MCG_TABLE("nlm", nlm_cases, nlm_case, build);

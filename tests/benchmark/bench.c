@@ -236,7 +236,7 @@ static int bench_formats(const config *cfg)
 /* ---- the CLI: hashing by output kind, -j ---- */
 
 typedef struct run_stat {
-    double seconds;
+    double seconds, cpu; /* wall; user + system */
     long max_rss_kb;
     int status;
 } run_stat;
@@ -244,7 +244,7 @@ typedef struct run_stat {
 /* Runs argv with stdout to out_path (or /dev/null), waits, measures. */
 static run_stat run(char *const argv[], const char *out_path)
 {
-    run_stat rs = {-1, 0, -1};
+    run_stat rs = {-1, 0, 0, -1};
     double t0 = now();
     pid_t pid = fork();
     if (pid < 0) return rs;
@@ -260,6 +260,8 @@ static run_stat run(char *const argv[], const char *out_path)
         if (errno != EINTR) return rs;
     rs.seconds = now() - t0;
     rs.max_rss_kb = ru.ru_maxrss;
+    rs.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+             (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
     rs.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return rs;
 }
@@ -376,6 +378,19 @@ static int make_large_dir(const char *dir, int files, uint64_t bytes)
     return 0;
 }
 
+/* The first field of /proc/loadavg: how busy the machine was. */
+static const char *load_average(void)
+{
+    static char buf[32];
+    snprintf(buf, sizeof buf, "?");
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%31s", buf) != 1) snprintf(buf, sizeof buf, "?");
+        fclose(f);
+    }
+    return buf;
+}
+
 /* -j 1 against -j N on a directory: time, peak RSS, identical output. */
 static int bench_jobs(const config *cfg, const char *label, const char *dir)
 {
@@ -394,19 +409,23 @@ static int bench_jobs(const config *cfg, const char *label, const char *dir)
                 dir, jn, a.status, b.status);
         return -1;
     }
-    double t1[MAX_RUNS], tn[MAX_RUNS];
+    double t1[MAX_RUNS], tn[MAX_RUNS], c1[MAX_RUNS], cn[MAX_RUNS];
     long rss1 = 0, rssn = 0;
     for (int r = 0; r < cfg->runs; r++) {
         run_stat s1 = run(one, NULL), sn = run(many, NULL);
         if (s1.status != 0 || sn.status != 0) return -1;
         t1[r] = s1.seconds;
         tn[r] = sn.seconds;
+        c1[r] = s1.cpu;
+        cn[r] = sn.cpu;
         if (s1.max_rss_kb > rss1) rss1 = s1.max_rss_kb;
         if (sn.max_rss_kb > rssn) rssn = sn.max_rss_kb;
     }
     char work[200], yard[200];
-    snprintf(work, sizeof work, "CLI `%s`, %s (peak RSS %ld kB)", jn, label, rssn);
-    snprintf(yard, sizeof yard, "`-j1` (peak RSS %ld kB)", rss1);
+    printf("| load average before the runs | | | | %s |\n", load_average());
+    snprintf(work, sizeof work, "CLI `%s`, %s (peak RSS %ld kB, CPU %.3f s)", jn, label, rssn,
+             median(cn, cfg->runs));
+    snprintf(yard, sizeof yard, "`-j1` (peak RSS %ld kB, CPU %.3f s)", rss1, median(c1, cfg->runs));
     double m1 = median(t1, cfg->runs), mn = median(tn, cfg->runs);
     row(work, mn, yard, m1);
     printf("|   speed-up %s | | | | %.2fx |\n", jn, m1 / mn);

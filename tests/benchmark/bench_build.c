@@ -135,9 +135,9 @@ static int build_nlm(uint64_t bytes, const char *path)
 /* E3D: meshes of 65,536 vertices (16-bit faces) whose children are each one
  * LZMA block, as the reference writer compresses them. The vertices vary
  * (positions along a line) so the streams are not trivially short. */
-static void e3d_mesh(e3db *w, uint32_t id, bench_e3d_blocks *blocks)
+static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bench_e3d_blocks *blocks)
 {
-    enum { NV = 65536, NF = 65534 };
+    const uint32_t NV = nv, NF = nv - 2;
     e3db_begin(w, 0x1010);
     size_t children = w->b.size;
     e3db_u32(w, 0x1020, id);
@@ -174,14 +174,17 @@ static void e3d_mesh(e3db *w, uint32_t id, bench_e3d_blocks *blocks)
 
 static int build_e3d(uint64_t bytes, const char *path, bench_e3d_blocks *blocks)
 {
-    /* about 2.0 MB decoded per mesh */
-    uint32_t meshes = (uint32_t)(bytes / 2000000u);
-    if (meshes == 0) meshes = 1;
+    /* about 2.0 MB decoded per mesh; one smaller mesh for a small file */
+    uint32_t meshes = (uint32_t)(bytes / 2000000u), nv = 65536;
+    if (meshes == 0) {
+        meshes = 1;
+        nv = bytes / 32 < 256 ? 256 : (uint32_t)(bytes / 32);
+    }
     e3db w = {0};
     e3db_version(&w);
     blocks->count = 0;
     e3db_begin(&w, 0x1000);
-    for (uint32_t i = 0; i < meshes; i++) e3d_mesh(&w, i + 1, blocks);
+    for (uint32_t i = 0; i < meshes; i++) e3d_mesh(&w, i + 1, nv, blocks);
     e3db_end(&w);
     e3db_begin(&w, 0x3000);
     for (uint32_t i = 0; i < meshes; i++) {

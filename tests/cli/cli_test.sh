@@ -175,6 +175,24 @@ expect no-sha256 0 "$mc" --no-sha256 --output json "$valid"
 /usr/bin/python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; assert f["sha256"] is None, f["sha256"]' "$tmp/out" && ok || fail "no-sha256: sha256 not null"
 expect with-sha256 0 "$mc" --output json "$valid"
 /usr/bin/python3 -c 'import json,sys,hashlib; f=json.load(open(sys.argv[1]))["files"][0]; assert f["sha256"] == hashlib.sha256(open(sys.argv[2],"rb").read()).hexdigest()' "$tmp/out" "$valid" && ok || fail "sha256 of the file"
+# a file of 1 MiB or more is hashed on a second thread: the same digest
+head -c 2500000 /dev/urandom >"$tmp/big.bin"
+expect sha256-threaded 1 "$mc" --output json "$tmp/big.bin"
+/usr/bin/python3 -c 'import json,sys,hashlib; f=json.load(open(sys.argv[1]))["files"][0]; assert f["sha256"] == hashlib.sha256(open(sys.argv[2],"rb").read()).hexdigest()' "$tmp/out" "$tmp/big.bin" && ok || fail "sha256 of a large file"
+
+# -j: the same bytes on stdout and stderr and the same exit code, whatever N
+for kind in text json sarif; do
+    "$mc" -j 1 --output $kind "$tmp/corpus" "$valid" "$tmp/nope.aem" "$weights" >"$tmp/j1.out" 2>"$tmp/j1.err"; want=$?
+    for n in 2 3 16; do
+        "$mc" -j $n --output $kind "$tmp/corpus" "$valid" "$tmp/nope.aem" "$weights" >"$tmp/jn.out" 2>"$tmp/jn.err"; got=$?
+        if [ "$got" -eq "$want" ] && cmp -s "$tmp/j1.out" "$tmp/jn.out" && cmp -s "$tmp/j1.err" "$tmp/jn.err"; then ok
+        else fail "-j $n --output $kind differs from -j 1 (exit $got, expected $want)"; fi
+    done
+done
+[ "$want" -eq 3 ] && ok || fail "-j run: exit $want, expected 3 (a missing file)"
+expect jobs-zero 2 "$mc" -j 0 "$valid";               one_line jobs-zero "$tmp/err"
+expect jobs-word 2 "$mc" --jobs many "$valid";        one_line jobs-word "$tmp/err"
+expect jobs-long 0 "$mc" --jobs 2 "$valid"
 
 # standard input: closed, and too large for the memory at hand
 expect stdin-closed 3 bash -c 'exec "$0" - <&-' "$mc"

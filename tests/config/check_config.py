@@ -152,6 +152,21 @@ def main():
         rc, out, _ = run(mc, ["-o", "json", "legacy"], repo)
         check(rc == 0 and json.loads(out)["files"][0]["issues"][0]["severity"] == "warning",
               f"walk of legacy/ with the override: exit {rc}")
+        # globs: segment wildcards, basename globs, and a glob with many "**"
+        # against a deep path (linear time: this returns at once)
+        globs = os.path.join(tmp, "globs")
+        deep = os.path.join("deep", *(["a"] * 40))
+        for rel in ["one/b/x.aem", "one/b/c/x.aem", "z/y.skip.aem", os.path.join(deep, "x.aem")]:
+            os.makedirs(os.path.join(globs, os.path.dirname(rel)), exist_ok=True)
+            shutil.copy(ok_aem, os.path.join(globs, rel))
+        os.makedirs(os.path.join(globs, ".git"))
+        with open(os.path.join(globs, ".modelcheck.json"), "w") as f:
+            json.dump({"exclude": ["deep/" + "**/a/" * 8 + "nomatch.aem", "*.skip.aem", "one/*/x.aem"]}, f)
+        rc, out, err = run(mc, ["-o", "json", "."], globs)
+        doc = json.loads(out) if out else {"files": [], "summary": {}}
+        seen = sorted(f["path"] for f in doc["files"])
+        check(rc == 0 and seen == sorted(["./one/b/c/x.aem", "./" + os.path.join(deep, "x.aem")])
+              and doc["summary"].get("skipped") == 2, f"glob exclusions: exit {rc}, {seen}, {err!r}")
         # a bad file in the repository stops every run before any file is validated
         with open(cfg, "w") as f:
             f.write('{"ignore": ["NOT_A_CODE"]}')

@@ -56,7 +56,10 @@ def write_doc(cases, catalog, results, uncovered):
              "feature (`valid/`, no errors; warnings only where the expectation names them).",
              "`corpus/manifest.json` (schema `reports/schema/manifest.schema.json`) lists every case",
              "with the rule it targets, the spec clause and the exact expected issues. The generator",
-             "is `conformance/generator/` (`mc_corpusgen corpus` rewrites it byte for byte).", ""]
+             "is `conformance/generator/` (`mc_corpusgen corpus` rewrites it byte for byte). Its",
+             "case tables (`<format>_cases.c`) are unit tests too: each row also names the offset",
+             "where its rule first fires, and `tests/unit/test_cases.c` builds every row and checks",
+             "its codes, counts and that offset.", ""]
     per_format = collections.OrderedDict()
     for c in cases:
         per_format.setdefault(c["format"], []).append(c)

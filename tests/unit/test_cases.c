@@ -9,10 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "aamf_cases.h"
-#include "aem_cases.h"
-#include "e3d_cases.h"
-#include "nlm_cases.h"
+#include "corpus_cases.h"
 #include "support.h"
 
 /* "--format NAME" is the only option a format's rows use. */
@@ -26,11 +23,12 @@ static void options_for(const mcg_case *meta, mc_options *o)
     o->format = (mc_format)f;
 }
 
-static void check_case(const mcg_case *meta, const mcb_buf *b, const mcg_at *at, uint64_t first)
+static void check_row(const mcg_built *row)
 {
+    const mcg_case *meta = row->meta;
     mc_options o;
     options_for(meta, &o);
-    mc_result *r = validate_buf(b->data, b->size, &o);
+    mc_result *r = validate_buf(row->bytes.data, row->bytes.size, &o);
     size_t n = 0;
     int code, rc;
     long count;
@@ -46,61 +44,30 @@ static void check_case(const mcg_case *meta, const mcb_buf *b, const mcg_at *at,
     cr_expect_eq(r->issue_count, n, "%s: %zu codes fired, expected %zu (%s)", meta->file,
                  r->issue_count, n, meta->expect);
     if (meta->rule) {
-        cr_expect_neq(at->where, MCG_NOWHERE, "%s: the row names no first offset", meta->file);
+        cr_expect(row->placed, "%s: the row names no first offset", meta->file);
         const mc_issue *is = mc_result_find(r, (mc_code)mc_code_find(meta->rule));
-        if (is && at->where != MCG_NOWHERE)
-            cr_expect_eq(is->first_offset, first, "%s: %s first at 0x%llx, expected 0x%llx",
+        if (is && row->placed)
+            cr_expect_eq(is->first_offset, row->first, "%s: %s first at 0x%llx, expected 0x%llx",
                          meta->file, meta->rule, (unsigned long long)is->first_offset,
-                         (unsigned long long)first);
+                         (unsigned long long)row->first);
     }
     mc_result_free(r);
 }
 
-Test(cases, aem)
+static void check_table(const mcg_table *t)
 {
-    for (size_t i = 0; i < mcg_aem_case_count; i++) {
-        const mcg_aem_case *c = &mcg_aem_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        cr_assert_eq(mcg_aem_build(c, &b, &first), 0, "%s: out of memory", c->meta.file);
-        check_case(&c->meta, &b, &c->first, first);
-        mcb_free(&b);
+    for (size_t i = 0; i < t->count; i++) {
+        mcg_built row = {0};
+        int rc = mcg_table_row(t, i, &row);
+        cr_assert_eq(rc, 0, "%s row %zu (%s): cannot build", t->format, i,
+                     row.meta ? row.meta->file : "?");
+        check_row(&row);
+        mcb_free(&row.bytes);
     }
 }
 
-Test(cases, aamf)
-{
-    for (size_t i = 0; i < mcg_aamf_case_count; i++) {
-        const mcg_aamf_case *c = &mcg_aamf_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        cr_assert_eq(mcg_aamf_build(c, &b, &first), 0, "%s: out of memory", c->meta.file);
-        check_case(&c->meta, &b, &c->first, first);
-        mcb_free(&b);
-    }
-}
-
-Test(cases, nlm)
-{
-    for (size_t i = 0; i < mcg_nlm_case_count; i++) {
-        const mcg_nlm_case *c = &mcg_nlm_cases[i];
-        mcb_buf b = {0};
-        uint64_t first;
-        cr_assert_eq(mcg_nlm_build(c, &b, &first), 0, "%s: cannot build", c->meta.file);
-        check_case(&c->meta, &b, &c->first, first);
-        mcb_free(&b);
-    }
-}
-
-Test(cases, e3d)
-{
-    for (size_t i = 0; i < mcg_e3d_case_count; i++) {
-        const mcg_e3d_case *c = &mcg_e3d_cases[i];
-        e3db w;
-        memset(&w, 0, sizeof w);
-        uint64_t first;
-        cr_assert_eq(mcg_e3d_build(c, &w, &first), 0, "%s: out of memory", c->meta.file);
-        check_case(&c->meta, &w.b, &c->first, first);
-        e3db_free(&w);
-    }
-}
+Test(cases, aem) { check_table(&mcg_aem_table); }
+Test(cases, semodel) { check_table(&mcg_semodel_table); }
+Test(cases, aamf) { check_table(&mcg_aamf_table); }
+Test(cases, e3d) { check_table(&mcg_e3d_table); }
+Test(cases, nlm) { check_table(&mcg_nlm_table); }

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "mc_reader.h"
+#include "mc_rules.h"
 #include "support.h"
 
 Test(core, empty_buffer)
@@ -292,6 +293,53 @@ Test(reader, seek_and_skip_cannot_leave_the_window)
     mc_reader q = mc_reader_make(b, sizeof b);
     cr_expect_not(mc_reader_skip(&q, SIZE_MAX));
     cr_expect_null(mc_read_bytes(&q, 1));
+}
+
+Test(reader, fits_counts_records_without_overflow)
+{
+    static const uint8_t b[12] = {0};
+    mc_reader r = mc_reader_make(b, sizeof b);
+    mc_reader_skip(&r, 4);
+    cr_expect(mc_reader_fits(&r, 2, 4));      /* 8 of 8 left */
+    cr_expect_not(mc_reader_fits(&r, 3, 3));  /* 9 */
+    cr_expect_not(mc_reader_fits(&r, UINT64_MAX, 2)); /* overflows */
+    cr_expect(mc_reader_fits(&r, 0, UINT64_MAX));
+    cr_expect_eq(r.pos, 4);
+    cr_expect_not(r.fail);
+    mc_read_u64(&r);
+    mc_read_u8(&r); /* fails: the reader is failed from now on */
+    cr_expect_not(mc_reader_fits(&r, 0, 1));
+}
+
+Test(rules, parent_order)
+{
+    cr_expect_eq(mc_parent_order_of(0, 1, 3), MC_PARENT_BEFORE);
+    cr_expect_eq(mc_parent_order_of(1, 1, 3), MC_PARENT_SELF);
+    cr_expect_eq(mc_parent_order_of(2, 1, 3), MC_PARENT_FORWARD);
+    cr_expect_eq(mc_parent_order_of(3, 1, 3), MC_PARENT_RANGE);
+    cr_expect_eq(mc_parent_order_of(-1, 1, 3), MC_PARENT_RANGE); /* roots are the caller's */
+    cr_expect_eq(mc_parent_order_of(INT64_MIN, 0, 1), MC_PARENT_RANGE);
+}
+
+Test(rules, utf8_first_invalid_byte)
+{
+    static const struct {
+        const char *s;
+        size_t bad;
+    } cases[] = {
+        {"plain", 5},
+        {"\xc3\xa9t\xc3\xa9", 5},      /* two-byte sequences */
+        {"\xf0\x9f\x98\x80", 4},       /* U+1F600 */
+        {"a\xc0\xaf", 1},             /* overlong '/' */
+        {"ab\xed\xa0\x80", 2},        /* a surrogate */
+        {"\xf4\x90\x80\x80", 0},       /* above U+10FFFF */
+        {"ok\xe2\x82", 2},            /* cut short */
+        {"\xff", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const uint8_t *p = (const uint8_t *)cases[i].s;
+        cr_expect_eq(mc_utf8_invalid_at(p, strlen(cases[i].s)), cases[i].bad, "case %zu", i);
+    }
 }
 
 Test(reader, checked_arithmetic)

@@ -6,6 +6,7 @@
 #ifndef MC_RULES_H
 #define MC_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,47 @@ typedef struct mc_parent_codes {
  * unless the parent is -1 or comes before the bone. */
 void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_t bones,
                      const mc_parent_codes *codes);
+
+/* What the clean path learns of four bone slots with -1 for an unused one
+ * (AEM and NLM vertices). */
+typedef struct mc_slots {
+    unsigned influences; /* used slots of positive weight */
+    unsigned nonzero;    /* slots of non-zero weight */
+    bool skinned;        /* some slot is used */
+    double sum;          /* the weights, added as the exact weight-sum checks add */
+} mc_slots;
+
+/*
+ * The clean path of the slot rules: true when every weight lies in [0, 1],
+ * unused slots weigh 0, no bone is named twice and bone_ok accepts every
+ * used bone; the tallies go to *out. False at the first doubt: the exact
+ * checks then run and alone report. Inline, so that a constant bone_ok is
+ * inlined into the per-vertex loop.
+ */
+static inline bool mc_slots_surely_clean(const int32_t bone[4], const float weight[4],
+                                         bool (*bone_ok)(int32_t bone, const void *ctx),
+                                         const void *ctx, mc_slots *out)
+{
+    mc_slots t = {0, 0, false, 0.0};
+    for (int j = 0; j < 4; j++) {
+        float w = weight[j];
+        int32_t b = bone[j];
+        if (!(w >= 0.0f && w <= 1.0f)) return false;
+        if (b == -1) {
+            if (w != 0.0f) return false;
+        } else {
+            if (!bone_ok(b, ctx)) return false;
+            for (int k = 0; k < j; k++)
+                if (bone[k] == b) return false;
+            t.skinned = true;
+            t.influences += w > 0.0f;
+        }
+        t.sum += (double)w;
+        t.nonzero += w != 0.0f;
+    }
+    *out = t;
+    return true;
+}
 
 /* RFC 3629: shortest form only, no surrogates, nothing above U+10FFFF.
  * Returns the index of the first byte that starts no valid sequence, or n. */

@@ -65,6 +65,11 @@ enum {
  * | |n| - 4096 | <= sqrt(3) (about 4.23e-4 relative).
  */
 #define AAMF_NORMAL_TOLERANCE 1.7320508075688772
+/* The clean path of check_normals (issue 16): squared lengths one unit inside
+ * (4096 -+ AAMF_NORMAL_TOLERANCE)^2 pass the exact check whatever the
+ * rounding of its square root (a unit is 6e-8 of the square). */
+#define NORMAL_CLEAN_MIN ((int64_t)((4096.0 - AAMF_NORMAL_TOLERANCE) * (4096.0 - AAMF_NORMAL_TOLERANCE)) + 2)
+#define NORMAL_CLEAN_MAX ((int64_t)((4096.0 + AAMF_NORMAL_TOLERANCE) * (4096.0 + AAMF_NORMAL_TOLERANCE)) - 1)
 
 /* FIELD-NOTES, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3,
  * FT3, GT3, in the order of the per-chunk counts. */
@@ -289,15 +294,11 @@ typedef struct fx_matrix {
 static fx_matrix read_matrix(mc_reader *r)
 {
     fx_matrix x;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the record is the struct's bytes on a little-endian host: one copy
-     * instead of 13 checked reads (the hot loop of issue 16) */
     _Static_assert(sizeof x == MATRIX_SIZE, "fx_matrix is the 32-byte record");
-    const uint8_t *p = mc_read_bytes(r, MATRIX_SIZE);
-    if (p) memcpy(&x, p, sizeof x);
-    else memset(&x, 0, sizeof x);
-    return x;
-#endif
+    if (MC_HOST_LE) {
+        mc_read_record(r, &x, sizeof x);
+        return x;
+    }
     for (int k = 0; k < 9; k++) x.m[k] = mc_read_i16(r);
     x.pad = mc_read_i16(r);
     for (int k = 0; k < 3; k++) x.t[k] = mc_read_i32(r);
@@ -417,7 +418,7 @@ static void check_positions(mc_ctx *c, const aamf_file *f)
     mc_reader r = window(c, f->positions, (uint64_t)f->vertices * SVECTOR_SIZE);
     for (uint32_t v = 0; v < f->vertices; v++) {
         int16_t p[4];
-        for (int k = 0; k < 4; k++) p[k] = mc_read_i16(&r);
+        mc_read_i16s(&r, p, 4);
         if (r.fail) return;
         uint64_t off = f->positions + (uint64_t)v * SVECTOR_SIZE;
         for (int k = 0; k < 3; k++) {
@@ -439,8 +440,10 @@ static void check_normals(mc_ctx *c, const aamf_file *f)
     mc_reader r = window(c, f->normals, (uint64_t)f->vertices * SVECTOR_SIZE);
     for (uint32_t v = 0; v < f->vertices; v++) {
         int16_t n[4];
-        for (int k = 0; k < 4; k++) n[k] = mc_read_i16(&r);
+        mc_read_i16s(&r, n, 4);
         if (r.fail) return;
+        int64_t n2 = (int64_t)n[0] * n[0] + (int64_t)n[1] * n[1] + (int64_t)n[2] * n[2];
+        if (n2 >= NORMAL_CLEAN_MIN && n2 <= NORMAL_CLEAN_MAX && n[3] == 0) continue;
         uint64_t off = f->normals + (uint64_t)v * SVECTOR_SIZE;
         double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
         if (fabs(len - FX_ONE) > AAMF_NORMAL_TOLERANCE) {

@@ -153,15 +153,11 @@ static const struct {
 
 static void read_vertex(mc_reader *r, aem_vertex *v)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the record is the struct's bytes on a little-endian host: one copy
-     * instead of 23 checked reads (the hot loop of issue 16) */
     _Static_assert(sizeof *v == AEM_VERTEX_SIZE, "aem_vertex is the 92-byte record");
-    const uint8_t *p = mc_read_bytes(r, AEM_VERTEX_SIZE);
-    if (p) memcpy(v, p, sizeof *v);
-    else memset(v, 0, sizeof *v);
-    return;
-#endif
+    if (MC_HOST_LE) {
+        mc_read_record(r, v, sizeof *v);
+        return;
+    }
     mc_read_f32s(r, v->attr, 14);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -287,6 +283,11 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
     }
 }
 
+static bool slot_bone_ok(int32_t b, const void *bones)
+{
+    return bone_in_range(b, *(const uint32_t *)bones);
+}
+
 /* The clean path (issue 16): true when the vertex certainly passes every
  * check above, judged in float against precomputed bounds (no square root,
  * no offsets, no paths); its influences are counted. Anything else goes
@@ -303,29 +304,12 @@ static bool vertex_surely_clean(const aem_vertex *v, uint32_t bones, mc_unit_bou
     if (!(mc_surely_unit(a + 3, 3, unit) && mc_surely_unit(a + 6, 3, unit) &&
           mc_surely_unit(a + 9, 3, unit)))
         return false;
-    unsigned inf = 0, nonzero = 0;
-    bool skinned = false;
-    double sum = 0.0;
-    for (int j = 0; j < 4; j++) {
-        float w = v->weight[j];
-        int32_t b = v->bone[j];
-        if (!(w >= 0.0f && w <= 1.0f)) return false;
-        if (b == -1) {
-            if (w != 0.0f) return false;
-        } else {
-            if (!bone_in_range(b, bones)) return false;
-            for (int k = 0; k < j; k++)
-                if (v->bone[k] == b) return false;
-            skinned = true;
-            inf += w > 0.0f;
-        }
-        sum += (double)w; /* as check_vertex_weight_sum adds */
-        nonzero += w != 0.0f;
-    }
-    if (!skinned) return false;
-    if (!(fabs(sum - 1.0) <= weight_tolerance * (nonzero ? nonzero : 1))) return false;
+    mc_slots t;
+    if (!mc_slots_surely_clean(v->bone, v->weight, slot_bone_ok, &bones, &t) || !t.skinned)
+        return false;
+    if (!(fabs(t.sum - 1.0) <= weight_tolerance * (t.nonzero ? t.nonzero : 1))) return false;
     if (v->extra != -1 && !bone_in_range(v->extra, bones)) return false;
-    *influences = inf;
+    *influences = t.influences;
     return true;
 }
 

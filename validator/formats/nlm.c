@@ -128,15 +128,15 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     out->vertices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/vertices", m);
     if (!fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
-              out->vertex_count, out->off))
+                           "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
+                           out->vertex_count, out->off))
         return false;
     mc_reader_skip(r, (size_t)out->vertex_count * NLM_VERTEX_SIZE);
     out->indices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/indices", m);
     if (!fits_or_truncated(c, r, out->index_count, 4, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
-              out->index_count, out->off + 4))
+                           "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
+                           out->index_count, out->off + 4))
         return false;
     mc_reader_skip(r, (size_t)out->index_count * 4u);
     out->texture = r->pos;
@@ -144,8 +144,8 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     if (!fits_or_truncated(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
     out->texture_size = mc_read_u32(r);
     if (!fits_or_truncated(c, r, out->texture_size, 1, emit, path,
-              "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
-              out->texture_size, out->texture))
+                           "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
+                           out->texture_size, out->texture))
         return false;
     mc_reader_skip(r, out->texture_size);
     return true;
@@ -157,7 +157,8 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     char path[48];
     snprintf(path, sizeof path, "/animation/channels/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path, "the header of bone map entry %" PRIu32, i))
+    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path,
+                           "the header of bone map entry %" PRIu32, i))
         return false;
     out->node = mc_read_i32(r);
     out->bone = mc_read_i32(r);
@@ -187,8 +188,8 @@ static bool walk_node(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_node *
     out->child_count = mc_read_u32(r);
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32 "/children", i);
     if (!fits_or_truncated(c, r, out->child_count, 4, emit, path,
-              "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
-              out->child_count, out->off + 68))
+                           "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
+                           out->child_count, out->off + 68))
         return false;
     mc_reader_skip(r, (size_t)out->child_count * 4u);
     return true;
@@ -202,14 +203,16 @@ static bool walk_count(mc_ctx *c, mc_reader *r, uint32_t *count, uint64_t min, b
     uint64_t at = r->pos;
     if (!fits_or_truncated(c, r, 1, 4, emit, path, "the %s count", what)) return false;
     *count = mc_read_u32(r);
-    return fits_or_truncated(c, r, *count, min, emit, path, "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
-                *count, what, at, min);
+    return fits_or_truncated(c, r, *count, min, emit, path,
+                             "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
+                             *count, what, at, min);
 }
 
 /* nlm.md, Animation Data Section. Fills the section offsets of f. */
 static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
 {
-    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation", "the animation metadata (duration, ticks per second)"))
+    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation",
+                           "the animation metadata (duration, ticks per second)"))
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
@@ -468,15 +471,11 @@ typedef struct vertex_scope {
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the record is the struct's bytes on a little-endian host: one copy
-     * instead of 19 checked reads (the hot loop of issue 16) */
     _Static_assert(sizeof *v == 76, "nlm_vertex is the 76-byte record");
-    const uint8_t *p = mc_read_bytes(r, sizeof *v);
-    if (p) memcpy(v, p, sizeof *v);
-    else memset(v, 0, sizeof *v);
-    return;
-#endif
+    if (MC_HOST_LE) {
+        mc_read_record(r, v, sizeof *v);
+        return;
+    }
     mc_read_f32s(r, v->attr, 11);
     for (int j = 0; j < 4; j++) v->bone[j] = mc_read_i32(r);
     mc_read_f32s(r, v->weight, 4);
@@ -638,6 +637,15 @@ static void check_vertex_weight_sum(mc_ctx *c, const vertex_scope *s, uint64_t o
     }
 }
 
+/* A used slot's bone: defined by a bone info, unless the animation flag is
+ * in doubt (its own issue). */
+static bool slot_bone_ok(int32_t b, const void *scope)
+{
+    const vertex_scope *s = scope;
+    const nlm_file *f = s->f;
+    return !(f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))));
+}
+
 /* The clean path (issue 16): true when the vertex certainly passes every
  * check above, judged with plain comparisons and float squared lengths (no
  * offsets, no paths); its influences are counted. Anything else goes
@@ -655,30 +663,12 @@ static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nl
         if (!(a[k] >= 0.0f && a[k] <= 1.0f)) return false;
     if (!mc_surely_unit(a + 6, 3, c->unit)) return false;
     const nlm_file *f = s->f;
-    unsigned inf = 0, nonzero = 0;
-    bool skinned = false;
-    double sum = 0.0;
-    for (int j = 0; j < 4; j++) {
-        float w = v->weight[j];
-        int32_t b = v->bone[j];
-        if (!(w >= 0.0f && w <= 1.0f)) return false;
-        if (b == -1) {
-            if (w != 0.0f) return false;
-        } else {
-            if (f->flag_ok && (f->flag == 0 || (s->t->have_slots && !find_pair(s->t->slots, s->t->infos, b))))
-                return false;
-            for (int k = 0; k < j; k++)
-                if (v->bone[k] == b) return false;
-            skinned = true;
-            inf += w > 0.0f;
-        }
-        sum += (double)w; /* as check_vertex_weight_sum adds */
-        nonzero += w != 0.0f;
-    }
+    mc_slots t;
+    if (!mc_slots_surely_clean(v->bone, v->weight, slot_bone_ok, s, &t)) return false;
     if (f->flag == 1 && f->flag_ok &&
-        (!skinned || !(fabs(sum - 1.0) <= c->opt->weight_sum_tolerance * (nonzero ? nonzero : 1))))
+        (!t.skinned || !(fabs(t.sum - 1.0) <= c->opt->weight_sum_tolerance * (t.nonzero ? t.nonzero : 1))))
         return false;
-    *influences = inf;
+    *influences = t.influences;
     return true;
 }
 

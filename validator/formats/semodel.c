@@ -670,11 +670,21 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     if (f->mesh_flags & M_COLOR) mc_reader_skip(r, (size_t)m->vertices * 4u);
     uint32_t bone[255];
     float w[255];
+    size_t record = (size_t)inf * (f->bone_w + 4u);
     for (uint32_t v = 0; v < m->vertices && inf; v++) {
         slot_layout sl = {r->pos, f->bone_w + 4u, r->pos + f->bone_w, f->bone_w + 4u};
-        for (unsigned j = 0; j < inf; j++) {
-            bone[j] = read_index(r, f->bone_w);
-            w[j] = mc_read_f32(r);
+        if (!r->fail && record <= mc_reader_left(r)) {
+            /* the whole record is there: one bounds check (issue 16) */
+            const uint8_t *p = mc_read_bytes(r, record);
+            for (unsigned j = 0; j < inf; j++, p += f->bone_w + 4u) {
+                bone[j] = f->bone_w == 1 ? p[0] : f->bone_w == 2 ? mc_le16(p) : mc_le32(p);
+                w[j] = mc_bits_f32(mc_le32(p + f->bone_w));
+            }
+        } else {
+            for (unsigned j = 0; j < inf; j++) {
+                bone[j] = read_index(r, f->bone_w);
+                w[j] = mc_read_f32(r);
+            }
         }
         unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, c->opt->weight_sum_tolerance);
         if (used > c->info->max_influences) c->info->max_influences = used;

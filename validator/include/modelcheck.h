@@ -17,6 +17,14 @@ extern "C" {
 
 #define MC_VERSION_STRING "0.1.0"
 
+/* The exported API of libmodelcheck.so: everything else in the library is
+ * built with hidden visibility. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MC_API __attribute__((visibility("default")))
+#else
+#define MC_API
+#endif
+
 /* What went wrong running the tool, as opposed to what is wrong in a file. */
 typedef enum mc_status {
     MC_OK = 0,
@@ -25,7 +33,7 @@ typedef enum mc_status {
     MC_ERR_IO           /* the file could not be opened or read: see its IO_ issue */
 } mc_status;
 
-const char *mc_strerror(mc_status status);
+MC_API const char *mc_strerror(mc_status status);
 
 typedef enum mc_severity {
     MC_SEVERITY_ERROR = 0,
@@ -37,9 +45,9 @@ typedef enum mc_severity {
 
 #define MC_SEVERITY_COUNT 4
 
-const char *mc_severity_name(mc_severity severity);
+MC_API const char *mc_severity_name(mc_severity severity);
 /* Parses "error", "warning", "info", "hint" or "ignore"; -1 if none. */
-int mc_severity_parse(const char *name);
+MC_API int mc_severity_parse(const char *name);
 
 /* Whether a code can be produced by a file's bytes or only by the tool's
  * environment (I/O). */
@@ -60,9 +68,9 @@ typedef struct mc_code_info {
     const char *clause;
 } mc_code_info;
 
-const mc_code_info *mc_code_get(mc_code code); /* NULL if out of range */
+MC_API const mc_code_info *mc_code_get(mc_code code); /* NULL if out of range */
 /* Looks a code up by its name; -1 if unknown. */
-int mc_code_find(const char *name);
+MC_API int mc_code_find(const char *name);
 
 typedef enum mc_format {
     MC_FORMAT_UNKNOWN = 0,
@@ -74,11 +82,11 @@ typedef enum mc_format {
     MC_FORMAT_COUNT
 } mc_format;
 
-const char *mc_format_name(mc_format format); /* "aem", "semodel", "aamf", "e3d", "nlm"; "unknown" */
+MC_API const char *mc_format_name(mc_format format); /* "aem", "semodel", "aamf", "e3d", "nlm"; "unknown" */
 /* Parses a format name; -1 if none. */
-int mc_format_parse(const char *name);
+MC_API int mc_format_parse(const char *name);
 /* 1 when this build validates the format. */
-int mc_format_supported(mc_format format);
+MC_API int mc_format_supported(mc_format format);
 
 /*
  * Severity overrides: a library-owned table of one severity per code, so
@@ -88,14 +96,14 @@ int mc_format_supported(mc_format format);
  */
 typedef struct mc_severity_map mc_severity_map;
 
-mc_severity_map *mc_severity_map_new(void);            /* NULL when out of memory */
-mc_severity_map *mc_severity_map_copy(const mc_severity_map *map);
-void mc_severity_map_free(mc_severity_map *map);
+MC_API mc_severity_map *mc_severity_map_new(void);            /* NULL when out of memory */
+MC_API mc_severity_map *mc_severity_map_copy(const mc_severity_map *map);
+MC_API void mc_severity_map_free(mc_severity_map *map);
 /* MC_ERR_INVALID_ARG for an unknown code or severity. */
-mc_status mc_severity_map_set(mc_severity_map *map, mc_code code, mc_severity severity);
+MC_API mc_status mc_severity_map_set(mc_severity_map *map, mc_code code, mc_severity severity);
 /* The severity in effect (the catalog default for a NULL map); MC_SEVERITY_IGNORE
  * for an unknown code. */
-mc_severity mc_severity_map_get(const mc_severity_map *map, mc_code code);
+MC_API mc_severity mc_severity_map_get(const mc_severity_map *map, mc_code code);
 
 /* A tolerance of exactly 0 (exact comparison): 0 itself means the default. */
 #define MC_TOLERANCE_EXACT (-1.0)
@@ -123,12 +131,12 @@ typedef struct mc_options {
 } mc_options;
 
 /* Zeroes options (every default). */
-void mc_options_init(mc_options *options);
+MC_API void mc_options_init(mc_options *options);
 
 /* The values in effect for options (NULL: the defaults), for display: every
  * 0 replaced by its default, an exact tolerance as 0.0, MC_INSTANCES_NONE
  * as 0. The severity pointer is copied as it is. */
-void mc_options_effective(const mc_options *options, mc_options *out);
+MC_API void mc_options_effective(const mc_options *options, mc_options *out);
 
 typedef struct mc_instance {
     uint64_t offset;          /* byte offset in the file */
@@ -182,22 +190,22 @@ typedef struct mc_result {
 
 /* Validates size bytes at data. *out is set to a result to free with
  * mc_result_free, also when the file is invalid; the buffer is not kept. */
-mc_status mc_validate_memory(const void *data, size_t size,
+MC_API mc_status mc_validate_memory(const void *data, size_t size,
                              const mc_options *options, mc_result **out);
 
 /* Validates a file through a read-only mapping; "-" reads standard input
  * into memory. On MC_ERR_IO, *out still holds a result whose IO_ issue says
  * what failed. */
-mc_status mc_validate_path(const char *path, const mc_options *options,
+MC_API mc_status mc_validate_path(const char *path, const mc_options *options,
                            mc_result **out);
 
-void mc_result_free(mc_result *result);
+MC_API void mc_result_free(mc_result *result);
 
 /* 1 when the result has no issue of severity error. */
-int mc_result_valid(const mc_result *result);
+MC_API int mc_result_valid(const mc_result *result);
 
 /* The folded issue for a code, or NULL if the code did not fire. */
-const mc_issue *mc_result_find(const mc_result *result, mc_code code);
+MC_API const mc_issue *mc_result_find(const mc_result *result, mc_code code);
 
 #ifdef __cplusplus
 }

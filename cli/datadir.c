@@ -1,0 +1,31 @@
+#define _XOPEN_SOURCE 700
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datadir.h"
+
+#ifndef MCC_DATA_FROM_BIN
+#define MCC_DATA_FROM_BIN "../share/modelcheck"
+#endif
+
+int mcc_data_path(const char *name, char *buf, size_t size)
+{
+    if (size < 2) return -1;
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    if (n <= 0 || (size_t)n >= size - 1) return -1;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash) return -1;
+    *slash = '\0';
+    size_t used = (size_t)(slash - buf);
+    int w = snprintf(buf + used, size - used, "/%s/%s", MCC_DATA_FROM_BIN, name);
+    if (w < 0 || (size_t)w >= size - used) return -1;
+    /* /usr/share/modelcheck/corpus rather than /usr/bin/../share/...; as it
+     * is when it does not exist (the error then names the place looked at) */
+    char *real = realpath(buf, NULL);
+    if (real && strlen(real) < size) strcpy(buf, real);
+    free(real);
+    return 0;
+}

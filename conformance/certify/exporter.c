@@ -1,0 +1,480 @@
+/*
+ * Exporter certification: one case per bundled scene. Each case gets a
+ * fresh directory under $TMPDIR holding the scene in the form asked for
+ * (and the files it references); the exporter runs there (runner.c: its own
+ * process group, timeout, RLIMIT_FSIZE output cap, bounded stdout/stderr),
+ * then its output is validated with the target format forced, loaded by the
+ * reference loader and compared with the scene's facts (faithful.c).
+ */
+#define _XOPEN_SOURCE 700 /* nftw; mkdtemp */
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mc_exporter.h"
+#include "modelcheck.h"
+
+static const char *const verdict_names[MCX_VERDICT_COUNT] = {
+    "conforming", "refused", "failed", "invalid_output", "unfaithful",
+    "crash", "hang", "no_output", "error", "skipped"};
+static const char *const verdict_labels[MCX_VERDICT_COUNT] = {
+    "conforming", "refused (correct)", "refused a scene it can hold", "invalid output", "unfaithful",
+    "crash", "hang", "no output", "runner error", "skipped"};
+
+const char *mcx_verdict_name(mcx_verdict v)
+{
+    return (unsigned)v < MCX_VERDICT_COUNT ? verdict_names[v] : "?";
+}
+
+const char *mcx_verdict_label(mcx_verdict v)
+{
+    return (unsigned)v < MCX_VERDICT_COUNT ? verdict_labels[v] : "?";
+}
+
+int mcx_verdict_passes(mcx_verdict v)
+{
+    return v == MCX_CONFORMING || v == MCX_REFUSED;
+}
+
+double mcx_score(const mcx_counts *c)
+{
+    unsigned ran = c->total - c->verdict[MCX_SKIPPED];
+    if (!ran) return 100.0;
+    return round(1000.0 * (c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED]) / ran) / 10.0;
+}
+
+int mcx_counts_pass(const mcx_counts *c)
+{
+    return c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED] + c->verdict[MCX_SKIPPED] == c->total;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return mcc_clean_text((const unsigned char *)buf, strlen(buf));
+}
+
+/* ---- the command line -------------------------------------------------------- */
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void put(sbuf *b, const char *s, size_t n, int quote)
+{
+    size_t need = b->len + (quote ? 4 * n + 2 : n) + 1;
+    if (b->oom) return;
+    if (need > b->cap) {
+        char *p = realloc(b->p, need * 2);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p, b->cap = need * 2;
+    }
+    if (quote) b->p[b->len++] = '\'';
+    for (size_t i = 0; i < n; i++) {
+        if (quote && s[i] == '\'') memcpy(b->p + b->len, "'\\''", 4), b->len += 4;
+        else b->p[b->len++] = s[i];
+    }
+    if (quote) b->p[b->len++] = '\'';
+    b->p[b->len] = '\0';
+}
+
+/* Expands {in} {out} {stem} {dir} {format} {cwd}; quote: shell-quote the paths. */
+static char *expand(const char *tmpl, const mcx_case *c, const char *stem, const char *format, int quote)
+{
+    sbuf b = {0};
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+    put(&b, "", 0, 0);
+    for (const char *p = tmpl; *p; p++) {
+        static const char *const keys[] = {"{in}", "{out}", "{stem}", "{dir}", "{format}", "{cwd}"};
+        const char *vals[] = {c->in_path, c->out_path, stem, c->dir, format, cwd};
+        int k = 0;
+        for (; k < 6; k++)
+            if (strncmp(p, keys[k], strlen(keys[k])) == 0) break;
+        if (k < 6) {
+            put(&b, vals[k] ? vals[k] : "", vals[k] ? strlen(vals[k]) : 0, quote && k != 2 && k != 4);
+            p += strlen(keys[k]) - 1;
+        } else {
+            put(&b, p, 1, 0);
+        }
+    }
+    if (b.oom) free(b.p);
+    return b.oom ? NULL : b.p;
+}
+
+/* ---- cases ---------------------------------------------------------------------- */
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *dir)
+{
+    if (dir) nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Builds the case of scene i in ROOT/NN-name; 0, or -1 with why. */
+static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case *c, mcc_case *rc,
+                     char *why, size_t why_size)
+{
+    int fi = mcc_format_index(o->format);
+    mcs_scene *s = mcs_scene_build(i);
+    if (!s) return snprintf(why, why_size, "out of memory building scene %s", mcs_scene_name(i)), -1;
+    c->scene = mcs_scene_name(i);
+    c->group = s->group;
+    c->feature = s->feature;
+    c->fit = s->fit[fi];
+    snprintf(c->note, sizeof c->note, "%s", s->note[fi]);
+    c->dir = fmt("%s/%02zu-%s", root, i, c->scene);
+    if (!c->dir || mkdir(c->dir, 0700) != 0) {
+        mcs_scene_free(s);
+        return snprintf(why, why_size, "cannot create %s: %s", c->dir ? c->dir : root, strerror(errno)), -1;
+    }
+    memset(rc, 0, sizeof *rc);
+    rc->format = mcc_format_names[fi];
+    if (o->form == MCS_OBJ && !s->has_obj) {
+        c->verdict = MCX_SKIPPED;
+        c->detail = fmt("skipped: the scene has no OBJ form (OBJ holds static meshes: no skin, no animation, no empty scene)");
+        rc->skip_reason = c->detail;
+        mcs_scene_free(s);
+        return 0;
+    }
+    const char *main_file;
+    if (mcs_write_form(s, o->form, c->dir, &main_file) != 0) {
+        mcs_scene_free(s);
+        return snprintf(why, why_size, "cannot write scene %s into %s", c->scene, c->dir), -1;
+    }
+    mcs_scene_free(s);
+    c->in_path = fmt("%s/%s", c->dir, main_file);
+    char *name = o->output_name ? expand(o->output_name, c, c->scene, o->format, 0)
+                                : fmt("%s.%s", c->scene, o->format);
+    c->out_path = name ? (name[0] == '/' ? strdup(name) : fmt("%s/%s", c->dir, name)) : NULL;
+    free(name);
+    char *cmd = c->out_path ? expand(o->command, c, c->scene, o->format, 1) : NULL;
+    if (!c->in_path || !cmd) {
+        free(cmd);
+        return snprintf(why, why_size, "out of memory"), -1;
+    }
+    rc->file = (char *)c->scene;
+    rc->path = c->in_path;
+    rc->command = cmd;
+    rc->workdir = c->dir;
+    return 0;
+}
+
+/* ---- grading --------------------------------------------------------------------- */
+
+static void add_code(char ***list, size_t *n, const char *text)
+{
+    char **l = realloc(*list, (*n + 1) * sizeof *l);
+    if (!l) return;
+    *list = l;
+    if ((l[*n] = strdup(text))) (*n)++;
+}
+
+static const char *code_name(mc_code code)
+{
+    const mc_code_info *info = mc_code_get(code);
+    return info ? info->name : "?";
+}
+
+/* Validator issues of the output: error codes (with first offsets) and warnings. */
+static void validate(const mcx_options *o, const unsigned char *data, size_t size, mcx_case *c)
+{
+    mc_options opt;
+    mc_options_init(&opt);
+    opt.format = (mc_format)mc_format_parse(o->format);
+    opt.skip_sha256 = 1;
+    mc_result *res = NULL;
+    mc_validate_memory(data, size, &opt, &res);
+    for (size_t i = 0; res && i < res->issue_count; i++) {
+        const mc_issue *is = &res->issues[i];
+        char text[160];
+        if (is->severity == MC_SEVERITY_ERROR) {
+            snprintf(text, sizeof text, "%s@0x%llx", code_name(is->code), (unsigned long long)is->first_offset);
+            add_code(&c->errors, &c->error_count, text);
+            if (is->instance_count)
+                mcx_find(&c->findings, "%s at 0x%llx %s: %s", code_name(is->code),
+                         (unsigned long long)is->first_offset, is->instances[0].path, is->instances[0].message);
+        } else if (is->severity == MC_SEVERITY_WARNING) {
+            add_code(&c->warnings, &c->warning_count, code_name(is->code));
+        }
+    }
+    if (!res) add_code(&c->errors, &c->error_count, "OUT_OF_MEMORY");
+    mc_result_free(res);
+}
+
+static void grade_output(const mcx_options *o, mcx_case *c)
+{
+    struct stat st;
+    if (stat(c->out_path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        c->verdict = MCX_NO_OUTPUT;
+        /* relative to the case directory: the report must not depend on the temporary root */
+        size_t root = strlen(c->dir);
+        const char *shown = strncmp(c->out_path, c->dir, root) == 0 && c->out_path[root] == '/' ? c->out_path + root + 1
+                                                                                                  : c->out_path;
+        c->detail = fmt("exit 0 but no output: %s not found in the case directory", shown);
+        return;
+    }
+    c->output_bytes = (uint64_t)st.st_size;
+    size_t size;
+    unsigned char *data = mcc_read_file(c->out_path, &size);
+    if (!data) {
+        c->verdict = MCX_NO_OUTPUT;
+        c->detail = fmt("the output %s cannot be read", strrchr(c->out_path, '/') ? strrchr(c->out_path, '/') + 1 : c->out_path);
+        return;
+    }
+    validate(o, data, size, c);
+    if (c->error_count || (o->werror && c->warning_count)) {
+        c->verdict = MCX_INVALID;
+        char list[600] = "";
+        size_t used = 0;
+        char **codes = c->error_count ? c->errors : c->warnings;
+        size_t n = c->error_count ? c->error_count : c->warning_count;
+        for (size_t i = 0; i < n && i < 8 && used < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, " %s", codes[i]);
+        c->detail = fmt("invalid output: %zu %s:%s%s", n, c->error_count ? "error code(s)" : "warning code(s) (--werror)",
+                        list, n > 8 ? " ..." : "");
+        free(data);
+        return;
+    }
+    mcl_model *m = NULL;
+    mcl_error err;
+    memset(&err, 0, sizeof err);
+    mcl_status st2 = mcl_load(mcl_format_from_name(o->format), data, size, NULL, &m, &err);
+    free(data);
+    if (st2 != MCL_OK) {
+        /* the validator found no error: a reference loader limit, or a disagreement to report */
+        c->verdict = MCX_INVALID;
+        c->detail = fmt("invalid output: the reference loader rejects it at 0x%llx: %s",
+                        (unsigned long long)err.offset, err.reason);
+        return;
+    }
+    mcs_scene *s = NULL;
+    mcs_facts f;
+    for (size_t i = 0; i < mcs_scene_count() && !s; i++)
+        if (strcmp(mcs_scene_name(i), c->scene) == 0) s = mcs_scene_build(i);
+    if (!s || mcs_facts_build(s, &f) != 0) {
+        mcs_scene_free(s);
+        mcl_free(m);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: out of memory building the scene's facts");
+        return;
+    }
+    mcx_faithful(&f, &mcs_format_caps[mcc_format_index(o->format)], m, &c->findings);
+    mcs_facts_free(&f);
+    mcs_scene_free(s);
+    mcl_free(m);
+    if (c->findings.count) {
+        c->verdict = MCX_UNFAITHFUL;
+        c->detail = fmt("unfaithful: %u lost or changed fact(s): %s%s", c->findings.count, c->findings.items[0],
+                        c->findings.count > 1 ? "; ..." : "");
+    } else {
+        c->verdict = MCX_CONFORMING;
+        c->detail = c->fit == MCS_FITS ? fmt("valid and faithful%s%s", c->warning_count ? "; warnings: " : "",
+                                             c->warning_count ? c->warnings[0] : "")
+                                       : fmt("valid and faithful to what the format keeps (%s)", c->note);
+    }
+}
+
+/* The last non-empty stderr line, for refusals. */
+static void last_line(const char *text, char *buf, size_t size)
+{
+    size_t end = text ? strlen(text) : 0;
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == ' ')) end--;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    size_t len = end - start < size - 1 ? end - start : size - 1;
+    memcpy(buf, text ? text + start : "", len);
+    buf[len] = '\0';
+}
+
+static void grade(const mcx_options *o, mcx_case *c, const mcc_result *r)
+{
+    char line[200], sig[32];
+    c->exit_code = r->exit_code;
+    c->signal = r->signal;
+    c->duration_ms = r->duration_ms;
+    c->stderr_tail = r->stderr_tail ? strdup(r->stderr_tail) : NULL;
+    last_line(r->stderr_tail, line, sizeof line);
+    const char *name = mcc_signal_name(r->signal);
+    if (name) snprintf(sig, sizeof sig, "%s", name);
+    else snprintf(sig, sizeof sig, "signal %d", r->signal);
+    switch (r->outcome) {
+    case MCC_ACCEPTED: grade_output(o, c); break;
+    case MCC_REJECTED: {
+        /* a program that ignores SIGXFSZ sees EFBIG and exits: say why */
+        struct stat st;
+        if (o->max_output_bytes && stat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
+            c->verdict = MCX_FAILED;
+            c->detail = fmt("exit %d after its output reached the %llu-byte cap (--max-output-bytes)", r->exit_code,
+                            (unsigned long long)o->max_output_bytes);
+            break;
+        }
+        c->verdict = c->fit == MCS_FITS ? MCX_FAILED : MCX_REFUSED;
+        if (c->fit == MCS_FITS)
+            c->detail = fmt("refused a scene the format can hold (exit %d)%s%s", r->exit_code, line[0] ? ": " : "", line);
+        else
+            c->detail = fmt("refused (exit %d), correctly: %s%s%s", r->exit_code, c->note, line[0] ? "; it said: " : "", line);
+        break;
+    }
+    case MCC_CRASHED:
+        c->verdict = MCX_CRASH;
+        if (r->signal == SIGXFSZ)
+            c->detail = fmt("crashed: SIGXFSZ: the output passed the %llu-byte cap", (unsigned long long)o->max_output_bytes);
+        else if (r->sanitizer)
+            c->detail = fmt("crashed: sanitizer report (%s)", r->sanitizer);
+        else
+            c->detail = fmt("crashed: %s%s%s", sig, line[0] ? ": " : "", line);
+        break;
+    case MCC_TIMED_OUT:
+        c->verdict = MCX_HANG;
+        c->detail = fmt("no exit within %g s: killed", o->timeout_s);
+        break;
+    default:
+        c->verdict = MCX_ERROR;
+        if (r->exit_code == 127 || r->exit_code == 126)
+            /* the command runs in the case directory: a relative path no longer resolves */
+            c->detail = fmt("runner error: the shell could not %s the exporter command (exit %d) in the case "
+                            "directory: give absolute paths or start them with {cwd}%s%s",
+                            r->exit_code == 127 ? "find" : "execute", r->exit_code, line[0] ? "; " : "", line);
+        else
+            c->detail = fmt("runner error: %s", r->error ? r->error : "not run");
+        break;
+    }
+}
+
+/* ---- the run ----------------------------------------------------------------------- */
+
+static void tally(mcx_run *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        const mcx_case *c = &r->cases[i];
+        r->total.total++;
+        r->total.verdict[c->verdict]++;
+        size_t g = 0;
+        while (g < r->group_count && strcmp(r->groups[g].name, c->group) != 0) g++;
+        if (g == r->group_count && g < sizeof r->groups / sizeof *r->groups) r->groups[r->group_count++].name = c->group;
+        if (g < r->group_count) r->groups[g].counts.total++, r->groups[g].counts.verdict[c->verdict]++;
+    }
+}
+
+/* A word of the command that names a file of the current directory by a
+ * relative path: it would not resolve in the case directory. */
+static int relative_file(const char *cmd, char *word, size_t size)
+{
+    const char *p = cmd;
+    while (*p) {
+        while (*p == ' ' || *p == '\t') p++;
+        size_t n = strcspn(p, " \t");
+        if (n && n < size) {
+            memcpy(word, p, n);
+            word[n] = '\0';
+            char *w = word + (word[0] == '\'' || word[0] == '"');
+            size_t len = strlen(w);
+            if (len && (w[len - 1] == '\'' || w[len - 1] == '"')) w[len - 1] = '\0';
+            struct stat st;
+            if (w[0] && w[0] != '/' && w[0] != '-' && !strchr(w, '{') && stat(w, &st) == 0 && S_ISREG(st.st_mode)) {
+                memmove(word, w, strlen(w) + 1);
+                return 1;
+            }
+        }
+        p += n;
+    }
+    return 0;
+}
+
+static int check_options(const mcx_options *o, char *why, size_t why_size)
+{
+    char word[512];
+    if (relative_file(o->command, word, sizeof word))
+        return snprintf(why, why_size, "the exporter command names '%s' by a relative path, but every case runs in "
+                        "its own directory: write {cwd}/%s", word, word), -1;
+    if (mcc_format_index(o->format) < 0)
+        return snprintf(why, why_size, "--exporter needs --format (aem, semodel, aamf, e3d, nlm)"), -1;
+    if (!strstr(o->command, "{out}") && !o->output_name)
+        return snprintf(why, why_size, "the exporter command has no {out}: give --output-name to say where it writes"), -1;
+    if (o->only_scene) {
+        size_t i = 0;
+        while (i < mcs_scene_count() && strcmp(mcs_scene_name(i), o->only_scene) != 0) i++;
+        if (i == mcs_scene_count()) return snprintf(why, why_size, "no scene named '%s'", o->only_scene), -1;
+    }
+    return 0;
+}
+
+int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->opt = *o;
+    if (check_options(o, why, why_size) != 0) return -1;
+    const char *tmp = getenv("TMPDIR");
+    out->root = fmt("%s/mc-certify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!out->root || !mkdtemp(out->root))
+        return snprintf(why, why_size, "cannot create a temporary directory: %s", strerror(errno)), -1;
+    size_t n = mcs_scene_count();
+    out->cases = calloc(n, sizeof *out->cases);
+    mcc_case *rc = calloc(n, sizeof *rc);
+    mcc_result *res = calloc(n, sizeof *res);
+    int status = out->cases && rc && res ? 0 : -1;
+    if (status) snprintf(why, why_size, "out of memory");
+    size_t *scene_of = calloc(n, sizeof *scene_of);
+    for (size_t i = 0; status == 0 && i < n; i++) {
+        if (o->only_scene && strcmp(mcs_scene_name(i), o->only_scene) != 0) continue;
+        scene_of[out->count] = i;
+        status = make_case(o, out->root, i, &out->cases[out->count], &rc[out->count], why, why_size);
+        out->count++;
+    }
+    if (status == 0) {
+        mcc_corpus corpus = {.dir = out->root, .generator = "", .manifest_cases = out->count, .cases = rc,
+                             .count = out->count};
+        mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = o->command};
+        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
+        if (mcc_run(&loader, &corpus, &ro, res) != 0) {
+            snprintf(why, why_size, "interrupted (every exporter process was killed)");
+            status = -1;
+        }
+    }
+    for (size_t i = 0; status == 0 && i < out->count; i++)
+        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, &out->cases[i], &res[i]);
+    if (status == 0) tally(out);
+    for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
+    mcc_results_free(res, res ? out->count : 0);
+    free(rc);
+    free(scene_of);
+    if (!o->keep) remove_tree(out->root);
+    return status;
+}
+
+void mcx_run_free(mcx_run *r)
+{
+    for (size_t i = 0; r->cases && i < r->count; i++) {
+        mcx_case *c = &r->cases[i];
+        free(c->dir), free(c->in_path), free(c->out_path), free(c->detail), free(c->stderr_tail);
+        mcx_findings_free(&c->findings);
+        for (size_t k = 0; k < c->error_count; k++) free(c->errors[k]);
+        for (size_t k = 0; k < c->warning_count; k++) free(c->warnings[k]);
+        free(c->errors), free(c->warnings);
+    }
+    free(r->cases);
+    free(r->root);
+    memset(r, 0, sizeof *r);
+}

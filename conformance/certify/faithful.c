@@ -1,0 +1,524 @@
+/*
+ * Faithfulness: does the model the reference loader made of an exporter's
+ * output hold what the source scene holds? Compared, within the format's
+ * precision (mcs_caps): the triangle set in bind-pose model space
+ * (positions, and normals and UVs where the format keeps them), line
+ * segments where it keeps lines, the bones (by name where the format keeps
+ * names, else by bind position) with their parent relation, every skinned
+ * vertex's weights by bone (pruned to the format's influence limit and
+ * renormalised), the animations (count, names, durations where the format
+ * keeps seconds) and the skinning matrices at sampled times.
+ *
+ * Triangles are matched without regard to vertex order, index width,
+ * splitting or merging of meshes: both sets are sorted by centroid x and
+ * each scene triangle looks for an unused model triangle within tolerance,
+ * in any rotation of its corners (a reversed one counts as flipped).
+ * Degenerate scene triangles may be dropped.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mc_exporter.h"
+
+void mcx_find(mcx_findings *f, const char *fmt, ...)
+{
+    if (f->count < MCX_MAX_FINDINGS) {
+        char buf[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        f->items[f->count] = mcc_clean_text((const unsigned char *)buf, strlen(buf));
+    }
+    f->count++;
+}
+
+void mcx_findings_free(mcx_findings *f)
+{
+    for (unsigned i = 0; i < f->count && i < MCX_MAX_FINDINGS; i++) free(f->items[i]);
+    memset(f, 0, sizeof *f);
+}
+
+/* A name for a finding: at most 40 bytes (cut at a character), "..." after. */
+static const char *shown(const char *name, char buf[48])
+{
+    size_t len = strlen(name);
+    if (len <= 40) return name;
+    len = 40;
+    while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80) len--;
+    memcpy(buf, name, len);
+    memcpy(buf + len, "...", 4);
+    return buf;
+}
+
+/* ---- the model's side ------------------------------------------------------- */
+
+typedef struct mvert {
+    float pos[3], nrm[3], uv[2];
+    int has_nrm, has_uv;
+    int influences;
+    int bone[8];   /* fact bone, -1 when the model bone matches none */
+    float weight[8];
+    uint32_t model_bone[8];
+} mvert;
+
+typedef struct mtri {
+    mvert v[3];
+    float cx;
+    int used;
+} mtri;
+
+static int by_cx(const void *a, const void *b)
+{
+    float x = ((const mtri *)a)->cx, y = ((const mtri *)b)->cx;
+    return x < y ? -1 : x > y;
+}
+
+static void model_vertex(const mcl_model *m, const mcl_mesh *me, uint32_t v, const float *rest_skin,
+                         const int *bone_map, mvert *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->pos, me->positions + (size_t)v * 3, sizeof out->pos);
+    if (me->normals) memcpy(out->nrm, me->normals + (size_t)v * 3, sizeof out->nrm), out->has_nrm = 1;
+    if (me->uv_layer_count) memcpy(out->uv, me->uvs + (size_t)v * 2, sizeof out->uv), out->has_uv = 1;
+    if (me->rigid_bone >= 0 && (uint32_t)me->rigid_bone < m->bone_count) {
+        /* the rigid bone's rest skinning matrix places the mesh (identity when consistent) */
+        mcs_mat_point(rest_skin + (size_t)me->rigid_bone * 16, out->pos, out->pos);
+        if (out->has_nrm) mcs_mat_dir(rest_skin + (size_t)me->rigid_bone * 16, out->nrm, out->nrm);
+    }
+    for (uint32_t k = 0; k < me->influences && out->influences < 8; k++) {
+        float w = me->weights[(size_t)v * me->influences + k];
+        if (!(w > 0)) continue;
+        uint32_t b = me->joints[(size_t)v * me->influences + k];
+        out->model_bone[out->influences] = b;
+        out->bone[out->influences] = b < m->bone_count ? bone_map[b] : -1;
+        out->weight[out->influences++] = w;
+    }
+}
+
+/* Every triangle of every triangle mesh; lines into *lines (6 floats each). */
+static mtri *model_triangles(const mcl_model *m, const float *rest_skin, const int *bone_map,
+                             size_t *count, float **lines, size_t *line_count)
+{
+    size_t n = 0, nl = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        if (m->meshes[i].primitive == MCL_TRIANGLES) n += m->meshes[i].index_count / 3;
+        else nl += m->meshes[i].index_count / 2;
+    }
+    mtri *t = calloc(n + 1, sizeof *t);
+    *lines = calloc(nl * 6 + 1, sizeof **lines);
+    if (!t || !*lines) {
+        free(t), free(*lines);
+        *lines = NULL;
+        return NULL;
+    }
+    size_t k = 0, l = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        const mcl_mesh *me = &m->meshes[i];
+        if (me->primitive == MCL_LINES) {
+            for (uint32_t j = 0; j + 1 < me->index_count; j += 2, l++)
+                for (int e = 0; e < 2; e++)
+                    memcpy(*lines + l * 6 + e * 3, me->positions + (size_t)me->indices[j + (uint32_t)e] * 3,
+                           3 * sizeof(float));
+            continue;
+        }
+        for (uint32_t j = 0; j + 2 < me->index_count; j += 3, k++) {
+            for (int e = 0; e < 3; e++)
+                model_vertex(m, me, me->indices[j + (uint32_t)e], rest_skin, bone_map, &t[k].v[e]);
+            t[k].cx = (t[k].v[0].pos[0] + t[k].v[1].pos[0] + t[k].v[2].pos[0]) / 3;
+        }
+    }
+    *count = k;
+    *line_count = l;
+    return t;
+}
+
+/* ---- bones ------------------------------------------------------------------- */
+
+static float dist3(const float *a, const float *b)
+{
+    float d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* bone_map[model bone] = fact bone or -1; fact_of[fact bone] = model bone or -1. */
+/* skins[b]: some vertex carries weight on model bone b. */
+static void skinning_bones(const mcl_model *m, unsigned char *skins)
+{
+    memset(skins, 0, (size_t)m->bone_count + 1);
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        const mcl_mesh *me = &m->meshes[i];
+        for (size_t k = 0; k < (size_t)me->vertex_count * me->influences; k++)
+            if (me->weights[k] > 0 && me->joints[k] < m->bone_count) skins[me->joints[k]] = 1;
+    }
+}
+
+static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m,
+                        const float *rest_global, int *bone_map, int *model_of, mcx_findings *out)
+{
+    for (uint32_t b = 0; b < m->bone_count; b++) bone_map[b] = -1;
+    for (uint32_t k = 0; k < f->bone_count; k++) model_of[k] = -1;
+    unsigned char *skins = calloc((size_t)m->bone_count + 1, 1);
+    if (!skins) {
+        mcx_find(out, "out of memory comparing the output with the scene");
+        return;
+    }
+    skinning_bones(m, skins);
+    double tol = caps->position_tol * 4 + 1e-4;
+    for (uint32_t k = 0; k < f->bone_count; k++) {
+        const mcs_fbone *fb = &f->bones[k];
+        int found = -1;
+        if (caps->bone_names && fb->name[0]) {
+            for (uint32_t b = 0; b < m->bone_count && found < 0; b++)
+                if (bone_map[b] < 0 && strcmp(m->bones[b].name, fb->name) == 0) found = (int)b;
+        }
+        if (found < 0) {
+            /* the nearest; on a tie a bone that skins vertices (an exporter's
+             * added roots and mesh nodes often sit where a joint does) */
+            float best = (float)tol * 1.0001f;
+            for (uint32_t b = 0; b < m->bone_count; b++) {
+                float d = dist3(rest_global + (size_t)b * 16 + 12, fb->bind + 12);
+                if (bone_map[b] >= 0 || d > best + 1e-6f) continue;
+                if (found < 0 || d < best - 1e-6f || (skins[b] && !skins[found])) best = d < best ? d : best, found = (int)b;
+            }
+        }
+        if (found < 0) {
+            char nb[48];
+            mcx_find(out, "bone '%s' (bind position %g %g %g) lost", shown(fb->name, nb), fb->bind[12], fb->bind[13],
+                     fb->bind[14]);
+            continue;
+        }
+        bone_map[found] = (int)k;
+        model_of[k] = found;
+        char na[48], nb[48];
+        if (caps->bone_names && fb->name[0] && strcmp(m->bones[found].name, fb->name) != 0)
+            mcx_find(out, "bone '%s': name changed to '%s'", shown(fb->name, na), shown(m->bones[found].name, nb));
+    }
+    for (uint32_t k = 0; k < f->bone_count; k++) {
+        if (model_of[k] < 0) continue;
+        /* the nearest model ancestor that is a scene bone: exporters may add bones */
+        int p = m->bones[model_of[k]].parent;
+        uint32_t guard = 0;
+        while (p >= 0 && bone_map[p] < 0 && guard++ < m->bone_count) p = m->bones[p].parent;
+        int got = p >= 0 ? bone_map[p] : -1, want = f->bones[k].parent;
+        char na[48], nb[48], nc[48];
+        if (got != want)
+            mcx_find(out, "bone '%s': parent is '%s' (expected '%s')", shown(f->bones[k].name, na),
+                     got >= 0 ? shown(f->bones[got].name, nb) : "(none)",
+                     want >= 0 ? shown(f->bones[want].name, nc) : "(none)");
+    }
+    free(skins);
+}
+
+/* ---- triangles ------------------------------------------------------------------ */
+
+static int near3(const float *a, const float *b, double tol)
+{
+    return fabsf(a[0] - b[0]) <= tol && fabsf(a[1] - b[1]) <= tol && fabsf(a[2] - b[2]) <= tol;
+}
+
+/* Rotation r of the model triangle's corners matching the fact's (0..2),
+ * 3..5 for the reversed order, -1 none. */
+static int corners_match(const mcs_fvertex *fv, const mtri *t, double tol)
+{
+    static const int order[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    for (int r = 0; r < 6; r++) {
+        int ok = 1;
+        for (int e = 0; e < 3 && ok; e++) ok = near3(fv[e].pos, t->v[order[r][e]].pos, tol);
+        if (ok) return r;
+    }
+    return -1;
+}
+
+static int degenerate(const mcs_fvertex *v)
+{
+    float a[3], b[3], c[3];
+    for (int k = 0; k < 3; k++) a[k] = v[1].pos[k] - v[0].pos[k], b[k] = v[2].pos[k] - v[0].pos[k];
+    c[0] = a[1] * b[2] - a[2] * b[1], c[1] = a[2] * b[0] - a[0] * b[2], c[2] = a[0] * b[1] - a[1] * b[0];
+    return c[0] * c[0] + c[1] * c[1] + c[2] * c[2] < 1e-12f;
+}
+
+static int model_degenerate(const mtri *t)
+{
+    mcs_fvertex v[3];
+    for (int e = 0; e < 3; e++) memcpy(v[e].pos, t->v[e].pos, sizeof v[e].pos);
+    return degenerate(v);
+}
+
+/* The expected weights of a scene vertex in a format of `limit` influences:
+ * the largest `limit`, renormalised. */
+static int expected_weights(const mcs_fvertex *v, uint32_t limit, int *bone, float *w)
+{
+    int idx[8], n = v->influences;
+    for (int i = 0; i < n; i++) idx[i] = i;
+    for (int i = 0; i < n; i++) /* a handful: insertion sort, largest first */
+        for (int j = i; j > 0 && v->weight[idx[j]] > v->weight[idx[j - 1]]; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1], idx[j - 1] = t;
+        }
+    if ((uint32_t)n > limit) n = (int)limit;
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += v->weight[idx[i]];
+    for (int i = 0; i < n; i++) bone[i] = v->bone[idx[i]], w[i] = (float)(v->weight[idx[i]] / sum);
+    return n;
+}
+
+static void weights_text(const mcs_facts *f, const int *bone, const float *w, int n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        const char *name = bone[i] < 0 ? "(no scene bone)" : f->bones[bone[i]].name[0] ? f->bones[bone[i]].name : "(unnamed)";
+        int wrote = snprintf(buf + used, size - used, "%s%.20s%s=%.4g", i ? " " : "", name,
+                             strlen(name) > 20 ? "..." : "", w[i]);
+        if (wrote < 0) break;
+        used += (size_t)wrote;
+    }
+}
+
+/* 0 when the model vertex carries the expected weights by bone. */
+static int weights_differ(const mcs_fvertex *fv, const mvert *mv, const mcs_caps *caps, int *eb, float *ew,
+                          int *en)
+{
+    *en = expected_weights(fv, caps->max_influences, eb, ew);
+    double sum = 0;
+    for (int i = 0; i < mv->influences; i++) sum += mv->weight[i];
+    if (fabs(sum - 1) > caps->weight_tol * 4 + 1e-5) return 1;
+    for (int i = 0; i < *en; i++) {
+        double got = 0;
+        for (int j = 0; j < mv->influences; j++)
+            if (mv->bone[j] == eb[i]) got += mv->weight[j];
+        if (fabs(got - ew[i]) > caps->weight_tol + 1e-5) return 1;
+    }
+    for (int j = 0; j < mv->influences; j++) {
+        int known = 0;
+        for (int i = 0; i < *en; i++) known |= mv->bone[j] == eb[i];
+        if (!known && mv->weight[j] > caps->weight_tol + 1e-5) return 1;
+    }
+    return 0;
+}
+
+typedef struct attr_tally {
+    unsigned flipped, normals, uvs, weights, unskinned;
+    char first_normal[200], first_uv[200], first_weight[480];
+} attr_tally;
+
+static void compare_attrs(const mcs_facts *f, const mcs_caps *caps, const mcs_fvertex *fv, const mvert *mv,
+                          attr_tally *t)
+{
+    if (caps->normals && fv->has_nrm) {
+        if (!mv->has_nrm || !near3(fv->nrm, mv->nrm, caps->normal_tol)) {
+            if (!t->normals++)
+                snprintf(t->first_normal, sizeof t->first_normal,
+                         "at (%g %g %g): expected (%.3g %.3g %.3g), found (%.3g %.3g %.3g)%s", fv->pos[0],
+                         fv->pos[1], fv->pos[2], fv->nrm[0], fv->nrm[1], fv->nrm[2], mv->nrm[0], mv->nrm[1],
+                         mv->nrm[2], mv->has_nrm ? "" : " (no normals)");
+        }
+    }
+    if (caps->uvs && fv->has_uv) {
+        if (!mv->has_uv || fabsf(fv->uv[0] - mv->uv[0]) > caps->uv_tol || fabsf(fv->uv[1] - mv->uv[1]) > caps->uv_tol) {
+            if (!t->uvs++)
+                snprintf(t->first_uv, sizeof t->first_uv, "at (%g %g %g): expected (%g %g), found (%g %g)%s",
+                         fv->pos[0], fv->pos[1], fv->pos[2], fv->uv[0], fv->uv[1], mv->uv[0], mv->uv[1],
+                         mv->has_uv ? "" : " (no UVs)");
+        }
+    }
+    if (fv->influences) {
+        int eb[8], en;
+        float ew[8];
+        if (weights_differ(fv, mv, caps, eb, ew, &en) && !t->weights++) {
+            char want[160], got[160];
+            weights_text(f, eb, ew, en, want, sizeof want);
+            weights_text(f, mv->bone, mv->weight, mv->influences, got, sizeof got);
+            snprintf(t->first_weight, sizeof t->first_weight, "at (%.6g %.6g %.6g): expected %.160s, found %.160s",
+                     fv->pos[0], fv->pos[1], fv->pos[2], want, got[0] ? got : "none");
+        }
+    }
+}
+
+static void compare_triangles(const mcs_facts *f, const mcs_caps *caps, mtri *mt, size_t mcount,
+                              mcx_findings *out)
+{
+    double tol = caps->position_tol + 1e-6;
+    qsort(mt, mcount, sizeof *mt, by_cx);
+    unsigned lost = 0, extra = 0, kept = 0;
+    attr_tally t;
+    memset(&t, 0, sizeof t);
+    char first_lost[200] = "";
+    for (uint32_t i = 0; i < f->triangle_count; i++) {
+        const mcs_fvertex *fv = &f->tri[(size_t)i * 3];
+        float cx = (fv[0].pos[0] + fv[1].pos[0] + fv[2].pos[0]) / 3;
+        size_t lo = 0, hi = mcount;
+        while (lo < hi) { /* first model triangle with cx >= cx - tol */
+            size_t mid = lo + (hi - lo) / 2;
+            if (mt[mid].cx < cx - tol) lo = mid + 1;
+            else hi = mid;
+        }
+        int rot = -1;
+        size_t j = lo;
+        for (; j < mcount && mt[j].cx <= cx + tol; j++)
+            if (!mt[j].used && (rot = corners_match(fv, &mt[j], tol)) >= 0) break;
+        if (rot < 0) {
+            if (degenerate(fv)) continue;
+            if (!lost++)
+                snprintf(first_lost, sizeof first_lost, "(%g %g %g) (%g %g %g) (%g %g %g)", fv[0].pos[0],
+                         fv[0].pos[1], fv[0].pos[2], fv[1].pos[0], fv[1].pos[1], fv[1].pos[2], fv[2].pos[0],
+                         fv[2].pos[1], fv[2].pos[2]);
+            continue;
+        }
+        static const int order[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+        mt[j].used = 1;
+        kept++;
+        if (rot >= 3) t.flipped++;
+        for (int e = 0; e < 3; e++) compare_attrs(f, caps, &fv[e], &mt[j].v[order[rot][e]], &t);
+    }
+    for (size_t j = 0; j < mcount; j++) extra += !mt[j].used && !model_degenerate(&mt[j]);
+    if (lost)
+        mcx_find(out, "%u of %u triangles lost or moved (first: %s)", lost, f->triangle_count, first_lost);
+    if (extra) mcx_find(out, "%u triangles that the scene does not hold", extra);
+    if (t.flipped) mcx_find(out, "%u triangles with reversed winding (back facing)", t.flipped);
+    if (t.normals) mcx_find(out, "normals changed at %u vertices (first %s)", t.normals, t.first_normal);
+    if (t.uvs) mcx_find(out, "UVs changed at %u vertices (first %s)", t.uvs, t.first_uv);
+    if (t.weights) mcx_find(out, "skin weights changed at %u vertices (first %s)", t.weights, t.first_weight);
+    (void)kept;
+}
+
+static void compare_lines(const mcs_facts *f, const mcs_caps *caps, const float *ml, size_t mcount,
+                          mcx_findings *out)
+{
+    if (!caps->lines || !f->line_count) return;
+    unsigned char *used = calloc(mcount + 1, 1);
+    unsigned lost = 0;
+    for (uint32_t i = 0; used && i < f->line_count; i++) {
+        const float *a = f->line_pos + (size_t)i * 6;
+        size_t j = 0;
+        for (; j < mcount; j++) {
+            const float *b = ml + j * 6;
+            if (used[j]) continue;
+            if ((near3(a, b, caps->position_tol + 1e-6) && near3(a + 3, b + 3, caps->position_tol + 1e-6)) ||
+                (near3(a, b + 3, caps->position_tol + 1e-6) && near3(a + 3, b, caps->position_tol + 1e-6)))
+                break;
+        }
+        if (j < mcount) used[j] = 1;
+        else lost++;
+    }
+    free(used);
+    if (lost) mcx_find(out, "%u of %u line segments lost", lost, f->line_count);
+}
+
+/* ---- animations ------------------------------------------------------------------- */
+
+/* Does a model animation name stand for the scene's? Equal, or the scene's
+ * cut to the format's field (at a character boundary or not). */
+static int name_matches(const char *model, const char *scene, uint32_t field)
+{
+    if (strcmp(model, scene) == 0) return 1;
+    size_t len = strlen(model);
+    return len > 0 && len <= field && strlen(scene) > len && strncmp(model, scene, len) == 0;
+}
+
+static void compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma,
+                         const mcs_fanim *fa, const int *model_of, float *skin, mcx_findings *out)
+{
+    double unit = caps->seconds ? 1 : m->animations[ma].units_per_second;
+    if (!(unit > 0)) return; /* no time unit: poses cannot be placed in time */
+    for (uint32_t k = 0; k < fa->sample_count; k++) {
+        if (mcl_evaluate_pose(m, ma, fa->times[k] * unit, NULL, skin) != MCL_OK) return;
+        double worst = 0;
+        int worst_bone = -1;
+        for (uint32_t b = 0; b < f->bone_count; b++) {
+            if (model_of[b] < 0) continue;
+            const float *want = fa->skin + ((size_t)k * f->bone_count + b) * 16;
+            const float *got = skin + (size_t)model_of[b] * 16;
+            /* translations get a tolerance growing with the lever arm: readers
+             * interpolate rotations by slerp or nlerp, and both are faithful */
+            double arm = 1 + sqrt((double)want[12] * want[12] + (double)want[13] * want[13] + (double)want[14] * want[14]);
+            for (int e = 0; e < 16; e++) {
+                double d = fabs((double)want[e] - got[e]) / (e >= 12 && e < 15 ? arm : 1);
+                if (d > worst) worst = d, worst_bone = (int)b;
+            }
+        }
+        if (worst > caps->matrix_tol + 1e-4) {
+            char na[48], nb[48];
+            mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
+                     shown(fa->name, na), fa->times[k], shown(f->bones[worst_bone].name, nb), worst);
+            return;
+        }
+    }
+}
+
+static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, const int *model_of,
+                          mcx_findings *out)
+{
+    if (!caps->max_animations || !f->anim_count) return;
+    uint32_t want = f->anim_count < caps->max_animations ? f->anim_count : caps->max_animations;
+    uint32_t zero = 0;
+    for (uint32_t a = 0; a < f->anim_count; a++) zero += !(f->anims[a].duration > 0);
+    if (m->animation_count != want && !(m->animation_count + zero == want))
+        mcx_find(out, "%u animations (expected %u)", m->animation_count, want);
+    float *skin = malloc(((size_t)m->bone_count + 1) * 16 * sizeof *skin);
+    unsigned char *used = calloc(m->animation_count + 1, 1);
+    for (uint32_t a = 0; skin && used && a < f->anim_count; a++) {
+        const mcs_fanim *fa = &f->anims[a];
+        uint32_t found = UINT32_MAX;
+        for (uint32_t k = 0; k < m->animation_count && found == UINT32_MAX; k++)
+            if (!used[k] && fa->name[0] && name_matches(m->animations[k].name, fa->name, caps->anim_name_bytes))
+                found = k;
+        if (found == UINT32_MAX && a < m->animation_count && !used[a]) found = a; /* by order */
+        if (found == UINT32_MAX) {
+            char na[48];
+            if (caps->max_animations > a && fa->duration > 0) mcx_find(out, "animation '%s' lost", shown(fa->name, na));
+            continue;
+        }
+        used[found] = 1;
+        const mcl_animation *ma = &m->animations[found];
+        char cut[48], got[48];
+        shown(fa->name, cut);
+        if (strlen(fa->name) <= 40) snprintf(cut, sizeof cut, "%s", fa->name);
+        int replaceable = caps->ascii_names && !mcs_ascii(fa->name); /* the format cannot spell it */
+        if (caps->anim_name_bytes && !replaceable && !name_matches(ma->name, fa->name, caps->anim_name_bytes) &&
+            fa->name[0])
+            mcx_find(out, "animation '%s': name changed to '%s'", cut, shown(ma->name, got));
+        double unit = caps->seconds ? 1 : ma->units_per_second;
+        if (unit > 0 && fa->duration > 0 && fabs(ma->duration / unit - fa->duration) > 1e-3)
+            mcx_find(out, "animation '%s': duration %.4g s (expected %.4g s)", cut, ma->duration / unit, fa->duration);
+        compare_pose(f, caps, m, found, fa, model_of, skin, out);
+    }
+    free(skin);
+    free(used);
+}
+
+void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out)
+{
+    size_t nb = (size_t)m->bone_count + 1;
+    float *rest_global = malloc(nb * 16 * sizeof(float)), *rest_skin = malloc(nb * 16 * sizeof(float));
+    int *bone_map = malloc(nb * sizeof(int)), *model_of = malloc(((size_t)f->bone_count + 1) * sizeof(int));
+    size_t mcount = 0, lcount = 0;
+    float *lines = NULL;
+    mtri *mt = NULL;
+    if (!rest_global || !rest_skin || !bone_map || !model_of ||
+        mcl_evaluate_pose(m, UINT32_MAX, 0, rest_global, rest_skin) != MCL_OK) {
+        mcx_find(out, "out of memory comparing the output with the scene");
+        goto done;
+    }
+    match_bones(f, caps, m, rest_global, bone_map, model_of, out);
+    mt = model_triangles(m, rest_skin, bone_map, &mcount, &lines, &lcount);
+    if (!mt) {
+        mcx_find(out, "out of memory comparing the output with the scene");
+        goto done;
+    }
+    compare_triangles(f, caps, mt, mcount, out);
+    compare_lines(f, caps, lines, lcount, out);
+    compare_anims(f, caps, m, model_of, out);
+done:
+    free(mt);
+    free(lines);
+    free(rest_global);
+    free(rest_skin);
+    free(bone_map);
+    free(model_of);
+}

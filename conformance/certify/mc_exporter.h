@@ -1,0 +1,137 @@
+/*
+ * modelcheck certify --exporter: runs an exporter over every bundled source
+ * scene (conformance/scenes) and grades each output (docs/CERTIFY.md,
+ * "Certify an exporter"):
+ *
+ *   exporter.c         the cases (one fresh directory per scene), the run
+ *                      (runner.c's process groups, timeouts, bounded
+ *                      capture) and the verdict of each case
+ *   faithful.c         the output, loaded by the reference loader, against
+ *                      the scene's facts
+ *   report_exporter.c  the certificate: text, JSON, JUnit XML, HTML
+ *
+ * Prefix: mcx_.
+ */
+#ifndef MC_EXPORTER_H
+#define MC_EXPORTER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "mc_certify.h"
+#include "mc_scene.h"
+#include "mcl.h"
+
+typedef enum mcx_verdict {
+    MCX_CONFORMING = 0, /* a valid, faithful output */
+    MCX_REFUSED,        /* a non-zero exit on a scene the format cannot (fully) hold: correct */
+    MCX_FAILED,         /* a non-zero exit on a scene the format holds */
+    MCX_INVALID,        /* the output breaks the format's spec */
+    MCX_UNFAITHFUL,     /* valid, but not what the scene holds */
+    MCX_CRASH,
+    MCX_HANG,
+    MCX_NO_OUTPUT,      /* exit 0 and no output file */
+    MCX_ERROR,          /* the runner could not run the case */
+    MCX_SKIPPED,        /* the scene has no form the exporter reads (--scene-format obj) */
+    MCX_VERDICT_COUNT
+} mcx_verdict;
+
+const char *mcx_verdict_name(mcx_verdict v);  /* "conforming", "refused", "failed", ... */
+const char *mcx_verdict_label(mcx_verdict v); /* "conforming", "refused (correct)", ... */
+/* conforming and correct refusals pass */
+int mcx_verdict_passes(mcx_verdict v);
+
+typedef struct mcx_options {
+    const char *command;     /* {in} {out} {stem} {dir} {format} are replaced */
+    const char *output_name; /* NULL: {out} = <stem>.<format> in the case directory */
+    const char *format;      /* target format, one of mcc_format_names */
+    mcs_form form;           /* what {in} is */
+    const char *only_scene;  /* NULL, or run this scene only */
+    double timeout_s;
+    unsigned jobs;
+    uint64_t max_output_bytes;
+    int werror;              /* warnings in the output make it invalid */
+    int keep;                /* keep the case directories (their path is printed) */
+} mcx_options;
+
+#define MCX_MAX_FINDINGS 12  /* lost facts listed per case (the count stays exact) */
+
+typedef struct mcx_findings {
+    unsigned count;
+    char *items[MCX_MAX_FINDINGS];
+} mcx_findings;
+
+/* Adds one finding (printf-style); counted also when not kept. */
+void mcx_find(mcx_findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mcx_findings_free(mcx_findings *f);
+
+/* The facts of the scene that the model lost or changed, for a format of
+ * those capabilities. Order-independent: vertex order, index width, mesh
+ * splitting and merging and baked node transforms do not matter. */
+void mcx_faithful(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m,
+                  mcx_findings *out);
+
+typedef struct mcx_case {
+    const char *scene, *group, *feature; /* the scene's (static strings) */
+    mcs_fit fit;
+    char note[160];           /* what the format cannot keep */
+    char *dir;                /* the case's working directory */
+    char *in_path, *out_path; /* absolute */
+    mcx_verdict verdict;
+    char *detail;             /* one line */
+    mcx_findings findings;    /* lost facts, validator codes or refusal reason */
+    char **errors;            /* validator error codes with first offsets, "CODE@0x1c" */
+    size_t error_count;
+    char **warnings;          /* validator warning codes */
+    size_t warning_count;
+    uint64_t output_bytes;
+    int exit_code, signal;
+    char *stderr_tail;
+    double duration_ms;
+} mcx_case;
+
+typedef struct mcx_counts {
+    unsigned total;
+    unsigned verdict[MCX_VERDICT_COUNT];
+} mcx_counts;
+
+typedef struct mcx_group {
+    const char *name;
+    mcx_counts counts;
+} mcx_group;
+
+typedef struct mcx_run {
+    mcx_options opt;
+    char *root;               /* the temporary directory of all cases */
+    mcx_case *cases;
+    size_t count;
+    mcx_counts total;
+    mcx_group groups[16];     /* by scene group, in first-seen order */
+    size_t group_count;
+} mcx_run;
+
+/* Runs every case; 0, or -1 with a one-line reason in why (bad options,
+ * cannot create directories, interrupted). */
+int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size);
+void mcx_run_free(mcx_run *r);
+
+/* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */
+double mcx_score(const mcx_counts *c);
+int mcx_counts_pass(const mcx_counts *c);
+
+/* Certificates (report_exporter.c). */
+typedef struct mcx_report {
+    const mcx_run *run;
+    const char *version;
+    const char *timestamp;    /* or NULL */
+    int timings;
+} mcx_report;
+
+void mcx_report_text(FILE *out, const mcx_report *r);
+cJSON *mcx_report_json(const mcx_report *r);
+void mcx_report_junit(FILE *out, const mcx_report *r);
+void mcx_report_html(FILE *out, const mcx_report *r);
+
+#endif

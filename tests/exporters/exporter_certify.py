@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""ctest exporter_certify: `modelcheck certify --exporter` gives each toy
+exporter (tests/exporters/toy_export.c) exactly the verdict it deserves.
+
+usage: exporter_certify.py MODELCHECK TOY_EXPORT CERT_SCHEMA SCENES_SCHEMA SCENES_JSON
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+import jsonschema
+
+mc, toy, cert_schema_path, scenes_schema_path, scenes_json = sys.argv[1:6]
+cert_schema = json.load(open(cert_schema_path))
+failures = []
+passed = 0
+tmp = tempfile.mkdtemp(prefix="mcx-test-")
+
+
+def check(cond, what):
+    global passed
+    if cond:
+        passed += 1
+    else:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def certify(fmt, bug=None, extra=(), command=None, name="run"):
+    """Runs certify; returns (exit code, JSON document, stderr)."""
+    cmd = command or f"{toy} --format {fmt}{' --bug ' + bug if bug else ''} {{in}} {{out}}"
+    out = os.path.join(tmp, name + ".json")
+    args = [mc, "certify", "--exporter", cmd, "--format", fmt, "-j", "2", "-t", "20",
+            "--json", out, "--output", "text", *extra]
+    p = subprocess.run(args, capture_output=True, text=True)
+    doc = json.load(open(out)) if os.path.exists(out) else None
+    if doc is not None:
+        try:
+            jsonschema.validate(doc, cert_schema)
+        except jsonschema.ValidationError as e:
+            check(False, f"{name}: JSON certificate breaks the schema: {e.message}")
+    return p.returncode, doc, p.stdout + p.stderr
+
+
+def verdicts(doc):
+    return {c["scene"]: c for c in doc["cases"]}
+
+
+# The scenes manifest follows its schema.
+jsonschema.validate(json.load(open(scenes_json)), json.load(open(scenes_schema_path)))
+passed += 1
+
+# 1. The correct exporters: everything conforming or correctly refused.
+expected_refusals = {"aem": {"empty"}, "aamf": {"empty", "many_vertices", "far_coordinates", "bones_300"},
+                     "nlm": {"empty", "bones_255", "bones_256", "bones_300", "chain_128"}, "semodel": {"empty"},
+                     "e3d": {"empty", "bones_256", "bones_300", "chain_128"}}
+for fmt, refused in expected_refusals.items():
+    junit = os.path.join(tmp, fmt + ".xml")
+    html = os.path.join(tmp, fmt + ".html")
+    rc, doc, out = certify(fmt, extra=("--junit", junit, "--html", html), name="correct-" + fmt)
+    check(rc == 0, f"correct {fmt}: exit {rc}, expected 0\n{out}")
+    cases = verdicts(doc)
+    check(len(cases) == 24, f"correct {fmt}: {len(cases)} cases")
+    for scene, c in cases.items():
+        want = "refused" if scene in refused else "conforming"
+        check(c["verdict"] == want, f"correct {fmt} {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    check(doc["total"]["score"] == 100.0 and doc["total"]["conforming"], f"correct {fmt}: score {doc['total']}")
+    suite = ET.parse(junit).getroot().find("testsuite")
+    check(suite.get("failures") == "0" and suite.get("tests") == "24", f"correct {fmt}: JUnit {suite.attrib}")
+    check("Exporter certificate (%s): <span class=\"ok\">conforming" % fmt in open(html).read(), f"correct {fmt}: HTML")
+
+# 2. -j does not change the report.
+rc1, d1, _ = certify("aamf", extra=("-j", "1"), name="j1")
+rc2, d2, _ = certify("aamf", name="j2")
+check(d1 == d2, "aamf: -j 1 and -j 2 certificates differ")
+
+# 3. The broken variants: (format, bug, scene, verdict, code or finding in the case, extra options).
+bugs = [
+    ("aamf", "truncate-weights", "skin_1_to_4", "invalid_output", "SAMF_WEIGHT_SUM_TRUNCATED@", ()),
+    ("aem", "line-range", "lines_points", "invalid_output", "AEM_MESH_RANGE@", ()),
+    ("aem", "minus-one", "cube", "conforming", "AEM_MATERIAL_TEXTURE_MINUS_ONE", ()),
+    ("aem", "minus-one", "cube", "invalid_output", "AEM_MATERIAL_TEXTURE_MINUS_ONE", ("--werror",)),
+    ("aem", "source-order", "joints_reversed", "invalid_output", "AEM_BONE_PARENT_FORWARD@", ()),
+    ("aamf", "source-order", "joints_reversed", "invalid_output", "AAMF_BONE_PARENT_FORWARD@", ()),
+    ("aem", "unterminated", "names", "invalid_output", "AEM_STRING_UNTERMINATED@", ()),
+    ("aem", "drop-influences", "skin_8", "invalid_output", "AEM_WEIGHT_SUM@", ()),
+    ("aem", "joint-index", "joints_reversed", "unfaithful", "skin weights changed at 6 vertices", ()),
+    ("aamf", "joint-index", "joints_reversed", "unfaithful", "skin weights changed at 6 vertices", ()),
+    ("nlm", "joint-index", "joints_reversed", "unfaithful", "expected root=1, found tip=1", ()),
+    ("semodel", "joint-index", "joints_reversed", "unfaithful", "expected root=1, found tip=1", ()),
+    ("semodel", "source-order", "joints_reversed", "invalid_output", "SEMODEL_BONE_PARENT_FORWARD@", ()),
+    ("nlm", "source-order", "joints_reversed", "conforming", "", ()),  # NLM nodes carry the hierarchy
+    ("nlm", "drop-influences", "skin_8", "invalid_output", "NLM_WEIGHT_SUM@", ()),
+    ("semodel", "drop-influences", "skin_8", "invalid_output", "SEMODEL_WEIGHT_SUM@", ()),
+    ("e3d", "joint-index", "joints_reversed", "unfaithful", "expected root=1, found tip=1", ()),
+    ("e3d", "truncate-weights", "skin_8", "invalid_output", "E3D_", ()),
+    ("aamf", "crash-256", "bones_256", "crash", "SIGABRT", ()),
+    ("aamf", "crash-256", "bones_255", "conforming", "", ()),
+    ("aem", "hang-empty", "empty", "hang", "killed", ("-t", "2")),
+    ("aem", "no-output", "triangle", "no_output", "no output", ()),
+    ("aem", None, "cube", "crash", "SIGXFSZ", ("--max-output-bytes", "600")),
+]
+for i, (fmt, bug, scene, want, mark, extra) in enumerate(bugs):
+    rc, doc, out = certify(fmt, bug, ("--scene", scene, *extra), name=f"bug{i}")
+    c = verdicts(doc)[scene]
+    text = json.dumps(c)
+    check(c["verdict"] == want, f"{bug} ({fmt}) on {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    check(mark in text, f"{bug} ({fmt}) on {scene}: '{mark}' not named in {text[:400]}")
+    check(rc == (0 if want in ("conforming", "refused") else 1), f"{bug} ({fmt}) on {scene}: exit {rc}")
+    if bug == "minus-one":
+        continue
+    if want in ("invalid_output",):
+        check(c["errors"] and c["findings"], f"{bug}: errors and findings listed")
+
+# The correct exporter has no -1 sentinel warning.
+rc, doc, _ = certify("aem", extra=("--scene", "cube"), name="cube")
+check("AEM_MATERIAL_TEXTURE_MINUS_ONE" not in verdicts(doc)["cube"]["warnings"], "correct aem writes 255, not -1")
+
+# 4. Refusals: a non-zero exit is correct only where the format cannot hold the scene.
+for scene, want in (("triangle", "failed"), ("empty", "refused"), ("far_coordinates", "failed")):
+    rc, doc, _ = certify("aem", extra=("--scene", scene), command="false {in} {out}", name="false-" + scene)
+    check(verdicts(doc)[scene]["verdict"] == want, f"'false' on {scene}: {verdicts(doc)[scene]['verdict']}, expected {want}")
+rc, doc, _ = certify("aamf", extra=("--scene", "far_coordinates"), command="false {in} {out}", name="false-far")
+check(verdicts(doc)["far_coordinates"]["verdict"] == "refused", "aamf far_coordinates refusal is correct")
+
+# 5. Scene forms, --output-name, {stem}, {dir}.
+for form in ("glb", "gltf-separate"):
+    rc, doc, out = certify("aem", extra=("--scene-format", form, "--scene", "textures"), name="form-" + form)
+    check(rc == 0 and verdicts(doc)["textures"]["verdict"] == "conforming", f"{form}: {out}")
+rc, doc, _ = certify("aem", extra=("--scene-format", "obj", "--scene", "skin_1_to_4"), name="obj-skin")
+check(verdicts(doc)["skin_1_to_4"]["verdict"] == "skipped", "obj: a skinned scene is skipped")
+rc, doc, _ = certify("aem", extra=("--scene-format", "obj", "--scene", "cube"),
+                     command=": {out}; case {in} in *.obj) test -f {in} && exit 3;; esac", name="obj-cube")
+check(verdicts(doc)["cube"]["exit_code"] == 3, "obj: the exporter is handed cube.obj")
+rc, doc, out = certify("aem", extra=("--scene", "triangle", "--output-name", "out_{stem}.aem"),
+                       command=f"cd {{dir}} && {toy} --format aem {{in}} out_{{stem}}.aem", name="output-name")
+check(rc == 0 and verdicts(doc)["triangle"]["verdict"] == "conforming", f"--output-name: {out}")
+
+# 6. Usage errors.
+for args, what in (([], "no --format"), (["--format", "aem", "--exporter", "x {in}"], "no {out}, no --output-name"),
+                   (["--format", "aem", "--scene", "nope"], "unknown scene"),
+                   (["--format", "aem", "--scene-format", "fbx"], "unknown scene format")):
+    base = [] if "--exporter" in args else ["--exporter", "true {in} {out}"]
+    p = subprocess.run([mc, "certify", *base, *args], capture_output=True, text=True)
+    check(p.returncode == 2 and p.stderr.count("\n") == 1, f"usage error ({what}): exit {p.returncode}: {p.stderr}")
+
+print(f"{passed} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
