@@ -205,7 +205,7 @@ triage() { # IMPL TARGET
         a=$(awk -F'\t' -v s="$site" '$1 == s { print $3; exit }' "$dir/sites.tsv")
         local runs slug min
         runs=$(awk -F'\t' -v s="$site" '$1 == s' "$dir/sites.tsv" | wc -l)
-        slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-' | cut -c1-80)
+        slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-')
         min=$keep/$target-$slug.$fmt
         env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
             "$bin" -minimize_crash=1 -max_total_time=15 -timeout=5 -rss_limit_mb=6144 \
