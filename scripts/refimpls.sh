@@ -158,7 +158,10 @@ fuzz_build() { # IMPL SRC TARGET
 
 fuzz() { # IMPL TARGET SECONDS
     local impl=$1 target=$2 seconds=$3 key src bin fmt dir
-    key=$(upstream_of "$impl") src=$(obtain "$key") fmt=$(format_of "$impl")
+    mkdir -p "$out"
+    key=$(upstream_of "$impl")
+    src=$(obtain "$key")
+    fmt=$(format_of "$impl")
     case $target in abi_$fmt|abi_${fmt}_sa) ;; *) die "$impl: target abi_$fmt or abi_${fmt}_sa" ;; esac
     bin=$(fuzz_build "$impl" "$src" "$target")
     dir=$out/$impl/fuzz-$target
@@ -256,9 +259,12 @@ env_of() {
 
 certify() { # IMPL DIR JOBS TIMEOUT
     local impl=$1 dir=$2 jobs=$3 timeout=$4 loader
+    mkdir -p "$out"
     [ -x "$mc" ] || die "no modelcheck at $mc (cmake --preset asan && cmake --build --preset asan)"
-    mapfile -t loader < <(loader_of "$impl")
-    [ ${#loader[@]} -eq 2 ] || exit 2
+    # not a process substitution: a SKIP (77) or failure inside must end the script
+    loader_of "$impl" > "$out/$impl.loader"
+    mapfile -t loader < "$out/$impl.loader"
+    [ ${#loader[@]} -eq 2 ] || die "$impl: no loader"
     mkdir -p "$dir"
     local rc=0
     # UBSan prints no stack by default: the crash site needs one
