@@ -369,7 +369,8 @@ static int is_directory(const char *path)
 }
 
 /* Each directory in turn; each run of consecutive file arguments as one
- * list, so that `modelcheck *.aem` is validated in parallel too. */
+ * list, so that `modelcheck *.aem` is validated in parallel too; standard
+ * input on its own. */
 static void check_paths(cli *c, char **paths, int count)
 {
     for (int i = 0; i < count;) {
@@ -377,8 +378,10 @@ static void check_paths(cli *c, char **paths, int count)
             check_directory(c, paths[i++]);
             continue;
         }
-        int end = i;
-        while (end < count && !is_directory(paths[end])) end++;
+        /* standard input alone: two "-" read by two threads would split it */
+        int end = i + 1;
+        if (strcmp(paths[i], "-") != 0)
+            while (end < count && !is_directory(paths[end]) && strcmp(paths[end], "-") != 0) end++;
         check_files(c, (const char *const *)(paths + i), (size_t)(end - i), 0);
         i = end;
     }

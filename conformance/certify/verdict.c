@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mc_certify.h"
+#include "mc_rules.h"
 
 static const char *const verdict_names[MCC_VERDICT_COUNT] = {
     "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped"};
@@ -132,24 +133,12 @@ void mcc_summary_free(mcc_summary *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), 0 if invalid. */
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 if invalid or
+ * U+FFFE / U+FFFF (valid UTF-8, but not allowed in XML). */
 static size_t utf8_len(const unsigned char *p, size_t n)
 {
-    size_t len;
-    unsigned min;
-    if (p[0] < 0x80) return 1;
-    if (p[0] >= 0xC2 && p[0] <= 0xDF) len = 2, min = 0x80;
-    else if (p[0] >= 0xE0 && p[0] <= 0xEF) len = 3, min = 0x800;
-    else if (p[0] >= 0xF0 && p[0] <= 0xF4) len = 4, min = 0x10000;
-    else return 0;
-    if (len > n) return 0;
-    unsigned cp = p[0] & (0x7Fu >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (p[i] & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    if (cp == 0xFFFE || cp == 0xFFFF) return 0; /* valid UTF-8, but not allowed in XML */
+    size_t len = mc_utf8_sequence_length(p, n);
+    if (len == 3 && p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) return 0;
     return len;
 }
 

@@ -190,6 +190,11 @@ for kind in text json sarif; do
     done
 done
 [ "$want" -eq 3 ] && ok || fail "-j run: exit $want, expected 3 (a missing file)"
+# two "-" in a -j run: the first reads standard input, the second finds it empty
+"$mc" -j 1 - "$valid" - <"$weights" >"$tmp/j1.out" 2>&1
+"$mc" -j 4 - "$valid" - <"$weights" >"$tmp/jn.out" 2>&1
+cmp -s "$tmp/j1.out" "$tmp/jn.out" && ok || fail "-j 4 with two '-' differs from -j 1"
+contains stdin-twice "$tmp/jn.out" "-: aem (aem1): invalid"
 expect jobs-zero 2 "$mc" -j 0 "$valid";               one_line jobs-zero "$tmp/err"
 expect jobs-word 2 "$mc" --jobs many "$valid";        one_line jobs-word "$tmp/err"
 expect jobs-long 0 "$mc" --jobs 2 "$valid"

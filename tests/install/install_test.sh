@@ -33,7 +33,8 @@ soname=$(readelf -d "$root/$libdir/libmodelcheck.so.0" | sed -n 's/.*SONAME.*\[\
 check "SONAME is libmodelcheck.so.0 (got '$soname')" test "$soname" = libmodelcheck.so.0
 # no file refers to the trees it came from. Binaries: their strings once
 # stripped of debug information, less the source file names that
-# sanitizer and assert diagnostics carry by design (path/to/file.c).
+# sanitizer and assert diagnostics carry by design (path/to/file.c) and the
+# profile files of a coverage build (file.c.gcda).
 leaks=""
 while IFS= read -r -d '' f; do
     if file -b "$f" | grep -q -e ELF -e 'ar archive'; then
@@ -42,7 +43,7 @@ while IFS= read -r -d '' f; do
     else
         cp "$f" "$tmp/strings"
     fi
-    if grep -aF -e "$src" -e "$build" "$tmp/strings" | grep -qvE '\.[ch](:[0-9]+)*$'; then
+    if grep -aF -e "$src" -e "$build" "$tmp/strings" | grep -qvE '\.[ch](:[0-9]+)*$|\.gcda$'; then
         leaks="$leaks ${f#$root/}"
     fi
 done < <(find "$root" -path '*/corpus' -prune -o -type f -print0)

@@ -86,7 +86,10 @@ static inline bool mc_slots_surely_clean(const int32_t bone[4], const float weig
 }
 
 /* RFC 3629: shortest form only, no surrogates, nothing above U+10FFFF.
- * Returns the index of the first byte that starts no valid sequence, or n. */
+ * The length of the valid sequence at s (n > 0 bytes left), 0 when none
+ * starts there. */
+size_t mc_utf8_sequence_length(const uint8_t *s, size_t n);
+/* The index of the first byte of s that starts no valid sequence, or n. */
 size_t mc_utf8_invalid_at(const uint8_t *s, size_t n);
 
 #endif

@@ -40,33 +40,37 @@ void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_
            i, parent, i, bones);
 }
 
+size_t mc_utf8_sequence_length(const uint8_t *s, size_t n)
+{
+    uint8_t b = s[0];
+    if (b < 0x80) return 1;
+    size_t len;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+        len = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        len = 3;
+        if (b == 0xE0) lo = 0xA0; /* overlong */
+        if (b == 0xED) hi = 0x9F; /* surrogates */
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        len = 4;
+        if (b == 0xF0) lo = 0x90; /* overlong */
+        if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (len > n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80) return 0;
+    return len;
+}
+
 size_t mc_utf8_invalid_at(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        uint8_t b = s[i];
-        if (b < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint8_t lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF) {
-            len = 2;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            if (b == 0xE0) lo = 0xA0; /* overlong */
-            if (b == 0xED) hi = 0x9F; /* surrogates */
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            if (b == 0xF0) lo = 0x90; /* overlong */
-            if (b == 0xF4) hi = 0x8F; /* above U+10FFFF */
-        } else {
-            return i;
-        }
-        if (len > n - i || s[i + 1] < lo || s[i + 1] > hi) return i;
-        for (size_t k = 2; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80) return i;
+        size_t len = mc_utf8_sequence_length(s + i, n - i);
+        if (len == 0) return i;
         i += len;
     }
     return n;
