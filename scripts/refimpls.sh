@@ -106,8 +106,10 @@ obtain() {
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g -O1)
 
-build_libaem() {
-    local src=$1 dir=$out/libaem
+# One build directory per variant: ctest runs libaem and libaem-bounded side
+# by side, and one rebuilding the library the other is loading made it fail.
+build_libaem() { # SRC IMPL
+    local src=$1 dir=$out/$2
     mkdir -p "$dir"
     pkg-config --exists cglm 2>/dev/null || [ -f /usr/include/cglm/cglm.h ] ||
         skip "libaem needs cglm (apt-get install libcglm-dev; scripts/setup-debian.sh)"
@@ -233,7 +235,7 @@ loader_of() {
         ON|1|on|TRUE|true) ;;
         *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
         esac
-        echo "--library"; build_libaem "$src" ;;
+        echo "--library"; build_libaem "$src" "$impl" ;;
     unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
     semodel|aamf2gltf)
         # -B: no bytecode written into the snapshot
