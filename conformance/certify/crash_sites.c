@@ -93,8 +93,9 @@ static int runtime_frame(const char *func, const char *path)
     static const char *const funcs[] = {"__interceptor_", "__asan", "__ubsan", "__sanitizer",
                                         "__lsan", "__libc_", "_start", "__GI_", "raise", "abort",
                                         "fuzzer::"};
+    /* the runtime's sources, or its object files when it has no debug information */
     static const char *const files[] = {"libsanitizer", "sanitizer_common", "compiler-rt", "sysdeps/",
-                                        "csu/"};
+                                        "csu/", "asan_", "ubsan_", ".cpp.o"};
     for (size_t i = 0; i < sizeof funcs / sizeof *funcs; i++)
         if (strncmp(func, funcs[i], strlen(funcs[i])) == 0) return 1;
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
@@ -111,6 +112,8 @@ static int parse_frame(const char *line, size_t len, char *func, size_t fsize, c
     if (len >= sizeof buf) len = sizeof buf - 1;
     memcpy(buf, line, len);
     buf[len] = '\0';
+    char *id = strstr(buf, " (BuildId: "); /* clang's symbolizer appends it */
+    if (id) *id = '\0';
     char *p = buf;
     while (*p == ' ') p++;
     if (*p != '#' || !isdigit((unsigned char)p[1])) return 0;

@@ -82,6 +82,16 @@ check cxx-frame "allocator is out of memory in adapter.c:viewer_load_bones < ada
     #3 0x4 in mc_certify_load /src/adapter.c:255:5
 R
 
+# Frames without source carry a BuildId: skipped like any library offset.
+check build-id "out-of-memory in core.c:aem_load_model < adapter.c:mc_certify_load" <<'R'
+==18640== ERROR: libFuzzer: out-of-memory (malloc(3873891904))
+    #0 0x1 in __sanitizer_print_stack_trace (/b/mc_fuzz_abi_aem_sa+0x159d61) (BuildId: 38ea0945d42aa848b07505d4c7481bdbbe2a0f74)
+    #5 0x2 in __asan::Allocator::Allocate(unsigned long, unsigned long, __sanitizer::BufferedStackTrace*, __asan::AllocType, bool) (/b/mc_fuzz+0xcf8e4) (BuildId: 38ea0945d42aa848b07505d4c7481bdbbe2a0f74)
+    #6 0x3 in malloc (/b/mc_fuzz_abi_aem_sa+0x1d0e3) (BuildId: 38ea0945d42aa848b07505d4c7481bdbbe2a0f74)
+    #7 0x4 in aem_load_model /src/libaem/core.c:51:34
+    #8 0x5 in mc_certify_load /src/adapter.c:238:20
+R
+
 # No stack at all (a report cut short): the kind alone. No report: nothing.
 check no-stack "stack-overflow" <<'R'
 ==3==ERROR: AddressSanitizer: stack-overflow on address 0x7ffe
@@ -89,5 +99,5 @@ R
 check no-report "" <<'R'
 rejected: not an AEM file
 R
-[ $fail -eq 0 ] && echo "crash sites: 9 reports, every site as expected"
+[ $fail -eq 0 ] && echo "crash sites: 10 reports, every site as expected"
 exit $fail
