@@ -4,6 +4,10 @@
  * Validate a buffer or a path, read the folded issues from the result, free
  * it. No global state: distinct results may be produced and read from
  * distinct threads concurrently; an mc_options may be shared read-only.
+ * One exception, process-wide by nature: mc_validate_path installs, on its
+ * first mapping, a SIGBUS handler that guards the mappings it makes (a file
+ * truncated while read is reported, not fatal); bus errors elsewhere go to
+ * the handler that was installed before it.
  */
 #ifndef MODELCHECK_H
 #define MODELCHECK_H
