@@ -14,8 +14,11 @@ find build/coverage -name '*.gcda' -delete
 # Objects the build no longer makes (a target renamed or moved, a source
 # dropped) keep their .gcno files, and gcovr fails merging them with the live
 # ones of the same sources: keep only the .gcno of objects some build.make lists.
-live=$(cd build/coverage && find . -name build.make -exec grep -ho '^[^ #:]*\.o:' {} + |
-       sed 's/:$//; s/\.o$/.gcno/; s|^|./|' | sort -u)
+targets=$(cmake --build --preset coverage --target help | sed -n 's/^\.\.\. \([^ ]*\).*/\1/p')
+live=$(cd build/coverage && find . -path '*/CMakeFiles/*.dir/build.make' | while read -r m; do
+           t=$(basename "$(dirname "$m")" .dir)
+           grep -qxF "$t" <<<"$targets" && grep -ho '^[^ #:]*\.o:' "$m"
+       done | sed 's/:$//; s/\.o$/.gcno/; s|^|./|' | sort -u)
 (cd build/coverage && find . -name '*.gcno' | sort) | comm -23 - <(echo "$live") |
     while read -r g; do rm -f "build/coverage/$g"; done
 if ! ctest --preset coverage >build/coverage/ctest.log 2>&1; then

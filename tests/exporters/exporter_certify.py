@@ -115,6 +115,22 @@ for i, (fmt, bug, scene, want, mark, extra) in enumerate(bugs):
     if want in ("invalid_output",):
         check(c["errors"] and c["findings"], f"{bug}: errors and findings listed")
 
+# JUnit and HTML of failing runs: a crash with its stderr tail, an invalid
+# output with its findings, skipped scenes; each well-formed and naming them.
+for name, fmt, bug, extra, want in (("rep-crash", "aamf", "crash-256", (), "crash"),
+                                    ("rep-invalid", "aem", "drop-influences", (), "invalid_output"),
+                                    ("rep-skip", "aem", None, ("--scene-format", "obj"), "skipped")):
+    junit, html = os.path.join(tmp, name + ".xml"), os.path.join(tmp, name + ".html")
+    rc, doc, _ = certify(fmt, bug, ("--junit", junit, "--html", html, *extra), name=name)
+    bad = [c for c in doc["cases"] if c["verdict"] == want]
+    check(bad, f"{name}: a case with verdict {want}")
+    suite = ET.parse(junit).getroot().find("testsuite")
+    tag = "skipped" if want == "skipped" else "failure"
+    named = {tc.get("name") for tc in suite.iter("testcase") if tc.find(tag) is not None}
+    check(named == {c["scene"] for c in bad}, f"{name}: JUnit {tag} elements {sorted(named)}")
+    page = open(html).read()
+    check(all(c["scene"] in page for c in bad) and page.rstrip().endswith("</html>"), f"{name}: HTML names the cases")
+
 # The correct exporter has no -1 sentinel warning.
 rc, doc, _ = certify("aem", extra=("--scene", "cube"), name="cube")
 check("AEM_MATERIAL_TEXTURE_MINUS_ONE" not in verdicts(doc)["cube"]["warnings"], "correct aem writes 255, not -1")
