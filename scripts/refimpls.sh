@@ -29,7 +29,10 @@
 #                                             of corpus/aamf run one by one, no coverage feedback;
 #                                             crashes and hangs reduced to their site, the smallest
 #                                             input of each new site kept in fuzz/external/unnamedhb1/
-#                                             and listed in its SITES.tsv
+#                                             (minimised: prefix, then cuts) and listed in its
+#                                             SITES.tsv
+#   scripts/refimpls.sh blindtriage unnamedhb1
+#                                             that last step again, on the last campaign's findings
 #
 # IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
@@ -236,7 +239,7 @@ triage() { # IMPL TARGET
 # mcm_gen writes batches of mutants of the corpus (seeds of 1 MiB at most),
 # each run as certify runs the loader; no coverage guides the choice.
 blindfuzz() { # IMPL SECONDS
-    local impl=$1 seconds=$2 src bin gen site_tool dir keep asan fmt=aamf
+    local impl=$1 seconds=$2 src bin gen dir keep asan fmt=aamf
     [ "$impl" = unnamedhb1 ] || die "blindfuzz: unnamedhb1 only (the C readers libFuzzer can build: $0 fuzz)"
     gen=${MC_GEN:-$root/build/asan/fuzz/mcm_gen}
     site_tool=$root/build/asan/conformance/mc_crash_site
@@ -297,21 +300,70 @@ blindfuzz() { # IMPL SECONDS
     echo "refimpls: $impl: $execs runs in $elapsed s ($((execs / (elapsed > 0 ? elapsed : 1))) exec/s), $crashes crashes, $hangs hangs, $distinct distinct sites ($(wc -l < "$dir/new.tsv") new, the rest known: $dir/sites.tsv)"
 }
 
-# The campaign's sites against SITES.tsv: a new one's smallest input is kept
+# The site of one input under the 32-bit runtime, run as certify runs it.
+hb1_site() { # FILE
+    { env ASAN_OPTIONS="$(asan_of unnamedhb1)" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
+        timeout 5 "$out/unnamedhb1/mc_refimpl_unnamedhb1" "$1" 2>&1 > /dev/null < /dev/null || true; } | "$site_tool"
+}
+
+# Greedy reduction without an engine: a shorter prefix, then cuts of ever
+# smaller chunks (halves first) wherever the cut keeps the crash at SITE;
+# at most 200 runs.
+minimise_blind() { # FILE SITE OUT
+    local site=$2 dst=$3 size chunk off runs=0
+    local lo=0 hi mid
+    hi=$(stat -c %s "$1")
+    # the shortest prefix that still crashes there (bisection: a guess, the
+    # runtime reading past a cut can crash elsewhere), then the cuts
+    while [ $((hi - lo)) -gt 1 ] && [ $runs -lt 40 ]; do
+        mid=$(((lo + hi) / 2)) runs=$((runs + 1))
+        head -c "$mid" "$1" > "$dst.try"
+        if [ "$(hb1_site "$dst.try")" = "$site" ]; then hi=$mid; else lo=$mid; fi
+    done
+    head -c "$hi" "$1" > "$dst.cur"
+    size=$hi chunk=$((hi / 2))
+    while [ "$chunk" -ge 1 ] && [ $runs -lt 200 ]; do
+        off=0
+        while [ $((off + chunk)) -le "$size" ] && [ $runs -lt 200 ]; do
+            { head -c "$off" "$dst.cur"; tail -c +$((off + chunk + 1)) "$dst.cur"; } > "$dst.try"
+            runs=$((runs + 1))
+            if [ "$(hb1_site "$dst.try")" = "$site" ]; then
+                mv "$dst.try" "$dst.cur"
+                size=$((size - chunk))
+            else
+                off=$((off + chunk))
+            fi
+        done
+        chunk=$((chunk / 2))
+    done
+    mv "$dst.cur" "$dst"
+    rm -f "$dst.try"
+}
+
+# The campaign's sites against SITES.tsv: a new one's smallest input is
+# minimised (not a hang's: each run would cost the whole timeout), kept
 # (64 KiB at most) and listed; known ones are only counted.
 blind_sites() { # DIR KEEP FMT
-    local dir=$1 keep=$2 fmt=$3 list=$2/SITES.tsv site runs slug file status
+    local dir=$1 keep=$2 fmt=$3 list=$2/SITES.tsv site runs slug file status min how
     [ -f "$list" ] || printf 'campaign\tsite\tfindings\treproducer\tbytes\thow\n' > "$list"
     : > "$dir/new.tsv"
     cut -f1 "$dir/findings.tsv" | sort | uniq -c | sort -rn | while read -r runs site; do
         slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-')
         file=$dir/sites/$slug.$fmt status=known
         if ! cut -f2 "$list" | grep -qxF "$site"; then
-            status=new
-            if [ "$(stat -c %s "$file")" -le 65536 ]; then
-                cp "$file" "$keep/blind_$fmt-$slug.$fmt"
-                printf 'blind_%s\t%s\t%s\t%s\t%s\t%s\n' "$fmt" "$site" "$runs" "blind_$fmt-$slug.$fmt" \
-                    "$(stat -c %s "$file")" "smallest finding, not minimised" >> "$list"
+            status=new min=$keep/blind_$fmt-$slug.$fmt how="smallest finding, not minimised"
+            case $site in
+            timeout*|exit*) cp "$file" "$min" ;;
+            *)
+                minimise_blind "$file" "$site" "$min"
+                if [ "$(hb1_site "$min")" != "$site" ]; then cp "$file" "$min" # flaky: keep the finding
+                elif [ "$(stat -c %s "$min")" -lt "$(stat -c %s "$file")" ]; then how="minimised (prefix, cuts)"; fi ;;
+            esac
+            if [ "$(stat -c %s "$min")" -le 65536 ]; then
+                printf 'blind_%s\t%s\t%s\t%s\t%s\t%s\n' "$fmt" "$site" "$runs" "$(basename "$min")" \
+                    "$(stat -c %s "$min")" "$how" >> "$list"
+            else
+                rm "$min"
             fi
             printf '%s\t%s\n' "$site" "$runs" >> "$dir/new.tsv"
         fi
@@ -464,5 +516,11 @@ fuzz)
 blindfuzz)
     [ $# -eq 3 ] || die "usage: $0 blindfuzz unnamedhb1 SECONDS"
     blindfuzz "$2" "$3" ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz|blindfuzz IMPL (see the top of this file)" ;;
+blindtriage)
+    [ $# -eq 2 ] && [ "$2" = unnamedhb1 ] || die "usage: $0 blindtriage unnamedhb1"
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
+    blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz|blindfuzz|blindtriage IMPL (see the top of this file)" ;;
 esac
