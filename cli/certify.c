@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "certify.h"
+#include "cliutil.h"
 #include "datadir.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
@@ -69,7 +70,8 @@ static const char usage_text[] =
     "\n"
     "Exit codes: 0 every case conforming (skipped cases and correct refusals aside), 1 some\n"
     "case not conforming,\n"
-    "2 usage error, bad corpus, loader cannot be started, or a case could not be run.\n";
+    "2 usage error, bad corpus, loader cannot be started, or a case could not be run,\n"
+    "4 a report could not be written completely.\n";
 
 typedef struct options {
     mcc_loader loader;
@@ -183,6 +185,7 @@ static int parse_args(options *o, int argc, char **argv)
     opterr = 0;
     optind = 1;
     int ch, rc = 0;
+    char name[64];
     while (rc == 0 && (ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
         switch (ch) {
         case OPT_LOADER: set_loader(o, MCC_MODE_COMMAND, optarg); break;
@@ -212,8 +215,8 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_WERROR:
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
-        default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
+        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, name, sizeof name)); break;
+        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, name, sizeof name)); break;
         }
     }
     if (rc) return rc;
@@ -293,7 +296,7 @@ static int run_exporter(options *o)
         rc = EXIT_USAGE;
     }
     report_of of = {.exporter = &r};
-    if (write_reports(o, &of) != 0) rc = EXIT_USAGE;
+    if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
     mcx_run_free(&run);
     return rc;
 }
@@ -320,11 +323,16 @@ static int render(FILE *out, enum kind k, const report_of *of)
 static int render_to(const char *path, enum kind k, const report_of *r)
 {
     FILE *f = path ? fopen(path, "w") : stdout;
-    int rc = f ? render(f, k, r) : -1;
-    if (path && f && fclose(f) != 0) rc = -1;
-    if (!path && fflush(stdout) != 0) rc = -1;
-    if (rc) fprintf(stderr, "modelcheck certify: cannot write the report to %s\n", path ? path : "stdout");
-    return rc;
+    if (!f) {
+        fprintf(stderr, "modelcheck certify: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (render(f, k, r) != 0 && !ferror(f)) {
+        if (path) fclose(f);
+        fprintf(stderr, "modelcheck certify: out of memory writing %s\n", path ? path : "standard output");
+        return -1;
+    }
+    return mc_cli_finish_output(f, "modelcheck certify", path ? path : "standard output");
 }
 
 static int write_reports(const options *o, const report_of *r)
@@ -363,7 +371,7 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
         rc = EXIT_USAGE;
     }
     report_of of = {.loader = &r};
-    if (write_reports(o, &of) != 0) rc = EXIT_USAGE;
+    if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
     mcc_summary_free(&summary);
     mcc_results_free(results, corpus->count);
     return rc;

@@ -7,6 +7,7 @@
  *   2  usage error (bad option or value, no PATH) or bad configuration file
  *   3  some file could not be read (missing, unreadable, not a file) or some
  *      directory could not be listed
+ *   4  some output (standard output) could not be written completely
  * When several apply, the highest wins.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -20,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "certify.h"
+#include "cliutil.h"
 #include "config.h"
 #include "mc_report.h"
 #include "jobs.h"
@@ -28,8 +30,6 @@
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
 enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
-
-#define MAX_WALK_DEPTH 64
 
 typedef struct cli {
     mc_options opt;
@@ -42,8 +42,8 @@ typedef struct cli {
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
-    cJSON *files;    /* JSON output only */
-    mc_sarif *sarif; /* SARIF output only */
+    mc_json_report *json; /* JSON output only */
+    mc_sarif *sarif;      /* SARIF output only */
     int exit_code;
 } cli;
 
@@ -82,7 +82,8 @@ static const char usage_text[] =
     "\n"
     "Command-line options win over the configuration file (README, \"Use in a repository\").\n"
     "\n"
-    "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory.\n";
+    "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory,\n"
+    "4 output could not be written (the report is incomplete).\n";
 
 static void raise_exit(cli *c, int code)
 {
@@ -186,13 +187,14 @@ static int parse_args(cli *c, int argc, char **argv)
         {NULL, 0, NULL, 0}};
     opterr = 0;
     int ch, rc = 0;
+    char opt_name[64];
     uint64_t u;
     while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:Wqj:Vh", longs, NULL)) != -1) {
         switch (ch) {
         case 'f': {
             int f = mc_format_parse(optarg);
             if (f < 0 || !mc_format_supported((mc_format)f))
-                rc = usage_error("unknown or unsupported format '%s' (see --help)", optarg);
+                rc = usage_error("unknown or unsupported format '%s'", optarg);
             else c->opt.format = (mc_format)f;
             break;
         }
@@ -241,8 +243,8 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", argv[optind - 1]); break;
-        default: rc = usage_error("unknown option '%s'", argv[optind - 1]); break;
+        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, opt_name, sizeof opt_name)); break;
+        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, opt_name, sizeof opt_name)); break;
         }
     }
     if (rc == 0 && c->output == OUT_MARKDOWN && !c->list_codes)
@@ -250,12 +252,36 @@ static int parse_args(cli *c, int argc, char **argv)
     return rc;
 }
 
+/* "modelcheck: PATH: what" on stderr, the path quoted if it holds bytes a
+ * terminal would act on (README, "Behaviour at the edges"). */
+__attribute__((format(printf, 2, 3))) static void path_error(const char *path, const char *fmt, ...)
+{
+    char *shown = mc_text_quote(path);
+    fprintf(stderr, "modelcheck: %s: ", shown ? shown : "(out of memory)");
+    free(shown);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 static void print_io_error(const char *path, const mc_result *r)
 {
     const char *msg = r && r->issue_count && r->issues[0].instance_count
                           ? r->issues[0].instances[0].message
                           : "cannot read";
-    fprintf(stderr, "modelcheck: %s: %s\n", path, msg);
+    path_error(path, "%s", msg);
+}
+
+/* A path that has no result (out of memory before one existed): the summary
+ * must not read as if it had never been named. */
+static void report_no_result(cli *c, const char *path, mc_status st)
+{
+    path_error(path, "%s", mc_strerror(st));
+    c->summary.files++;
+    c->summary.unreadable++;
+    raise_exit(c, EXIT_UNREADABLE);
 }
 
 /* Reports one file's result (the caller frees it); when walking a
@@ -263,12 +289,7 @@ static void print_io_error(const char *path, const mc_result *r)
 static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
 {
     if (!r) {
-        /* not checked (out of memory before a result existed): the summary
-         * must not read as if the file had never been named */
-        fprintf(stderr, "modelcheck: %s: %s\n", path, mc_strerror(st));
-        c->summary.files++;
-        c->summary.unreadable++;
-        raise_exit(c, EXIT_UNREADABLE);
+        report_no_result(c, path, st);
         return;
     }
     if ((from_walk || c->skip_unrecognized) && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
@@ -283,14 +304,14 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
     } else if (!mc_result_valid(r) || (c->werror && r->counts[MC_SEVERITY_WARNING] > 0)) {
         raise_exit(c, EXIT_INVALID);
     }
-    if (c->output == OUT_JSON) {
-        cJSON_AddItemToArray(c->files, mc_report_file_json(r, path, st));
-    } else if (c->output == OUT_SARIF) {
-        if (mc_sarif_add_file(c->sarif, r, path, st) != 0) {
-            fprintf(stderr, "modelcheck: %s: out of memory writing the report\n", path);
-            raise_exit(c, EXIT_UNREADABLE);
-        }
-    } else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    int rc = 0;
+    if (c->output == OUT_JSON) rc = mc_json_report_file(c->json, r, path, st);
+    else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
+    else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    if (rc != 0) {
+        path_error(path, "out of memory writing the report");
+        raise_exit(c, EXIT_UNREADABLE);
+    }
 }
 
 typedef struct batch {
@@ -338,26 +359,28 @@ static void check_files(cli *c, const char *const *paths, size_t count, int from
 }
 
 /* A directory that cannot be listed hides files from the check: the run
- * cannot say they are valid, so it counts as unreadable (exit 3). */
+ * cannot say they are valid, so it is an unreadable entry of its own in the
+ * report (exit 3), counted like any unreadable file. */
 static void walk_error(void *ctx, const char *path, int err)
 {
     cli *c = ctx;
-    fprintf(stderr, "modelcheck: %s: cannot read directory: %s\n", path, strerror(err));
-    c->summary.unreadable++;
-    raise_exit(c, EXIT_UNREADABLE);
+    mc_result *r = NULL;
+    mc_status st = mc_result_io_error("cannot list directory", err, &c->opt, &r);
+    report_file(c, path, 0, r, st);
+    mc_result_free(r);
 }
 
 static void check_directory(cli *c, const char *dir)
 {
     mc_pathlist list = {0};
     uint64_t before_files = c->summary.files, before_skipped = c->summary.skipped;
-    if (mc_walk(dir, MAX_WALK_DEPTH, &list, walk_error, c) != 0) {
-        fprintf(stderr, "modelcheck: %s: out of memory listing the directory\n", dir);
+    if (mc_walk(dir, &list, walk_error, c) != 0) {
+        path_error(dir, "out of memory listing the directory");
         raise_exit(c, EXIT_UNREADABLE);
     }
     check_files(c, (const char *const *)list.paths, list.count, 1);
     if (c->summary.files == before_files)
-        fprintf(stderr, "modelcheck: %s: no model files found (%" PRIu64 " skipped)\n", dir,
+        path_error(dir, "no model files found (%" PRIu64 " skipped)",
                 c->summary.skipped - before_skipped);
     mc_pathlist_free(&list);
 }
@@ -423,17 +446,6 @@ static int load_config(cli *c, int argc, char **argv)
     return 0;
 }
 
-/* The report's settings say which configuration file was used. */
-static void add_config_json(const cli *c, cJSON *doc)
-{
-    cJSON *settings = c->output == OUT_JSON
-                          ? cJSON_GetObjectItem(doc, "settings")
-                          : cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
-                                                                    "properties"),
-                                                "settings");
-    if (settings) cJSON_AddItemToObject(settings, "config", mcc_config_json(c->config));
-}
-
 static int run(cli *c, int argc, char **argv)
 {
     int rc = load_config(c, argc, argv);
@@ -445,36 +457,33 @@ static int run(cli *c, int argc, char **argv)
     /* the text report prints no digest: do not compute one (issue 16) */
     if (c->output == OUT_TEXT) c->opt.skip_sha256 = 1;
 
-    if (c->output == OUT_JSON) c->files = cJSON_CreateArray();
-    if (c->output == OUT_SARIF && !(c->sarif = mc_sarif_new())) {
+    /* JSON and SARIF are written as each file is reported: memory does not
+     * grow with the number of files. The settings say which configuration
+     * file was used. */
+    if ((c->output == OUT_JSON &&
+         !(c->json = mc_json_report_begin(stdout, &c->opt, mcc_config_json(c->config)))) ||
+        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
     check_paths(c, argv + optind, argc - optind);
 
     if (c->output == OUT_JSON || c->output == OUT_SARIF) {
-        cJSON *doc = c->output == OUT_JSON ? mc_report_run_json(c->files, &c->summary, &c->opt)
-                                          : mc_sarif_finish(c->sarif, &c->summary, &c->opt, c->exit_code);
-        if (doc) add_config_json(c, doc);
-        char *s = doc ? cJSON_Print(doc) : NULL;
-        if (!s) {
+        int end = c->output == OUT_JSON
+                      ? mc_json_report_end(c->json, &c->summary)
+                      : mc_sarif_end(c->sarif, &c->summary, &c->opt, mcc_config_json(c->config), c->exit_code);
+        if (end != 0) {
             fputs("modelcheck: out of memory writing the report\n", stderr);
             raise_exit(c, EXIT_UNREADABLE);
-        } else {
-            puts(s);
         }
-        free(s);
-        cJSON_Delete(doc);
     } else if (!c->quiet || c->summary.files > 1) {
         mc_report_summary_text(stdout, &c->summary);
     }
-    fflush(stdout);
     return c->exit_code;
 }
 
-int main(int argc, char **argv)
+static int validate(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "certify") == 0) return mcc_main(argc - 1, argv + 1);
     cli c;
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
@@ -487,5 +496,15 @@ int main(int argc, char **argv)
     int rc = run(&c, argc, argv);
     mc_severity_map_free(c.severity);
     mcc_config_free(c.config);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    mc_cli_hold_std_fds();
+    int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
+    int rc = certify ? mcc_main(argc - 1, argv + 1) : validate(argc, argv);
+    if (mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
+        rc = MC_EXIT_OUTPUT;
     return rc;
 }

@@ -44,35 +44,80 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-int mc_walk(const char *dir, int max_depth, mc_pathlist *out,
-            void (*err_cb)(void *, const char *, int), void *ctx)
-{
+/* One directory being listed: its sorted entries and the next one to visit. */
+typedef struct frame {
+    char *dir;
     struct dirent **list;
-    int n = scandir(dir, &list, visible, by_name);
-    if (n < 0) {
+    int n, next;
+} frame;
+
+typedef struct stack {
+    frame *f;
+    size_t count, cap;
+} stack;
+
+/* Lists dir onto the stack (taking dir); an unreadable directory goes to
+ * err_cb and is not pushed. -1 when out of memory. */
+static int enter(stack *s, char *dir, void (*err_cb)(void *, const char *, int), void *ctx)
+{
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        frame *n = realloc(s->f, cap * sizeof *n);
+        if (!n) {
+            free(dir);
+            return -1;
+        }
+        s->f = n;
+        s->cap = cap;
+    }
+    frame *f = &s->f[s->count];
+    f->n = scandir(dir, &f->list, visible, by_name);
+    if (f->n < 0) {
         if (err_cb) err_cb(ctx, dir, errno);
+        free(dir);
         return 0;
     }
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        char *p = rc == 0 ? join(dir, list[i]->d_name) : NULL;
-        free(list[i]);
+    f->dir = dir;
+    f->next = 0;
+    s->count++;
+    return 0;
+}
+
+/* Depth first, entries in name order: the order of a recursive walk, with
+ * the pending directories on the heap instead of the C stack, so that no
+ * depth is too deep (a path too long to open is reported by err_cb). */
+int mc_walk(const char *dir, mc_pathlist *out, void (*err_cb)(void *, const char *, int), void *ctx)
+{
+    stack s = {0};
+    char *root = strdup(dir);
+    int rc = root ? enter(&s, root, err_cb, ctx) : -1;
+    while (s.count) {
+        frame *f = &s.f[s.count - 1];
+        if (f->next == f->n || rc != 0) {
+            while (f->next < f->n) free(f->list[f->next++]);
+            free(f->list);
+            free(f->dir);
+            s.count--;
+            continue;
+        }
+        struct dirent *d = f->list[f->next++];
+        char *p = join(f->dir, d->d_name);
+        free(d);
         if (!p) {
             rc = -1;
             continue;
         }
         struct stat lst, st;
         int is_link = lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode);
-        int ok = stat(p, &st) == 0;
-        if (ok && S_ISDIR(st.st_mode)) {
-            if (!is_link && max_depth > 0) rc = mc_walk(p, max_depth - 1, out, err_cb, ctx);
-            free(p);
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (is_link) free(p);
+            else rc = enter(&s, p, err_cb, ctx);
         } else if (push(out, p) != 0) {
             free(p);
             rc = -1;
         }
     }
-    free(list);
+    free(s.f);
     return rc;
 }
 

@@ -9,12 +9,12 @@ typedef struct mc_pathlist {
     size_t count, cap;
 } mc_pathlist;
 
-/* Appends every regular file under dir (recursively, at most max_depth
- * levels, sorted bytewise per directory). Entries whose names start with
- * '.' and symbolic links to directories are not entered. Returns 0, or -1
- * when out of memory; unreadable directories are reported to err_cb (with
- * ctx) and the walk goes on. */
-int mc_walk(const char *dir, int max_depth, mc_pathlist *out,
+/* Appends every file under dir (at any depth, depth first, sorted bytewise
+ * per directory). Entries whose names start with '.' and symbolic links to
+ * directories are not entered. Returns 0, or -1 when out of memory;
+ * directories that cannot be listed (unreadable, path too long) are reported
+ * to err_cb (with ctx) and the walk goes on. */
+int mc_walk(const char *dir, mc_pathlist *out,
             void (*err_cb)(void *ctx, const char *path, int err), void *ctx);
 void mc_pathlist_free(mc_pathlist *l);
 

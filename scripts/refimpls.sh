@@ -491,7 +491,7 @@ certify)
 check|expect)
     [ $# -eq 2 ] || die "usage: $0 $cmd IMPL"
     impl=$2 dir=$out/$2/check
-    certify "$impl" "$dir" 2 8
+    certify "$impl" "$dir" 2 30
     verdicts "$dir/$impl.json" > "$dir/verdicts.txt"
     exp=$data/expected/$impl.txt
     if [ "$cmd" = expect ]; then

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mc_certify_report.h"
+#include "mc_report.h"
 #include "mc_exporter.h"
 #include "mc_scene_json.h"
 
@@ -104,8 +105,8 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddStringToObject(doc, "tool_version", r->version);
     if (r->timestamp) cJSON_AddStringToObject(doc, "generated_at", r->timestamp);
     cJSON *ex = cJSON_AddObjectToObject(doc, "exporter");
-    cJSON_AddStringToObject(ex, "command", run->opt.command);
-    if (run->opt.output_name) cJSON_AddStringToObject(ex, "output_name", run->opt.output_name);
+    mc_json_add_text(ex, "command", run->opt.command);
+    if (run->opt.output_name) mc_json_add_text(ex, "output_name", run->opt.output_name);
     else cJSON_AddNullToObject(ex, "output_name");
     cJSON_AddStringToObject(ex, "format", run->opt.format);
     cJSON *settings = cJSON_AddObjectToObject(doc, "settings");

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "mc_certify_report.h"
+#include "mc_report.h"
 
 static cJSON *strings(char *const *list, size_t n)
 {
@@ -47,7 +48,7 @@ static cJSON *case_json(const mcc_report *r, size_t i)
     const mcc_result *res = &r->results[i];
     char what[1024];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "file", c->file);
+    mc_json_add_text(o, "file", c->file);
     cJSON_AddStringToObject(o, "format", c->format);
     cJSON_AddStringToObject(o, "layout", c->layout);
     cJSON_AddStringToObject(o, "rule", c->rule);
@@ -106,9 +107,9 @@ cJSON *mcc_report_json(const mcc_report *r)
     if (r->timestamp) cJSON_AddStringToObject(doc, "generated_at", r->timestamp);
     cJSON *loader = cJSON_AddObjectToObject(doc, "loader");
     cJSON_AddStringToObject(loader, "mode", mcc_mode_name(r->loader->mode));
-    cJSON_AddStringToObject(loader, "name", mcc_loader_text(r->loader));
+    mc_json_add_text(loader, "name", mcc_loader_text(r->loader));
     cJSON *corpus = cJSON_AddObjectToObject(doc, "corpus");
-    cJSON_AddStringToObject(corpus, "dir", r->corpus->dir);
+    mc_json_add_text(corpus, "dir", r->corpus->dir);
     cJSON_AddStringToObject(corpus, "generator", r->corpus->generator);
     cJSON_AddNumberToObject(corpus, "manifest_cases", (double)r->corpus->manifest_cases);
     cJSON *settings = cJSON_AddObjectToObject(doc, "settings");

@@ -557,7 +557,7 @@ static const nlm_case nlm_cases[] = {
     {CASE("invalid", "second_root.nlm", "NLM_NODE_UNREACHABLE", "node 1 drops child 3: node 3 is a second root", "NLM_NODE_UNREACHABLE"), SKIN, second_root, 0, 0, AT(NLM_AT_NODE, 3, 0), NULL},
     {CASE("invalid", "node_transform_inf.nlm", "NLM_NODE_TRANSFORM_NOT_FINITE", "an infinity in node 2's transformation", "NLM_NODE_TRANSFORM_NOT_FINITE"), SKIN, node_transform_inf, 0, 0, AT(NLM_AT_NODE, 2, 4), NULL},
     /* edge cases (issue 7) */
-    {CASE("valid", "zero_meshes.nlm", NULL, "a static model of 0 meshes: header, AABB and a mesh count of 0", ""), TWO, zero_meshes, 0, 0, NOWHERE, NULL},
+    {CASE("valid", "zero_meshes.nlm", NULL, "a static model of 0 meshes: header, AABB and a mesh count of 0", "FILE_NO_CONTENT"), TWO, zero_meshes, 0, 0, NOWHERE, NULL},
     {CASE("valid", "mesh_zero_vertices_zero_indices.nlm", NULL, "the second mesh has 0 vertices, 0 indices and no texture", ""), TWO, mesh_zero_vertices_zero_indices, 0, 0, NOWHERE, NULL},
     {CASE("valid", "mesh_zero_indices.nlm", NULL, "a textured mesh of 4 vertices and 0 indices", ""), STAT, mesh_zero_indices, 0, 0, NOWHERE, NULL},
     {CASE("valid", "animated_zero_channels.nlm", NULL, "3 bones, a bone map of 0 entries: nothing is animated", ""), SKIN, animated_zero_channels, 0, 0, NOWHERE, NULL},

@@ -605,13 +605,13 @@ static const semodel_case semodel_cases[] = {
     {CASE("invalid", "seblend_delta_nan_2018.semodel", "2018", "SEMODEL_SEBLEND_DELTA_NOT_FINITE", "vertex 0's delta has x = NaN", "SEMODEL_SEBLEND_TRAILER SEMODEL_SEBLEND_DELTA_NOT_FINITE"), SEMB_STATIC, S18, seblend_delta_nan, 0, AT(SE_AT_TAIL, 0, 36), 0},
     {CASE("invalid", "seblend_count_too_large.semodel", "2018", "SEMODEL_SEBLEND_FRAMING", "an SEBlend block claiming 2^32-1 shapes with 2 names and no deltas", "SEMODEL_SEBLEND_FRAMING"), SEMB_STATIC, S18, seblend_count_too_large, 0, AT(SE_AT_TAIL, 0, 8), 0},
     /* zero counts */
-    {EDGE("valid", "zero_vertices_zero_faces_2018.semodel", "2018", NULL, "one mesh of 0 vertices and 0 faces, no bones, no materials", ""), SEMB_STATIC, S18, zero_vertices_zero_faces, 0, NOWHERE, 1},
-    {EDGE("valid", "zero_vertices_zero_faces_draft.semodel", "draft", NULL, "one mesh of 0 vertices and 0 faces, no bones", ""), SEMB_STATIC, SDR, zero_vertices_zero_faces, 0, NOWHERE, 1},
+    {EDGE("valid", "zero_vertices_zero_faces_2018.semodel", "2018", NULL, "one mesh of 0 vertices and 0 faces, no bones, no materials", "FILE_NO_CONTENT"), SEMB_STATIC, S18, zero_vertices_zero_faces, 0, NOWHERE, 1},
+    {EDGE("valid", "zero_vertices_zero_faces_draft.semodel", "draft", NULL, "one mesh of 0 vertices and 0 faces, no bones", "FILE_NO_CONTENT"), SEMB_STATIC, SDR, zero_vertices_zero_faces, 0, NOWHERE, 1},
     {EDGE("valid", "zero_faces_2018.semodel", "2018", NULL, "one mesh of 4 vertices (normals, colors) and 0 faces", ""), SEMB_STATIC, S18, zero_faces, 0, NOWHERE, 1},
     {EDGE("valid", "zero_faces_draft.semodel", "draft", NULL, "one mesh of 4 vertices (half normals, colors) and 0 faces", ""), SEMB_STATIC, SDR, zero_faces, 0, NOWHERE, 1},
     {EDGE("valid", "zero_meshes_bones_only_2018.semodel", "2018", NULL, "3 bones and nothing else: the bone block is the one data block", ""), SEMB_STATIC, S18, bones_only, 0, NOWHERE, 1},
     {EDGE("valid", "zero_meshes_bones_only_draft.semodel", "draft", NULL, "3 bones and nothing else: the bone block is the one data block", ""), SEMB_STATIC, SDR, bones_only, 0, NOWHERE, 1},
-    {EDGE("valid", "zero_meshes_materials_only_2018.semodel", "2018", NULL, "1 material and nothing else: the material block is the one data block", ""), SEMB_STATIC, S18, materials_only, 0, NOWHERE, 1},
+    {EDGE("valid", "zero_meshes_materials_only_2018.semodel", "2018", NULL, "1 material and nothing else: the material block is the one data block", "FILE_NO_CONTENT"), SEMB_STATIC, S18, materials_only, 0, NOWHERE, 1},
     /* one of everything */
     {EDGE("valid", "one_of_everything_2018.semodel", "2018", NULL, "1 bone (global, local, scale), 1 mesh of 3 vertices and 1 face, 1 UV layer, normals, colors, 1 influence, 1 material", ""), SEMB_STATIC, S18, one_of_everything, 0, NOWHERE, 1},
     {EDGE("valid", "one_of_everything_draft.semodel", "draft", "SEMODEL_DRAFT_BLOCK_UNDEFINED", "1 bone, 1 mesh of 3 vertices and 1 face, 1 UV layer (mat_t 0), normals, colors, 1 influence; matCount 1 announces the draft's TODO material block", "SEMODEL_DRAFT_BLOCK_UNDEFINED"), SEMB_STATIC, SDR, one_of_everything, 0, MCG_ABS(14), 1},

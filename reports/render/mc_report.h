@@ -24,11 +24,33 @@ typedef struct mc_run_summary {
 
 void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status);
 
+/* Adds key: s to o, s being bytes from outside (a file name, a command):
+ * as they are when valid UTF-8; otherwise escaped by mc_utf8_escape and
+ * flagged by KEY_escaped: true, so every JSON document stays UTF-8 and the
+ * bytes can be restored (README, "Behaviour at the edges"). -1 when out of
+ * memory. */
+int mc_json_add_text(cJSON *o, const char *key, const char *s);
+
 /* One file's report object (reports/schema/report.schema.json, $defs/file). */
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status);
 
-/* The run document: tool, settings, files (taken over), summary. */
-cJSON *mc_report_run_json(cJSON *files, const mc_run_summary *s, const mc_options *opt);
+/* The run document, written as a stream (memory does not grow with the
+ * number of files): begin writes tool, settings and the opening of files;
+ * each file call appends one file's object, in the order given; end writes
+ * the summary and frees the writer. config (taken over; NULL for none) goes
+ * into the settings as "config". The bytes are those cJSON_Print gives
+ * for the whole document. begin returns NULL and the others -1 when out of
+ * memory; write errors are left to the caller's ferror(out). */
+typedef struct mc_json_report mc_json_report;
+mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *config);
+int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status);
+int mc_json_report_end(mc_json_report *w, const mc_run_summary *s);
+
+/* Streaming pieces: item as cJSON_Print formats it at that depth (a tab
+ * per level after each newline), from byte skip of its text on; and a
+ * skeleton document up to the opening bracket of its last empty array. */
+int mc_json_write(FILE *out, const cJSON *item, int depth, size_t skip);
+int mc_json_write_head(FILE *out, const cJSON *skeleton);
 
 /* The pieces of the run document shared with the SARIF log. */
 cJSON *mc_report_settings_json(const mc_options *opt);
@@ -36,13 +58,15 @@ cJSON *mc_report_summary_json(const mc_run_summary *s);
 
 /* SARIF 2.1.0 (reports/schema/sarif.schema.json: the subset emitted): one
  * result per kept instance, artifacts with size and sha256, the rules that
- * occur. Files are added in order; finishing takes the builder. */
+ * occur. Written as a stream like the JSON report: begin, one call per file
+ * in order, end (which frees the writer). Results go straight to out; the
+ * artifacts wait in a temporary file until end; run's tool, invocations and
+ * properties come last, once the rules and the exit code are known. */
 typedef struct mc_sarif mc_sarif;
-mc_sarif *mc_sarif_new(void);
-/* 0, or -1 when out of memory (the builder stays usable). */
-int mc_sarif_add_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
-/* The log; NULL when out of memory. Frees the builder either way. */
-cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code);
+mc_sarif *mc_sarif_begin(FILE *out);
+/* 0, or -1 when out of memory (the writer stays usable). */
+int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
+int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
 
 /* SARIF's level for a severity: error, warning, or note (info, hint). */
 const char *mc_sarif_level(mc_severity sev);

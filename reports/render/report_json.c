@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mc_report.h"
@@ -69,11 +70,26 @@ static cJSON *issue_json(const mc_issue *is)
     return o;
 }
 
+int mc_json_add_text(cJSON *o, const char *key, const char *s)
+{
+    int escaped;
+    char *text = mc_utf8_escape(s, &escaped);
+    if (!text) return -1;
+    int rc = cJSON_AddStringToObject(o, key, text) ? 0 : -1;
+    free(text);
+    if (escaped && rc == 0) {
+        char flag[64];
+        snprintf(flag, sizeof flag, "%s_escaped", key);
+        rc = cJSON_AddTrueToObject(o, flag) ? 0 : -1;
+    }
+    return rc;
+}
+
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "tool", tool_json());
-    cJSON_AddStringToObject(o, "path", path);
+    mc_json_add_text(o, "path", path);
     add_u64(o, "size", r->size);
     if (r->hashed) {
         char hex[65];
@@ -128,14 +144,84 @@ cJSON *mc_report_settings_json(const mc_options *opt)
     return o;
 }
 
-cJSON *mc_report_run_json(cJSON *files, const mc_run_summary *s, const mc_options *opt)
+int mc_json_write(FILE *out, const cJSON *item, int depth, size_t skip)
 {
+    char *text = cJSON_Print(item);
+    if (!text) return -1;
+    size_t len = strlen(text);
+    /* cJSON escapes newlines inside strings: every newline here is layout */
+    for (size_t i = skip < len ? skip : len, start = i; i <= len; i++) {
+        if (i < len && text[i] != '\n') continue;
+        fwrite(text + start, 1, i - start, out);
+        if (i < len) {
+            fputc('\n', out);
+            for (int d = 0; d < depth; d++) fputc('\t', out);
+        }
+        start = i + 1;
+    }
+    free(text);
+    return 0;
+}
+
+int mc_json_write_head(FILE *out, const cJSON *skeleton)
+{
+    char *text = cJSON_Print(skeleton);
+    if (!text) return -1;
+    char *open = NULL;
+    for (char *p = strstr(text, "[]"); p; p = strstr(p + 1, "[]")) open = p;
+    if (open) fwrite(text, 1, (size_t)(open - text) + 1, out);
+    free(text);
+    return open ? 0 : -1;
+}
+
+struct mc_json_report {
+    FILE *out;
+    uint64_t files;
+};
+
+mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *config)
+{
+    mc_json_report *w = calloc(1, sizeof *w);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "tool", tool_json());
-    cJSON_AddItemToObject(o, "settings", mc_report_settings_json(opt));
-    cJSON_AddItemToObject(o, "files", files);
-    cJSON_AddItemToObject(o, "summary", mc_report_summary_json(s));
-    return o;
+    int rc = -1;
+    if (w && o) {
+        w->out = out;
+        cJSON_AddItemToObject(o, "tool", tool_json());
+        cJSON *settings = mc_report_settings_json(opt);
+        if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
+        cJSON_AddItemToObject(o, "settings", settings);
+        cJSON_AddArrayToObject(o, "files");
+        rc = mc_json_write_head(out, o);
+    }
+    cJSON_Delete(o);
+    cJSON_Delete(config);
+    if (rc != 0) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status)
+{
+    cJSON *o = mc_report_file_json(r, path, status);
+    if (!o) return -1;
+    if (w->files) fputs(", ", w->out);
+    int rc = mc_json_write(w->out, o, 2, 0);
+    cJSON_Delete(o);
+    if (rc == 0) w->files++;
+    return rc;
+}
+
+int mc_json_report_end(mc_json_report *w, const mc_run_summary *s)
+{
+    cJSON *sum = mc_report_summary_json(s);
+    fputs("],\n\t\"summary\":\t", w->out);
+    int rc = sum ? mc_json_write(w->out, sum, 1, 0) : -1;
+    fputs("\n}\n", w->out);
+    cJSON_Delete(sum);
+    free(w);
+    return rc;
 }
 
 cJSON *mc_report_summary_json(const mc_run_summary *s)

@@ -12,8 +12,14 @@
  *  - levels: error and warning as they are, info and hint as "note" (SARIF
  *    has no finer level); properties.severity keeps ours;
  *  - partialFingerprints: code and structural path, so that the same
- *    finding in two runs matches even when offsets moved.
+ *    finding in two runs matches even when offsets moved;
+ *  - written as a stream: results first (straight to the output), then the
+ *    artifacts (kept in a temporary file meanwhile), then tool (with the
+ *    rules that occurred), invocations (with the exit code) and properties.
+ *    Key order carries no meaning in SARIF; memory stays flat in the number
+ *    of files, and time is linear in files and results.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,20 +29,40 @@
 #include "mc_report.h"
 
 struct mc_sarif {
-    cJSON *artifacts;
-    cJSON *results;
+    FILE *out;
+    FILE *artifacts;     /* a temporary file, or a memory stream without one */
+    char *artifacts_mem; /* the memory stream's buffer */
+    size_t artifacts_len;
+    uint64_t files, results;
+    int failed;          /* a write to the artifacts stream failed */
     unsigned char used[MC_CODE_COUNT];
 };
 
-mc_sarif *mc_sarif_new(void)
+mc_sarif *mc_sarif_begin(FILE *out)
 {
     mc_sarif *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->artifacts = cJSON_CreateArray();
-    s->results = cJSON_CreateArray();
-    if (!s->artifacts || !s->results) {
-        cJSON_Delete(s->artifacts);
-        cJSON_Delete(s->results);
+    s->out = out;
+    s->artifacts = tmpfile();
+    if (!s->artifacts) s->artifacts = open_memstream(&s->artifacts_mem, &s->artifacts_len);
+    cJSON *log = cJSON_CreateObject();
+    cJSON *run = cJSON_CreateObject();
+    int rc = -1;
+    if (s->artifacts && log && run) {
+        cJSON_AddStringToObject(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+        cJSON_AddStringToObject(log, "version", "2.1.0");
+        cJSON_AddArrayToObject(run, "results");
+        cJSON *runs = cJSON_AddArrayToObject(log, "runs");
+        if (runs && cJSON_AddItemToArray(runs, run)) {
+            run = NULL;
+            rc = mc_json_write_head(out, log);
+        }
+    }
+    cJSON_Delete(run);
+    cJSON_Delete(log);
+    if (rc != 0) {
+        if (s->artifacts) fclose(s->artifacts);
+        free(s->artifacts_mem);
         free(s);
         return NULL;
     }
@@ -72,15 +98,15 @@ static char *path_uri(const char *path)
     return u;
 }
 
-static cJSON *artifact_location(const char *uri, int index)
+static cJSON *artifact_location(const char *uri, uint64_t index)
 {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "uri", uri);
-    cJSON_AddNumberToObject(a, "index", index);
+    cJSON_AddNumberToObject(a, "index", (double)index);
     return a;
 }
 
-static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char *uri, int index)
+static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char *uri, uint64_t index)
 {
     const mc_code_info *ci = mc_code_get(is->code);
     cJSON *o = cJSON_CreateObject();
@@ -138,21 +164,41 @@ static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status statu
     return a;
 }
 
-int mc_sarif_add_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status)
+static int add_result(mc_sarif *s, const mc_issue *is, const mc_instance *in, const char *uri,
+                      uint64_t index)
+{
+    cJSON *j = result_json(is, in, uri, index);
+    if (!j) return -1;
+    if (s->results) fputs(", ", s->out);
+    int rc = mc_json_write(s->out, j, 3, 0);
+    cJSON_Delete(j);
+    if (rc == 0) s->results++;
+    return rc;
+}
+
+int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status)
 {
     char *uri = path_uri(path);
     if (!uri) return -1;
-    int index = cJSON_GetArraySize(s->artifacts);
-    cJSON_AddItemToArray(s->artifacts, artifact_json(r, uri, status));
-    for (size_t i = 0; i < r->issue_count; i++) {
+    cJSON *art = artifact_json(r, uri, status);
+    int rc = art ? 0 : -1;
+    if (rc == 0) {
+        /* the index of the artifact is the count before it: no array to
+         * measure (that made the log quadratic in the number of files) */
+        if (s->files) fputs(", ", s->artifacts);
+        rc = mc_json_write(s->artifacts, art, 3, 0);
+    }
+    cJSON_Delete(art);
+    for (size_t i = 0; rc == 0 && i < r->issue_count; i++) {
         const mc_issue *is = &r->issues[i];
         if ((unsigned)is->code < MC_CODE_COUNT) s->used[is->code] = 1;
-        if (is->instance_count == 0) cJSON_AddItemToArray(s->results, result_json(is, NULL, uri, index));
-        for (size_t k = 0; k < is->instance_count; k++)
-            cJSON_AddItemToArray(s->results, result_json(is, &is->instances[k], uri, index));
+        if (is->instance_count == 0) rc = add_result(s, is, NULL, uri, s->files);
+        for (size_t k = 0; rc == 0 && k < is->instance_count; k++)
+            rc = add_result(s, is, &is->instances[k], uri, s->files);
     }
     free(uri);
-    return 0;
+    if (rc == 0) s->files++;
+    return rc;
 }
 
 /* Only the rules that occur, in catalog order: the log stays small. */
@@ -167,20 +213,25 @@ static cJSON *rules_json(const mc_sarif *s)
     return rules;
 }
 
-cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, int exit_code)
+/* The artifacts, copied from where they waited. */
+static int copy_artifacts(mc_sarif *s)
 {
-    if (!s) return NULL;
-    cJSON *log = cJSON_CreateObject(), *run = cJSON_CreateObject();
-    if (!log || !run) {
-        cJSON_Delete(log);
-        cJSON_Delete(run);
-        cJSON_Delete(s->artifacts);
-        cJSON_Delete(s->results);
-        free(s);
-        return NULL;
-    }
-    cJSON_AddStringToObject(log, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-    cJSON_AddStringToObject(log, "version", "2.1.0");
+    if (fflush(s->artifacts) != 0 || ferror(s->artifacts)) return -1;
+    if (s->artifacts_mem) return fwrite(s->artifacts_mem, 1, s->artifacts_len, s->out) == s->artifacts_len ? 0 : -1;
+    rewind(s->artifacts);
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, s->artifacts)) > 0) fwrite(buf, 1, n, s->out);
+    return ferror(s->artifacts) ? -1 : 0;
+}
+
+/* What ends the run, once rules and exit code are known: tool, invocations
+ * and properties, written as the rest of the run object. */
+static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config,
+                       int exit_code)
+{
+    cJSON *run = cJSON_CreateObject();
+    if (!run) return NULL;
     cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
     cJSON_AddStringToObject(driver, "name", "modelcheck");
     cJSON_AddStringToObject(driver, "version", MC_VERSION_STRING);
@@ -192,12 +243,32 @@ cJSON *mc_sarif_finish(mc_sarif *s, const mc_run_summary *sum, const mc_options 
     cJSON_AddBoolToObject(inv, "executionSuccessful", exit_code != 3);
     cJSON_AddNumberToObject(inv, "exitCode", exit_code);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
-    cJSON_AddItemToObject(run, "artifacts", s->artifacts);
-    cJSON_AddItemToObject(run, "results", s->results);
     cJSON *props = cJSON_AddObjectToObject(run, "properties");
-    cJSON_AddItemToObject(props, "settings", mc_report_settings_json(opt));
+    cJSON *settings = mc_report_settings_json(opt);
+    if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
+    cJSON_Delete(config);
+    cJSON_AddItemToObject(props, "settings", settings);
     cJSON_AddItemToObject(props, "summary", mc_report_summary_json(sum));
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(log, "runs"), run);
+    return run;
+}
+
+int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code)
+{
+    if (!s) {
+        cJSON_Delete(config);
+        return -1;
+    }
+    fputs("],\n\t\t\t\"artifacts\":\t[", s->out);
+    int rc = copy_artifacts(s);
+    fputs("]", s->out);
+    cJSON *tail = run_tail(s, sum, opt, config, exit_code);
+    /* "{" opens the tail object: a comma continues the run object instead */
+    fputs(",", s->out);
+    if (rc == 0) rc = tail ? mc_json_write(s->out, tail, 2, 1) : -1;
+    fputs("]\n}\n", s->out);
+    cJSON_Delete(tail);
+    fclose(s->artifacts);
+    free(s->artifacts_mem);
     free(s);
-    return log;
+    return rc;
 }

@@ -49,8 +49,12 @@ static void print_status(FILE *out, const mc_result *r, const char *path)
     print_counts(out, r->counts);
 }
 
-void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int quiet)
+void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int quiet)
 {
+    /* a newline or an escape sequence in a file name must not split a line
+     * or reach the terminal */
+    char *quoted = mc_text_quote(name);
+    const char *path = quoted ? quoted : "(name not shown: out of memory)";
     size_t n = 0;
     for (size_t i = 0; i < r->issue_count; i++) n += r->issues[i].instance_count;
     line_ref *lines = n ? malloc(n * sizeof *lines) : NULL;
@@ -66,11 +70,21 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int qu
     for (size_t i = 0; i < r->issue_count; i++) {
         const mc_issue *is = &r->issues[i];
         if (is->count <= is->instance_count) continue;
-        fprintf(out, "%s: note: %s: %" PRIu64 " more occurrences not shown (%" PRIu64 " in all, first at 0x%" PRIx64 ")\n",
-                path, mc_code_get(is->code)->name, is->count - is->instance_count, is->count,
+        uint64_t more = is->count - is->instance_count;
+        if (is->instance_count == 0) {
+            /* --max-issues 0: no instance kept, the issue still has its
+             * severity (an error must not read as a note) */
+            fprintf(out, "%s:0x%" PRIx64 ": %s: %s: %s (%" PRIu64 " occurrence%s, none shown)\n", path,
+                    is->first_offset, mc_severity_name(is->severity), mc_code_get(is->code)->name,
+                    mc_code_get(is->code)->summary, is->count, is->count == 1 ? "" : "s");
+            continue;
+        }
+        fprintf(out, "%s: note: %s: %" PRIu64 " more occurrence%s not shown (%" PRIu64 " in all, first at 0x%" PRIx64 ")\n",
+                path, mc_code_get(is->code)->name, more, more == 1 ? "" : "s", is->count,
                 is->first_offset);
     }
     if (!quiet || !mc_result_valid(r)) print_status(out, r, path);
+    free(quoted);
 }
 
 void mc_report_summary_text(FILE *out, const mc_run_summary *s)

@@ -3,26 +3,7 @@
 # usage: cli_test.sh MODELCHECK MC_CORPUSGEN
 set -uo pipefail
 mc=$1 gen=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-ok()   { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-# expect NAME EXIT_CODE CMD...: runs CMD, keeps stdout/stderr in $tmp/out, $tmp/err
-expect() {
-    local name=$1 want=$2; shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; cat "$tmp/err"; fi
-}
-contains() { # contains NAME FILE TEXT
-    if grep -qF -- "$3" "$2"; then ok; else fail "$1: '$3' not in $2:"; head -5 "$2"; fi
-}
-one_line() { # one_line NAME FILE: exactly one line starting with "modelcheck: "
-    if [ "$(wc -l <"$2")" -eq 1 ] && grep -q '^modelcheck: ' "$2"; then ok; else fail "$1: stderr is not one line:"; cat "$2"; fi
-}
+. "$(dirname "$0")/common.sh"
 
 "$gen" "$tmp/corpus" || { echo "cannot generate corpus"; exit 1; }
 valid=$tmp/corpus/aem/valid/skinned_animated.aem
@@ -44,6 +25,17 @@ expect werror-ignored 0 "$mc" --werror --ignore AEM_UNSKINNED_VERTEX "$static"
 expect severity-error 1 "$mc" --severity AEM_UNSKINNED_VERTEX=error "$static"
 expect max-issues 0 "$mc" -n 2 "$static"
 contains max-issues-note "$tmp/out" "note: AEM_UNSKINNED_VERTEX: 6 more occurrences not shown (8 in all, first at 0x60)"
+# --max-issues 0: a kept error still reads as an error, counted in words
+expect max-issues-0 1 "$mc" -n 0 "$weights"
+contains max-issues-0-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: The bone weights of a skinned vertex do not sum to 1 (1 occurrence, none shown)"
+lacks max-issues-0-note "$tmp/out" "note:"
+# every refused option names itself
+expect bad-short-group 2 "$mc" -Zq "$valid";          contains bad-short-group-msg "$tmp/err" "unknown option '-Z' (try --help)"
+expect bad-after-value 2 "$mc" --output json -Z "$valid"; contains bad-after-value-msg "$tmp/err" "unknown option '-Z'"
+expect bad-long-value 2 "$mc" --bogus=3 "$valid";     contains bad-long-value-msg "$tmp/err" "unknown option '--bogus'"
+expect bad-format-once 2 "$mc" --format bogus "$valid"; lacks bad-format-once-msg "$tmp/err" "(see --help)"
+expect long-no-value 2 "$mc" "$valid" --format;       contains long-no-value-msg "$tmp/err" "option '--format' needs a value"
+expect certify-bad-short 2 "$mc" certify -Zq;         contains certify-bad-short-msg "$tmp/err" "unknown option '-Z'"
 
 # usage errors: exit 2, one line on stderr
 expect no-path 2 "$mc";                               one_line no-path "$tmp/err"
@@ -147,7 +139,7 @@ contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json or s
 expect version 0 "$mc" --version
 contains version-text "$tmp/out" "modelcheck 0."
 expect help 0 "$mc" --help
-contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory."
+contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage error or bad config file, 3 unreadable file or directory,"
 expect list-codes 0 "$mc" --list-codes
 contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
 expect list-codes-json 0 "$mc" --list-codes --output json
@@ -220,10 +212,13 @@ drop=(setpriv --bounding-set -dac_override,-dac_read_search)
 [ "$(id -u)" -eq 0 ] && "${drop[@]}" true 2>/dev/null && as=("${drop[@]}")
 if [ "$(id -u)" -ne 0 ] || [ ${#as[@]} -gt 0 ]; then
     expect locked-dir 3 ${as[@]+"${as[@]}"} "$mc" "$tmp/walk"
-    contains locked-dir-msg "$tmp/err" "modelcheck: $tmp/walk/locked: cannot read directory: Permission denied"
-    contains locked-dir-rest "$tmp/out" "1 file: 1 valid, 0 invalid, 1 unreadable, 0 skipped"
+    contains locked-dir-msg "$tmp/err" "modelcheck: $tmp/walk/locked: cannot list directory: Permission denied"
+    # every count has its entries: the directory is a file entry of its own
+    contains locked-dir-rest "$tmp/out" "2 files: 1 valid, 0 invalid, 1 unreadable, 0 skipped"
+    expect locked-dir-json 3 ${as[@]+"${as[@]}"} "$mc" --output json "$tmp/walk"
+    contains locked-dir-entry "$tmp/out" "\"path\":	\"$tmp/walk/locked\""
 else
-    ok; ok; ok # root that cannot drop its capabilities reads every directory
+    ok; ok; ok; ok; ok # root that cannot drop its capabilities reads every directory
 fi
 chmod 700 "$tmp/walk/locked"
 

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from urllib.parse import unquote
+from urllib.parse import unquote_to_bytes
 
 import jsonschema
 
@@ -19,8 +19,21 @@ import jsonschema
 def run(cmd, stdin=None, raw=False):
     p = subprocess.run(cmd, input=stdin, capture_output=True)
     if p.returncode not in (0, 1, 3):
-        sys.exit(f"FAIL {cmd}: exit {p.returncode}: {p.stderr.decode()}")
-    return p.stdout if raw else json.loads(p.stdout)
+        sys.exit(f"FAIL {cmd}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
+    # strict: every JSON we emit is UTF-8, whatever the file names hold
+    return p.stdout if raw else json.loads(p.stdout.decode("utf-8"))
+
+
+def hostile_tree(tmp, corpus):
+    """Copies of corpus files under names that are not UTF-8, hold control
+    characters or a '%' (issue 18)."""
+    d = os.path.join(tmp.encode(), b"names")
+    os.mkdir(d)
+    src = os.path.join(corpus, "aem", "invalid", "weights_sum_0_93.aem")
+    for name in [b"caf\xe9.aem", b"new\nline.aem", b"esc\x1b[2J.aem", b"100%.aem", b"\xff\xfe%41.aem"]:
+        with open(src, "rb") as f, open(os.path.join(d, name), "wb") as g:
+            g.write(f.read())
+    return d
 
 
 def sarif_against_json(sarif, report):
@@ -28,8 +41,9 @@ def sarif_against_json(sarif, report):
     problems = []
     r = sarif["runs"][0]
     arts, results = r["artifacts"], r["results"]
-    if [unquote(a["location"]["uri"].removeprefix("file://")) for a in arts] != \
-            [f["path"] for f in report["files"]]:
+    if [unquote_to_bytes(a["location"]["uri"].removeprefix("file://")) for a in arts] != \
+            [unquote_to_bytes(f["path"]) if f.get("path_escaped") else f["path"].encode()
+             for f in report["files"]]:
         problems.append("artifacts are not the files of the JSON report, in order")
     want = sum(max(len(i["instances"]), 1) for f in report["files"] for i in f["issues"])
     if len(results) != want:
@@ -63,6 +77,7 @@ def main():
             run([mc, "--output", "json", "-n", "1", "--severity", "AEM_UNSKINNED_VERTEX=error", corpus]),
             run([mc, "--output", "json", os.path.join(tmp, "missing.aem"), empty]),
             run([mc, "--output", "json", "-"], stdin=b"AEM\x01"),
+            run([mc, "--output", "json", hostile_tree(tmp, corpus)]),
         ]
     checked = failed = 0
     # SARIF: the schema of the subset, and agreement with the JSON report of the same run
@@ -72,7 +87,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         empty = os.path.join(tmp, "empty file.aem")  # a space: %-encoded in the URI
         open(empty, "wb").close()
-        runs = [[corpus], ["-n", "0", corpus], ["-n", "1", os.path.join(tmp, "missing.aem"), empty]]
+        runs = [[corpus], ["-n", "0", corpus], ["-n", "1", os.path.join(tmp, "missing.aem"), empty],
+                [hostile_tree(tmp, corpus)]]
         for args in runs:
             raw = run([mc, "--output", "sarif"] + args, raw=True)
             again = run([mc, "--output", "sarif"] + args, raw=True)

@@ -427,7 +427,7 @@ Test(core, standard_input_larger_than_the_first_buffer)
     mcb_free(&b);
 }
 
-Test(core, standard_input_stops_one_buffer_past_the_limit)
+Test(core, standard_input_stops_one_byte_past_the_limit)
 {
     mcb_buf b = {0};
     mcb_zeros(&b, 200000);
@@ -439,7 +439,10 @@ Test(core, standard_input_stops_one_buffer_past_the_limit)
     cr_expect_eq(mc_validate_path("-", &o, &r), MC_OK);
     cr_assert_not_null(r);
     expect_only(r, MC_FILE_TOO_LARGE, 1, 0);
-    cr_expect_eq(r->size, 65536, "read stops at the first full buffer past the limit");
+    /* memory stays at the limit: not a doubling further (issue 18) */
+    cr_expect_eq(r->size, 1001, "read stops one byte past the limit");
+    cr_expect_str_eq(r->issues[0].instances[0].message,
+                     "standard input is longer than the limit of 1000 bytes (reading stopped at byte 1001)");
     mc_result_free(r);
     mcb_free(&b);
 }

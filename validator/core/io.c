@@ -6,6 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,25 +16,29 @@
 
 #include "mc_validate.h"
 
-static mc_status io_failure(mc_code code, const char *what, int err, const mc_settings *opt,
-                            mc_result **out)
+/* A result of one issue at offset 0, for what is known without validating
+ * content. forced: reported even if the code is ignored (an I/O failure:
+ * the file was not checked, and silence would claim it was). */
+static mc_status one_issue(mc_code code, int forced, uint64_t size, const char *msg,
+                           const mc_settings *opt, mc_result **out)
 {
     mc_result *r = mc_result_new();
     if (!r) return MC_ERR_NOMEM;
+    r->size = size;
     mc_ctx c;
     mc_info scratch;
     memset(&scratch, 0, sizeof scratch);
     mc_status st = mc_ctx_begin(&c, NULL, 0, opt, &scratch);
     if (st == MC_OK) {
-        /* An I/O failure is reported even if the code is ignored: the file
-         * was not checked, and silence would claim it was. */
-        mc_settings forced = *opt;
-        forced.severity[code] = MC_SEVERITY_ERROR;
-        if (forced.max_instances == 0) forced.max_instances = 1;
-        c.opt = &forced;
+        mc_settings force = *opt;
+        if (forced) {
+            force.severity[code] = MC_SEVERITY_ERROR;
+            if (force.max_instances == 0) force.max_instances = 1;
+            c.opt = &force;
+        }
         mc_instance *in = mc_emit(&c, code, 0);
         mc_path(in, "/");
-        mc_msg(in, "%s: %s", what, err ? strerror(err) : "not a regular file");
+        mc_msg(in, "%s", msg);
         st = mc_ctx_finish(&c, r);
     }
     if (st != MC_OK) {
@@ -40,20 +46,65 @@ static mc_status io_failure(mc_code code, const char *what, int err, const mc_se
         return st;
     }
     *out = r;
-    return MC_ERR_IO;
+    return MC_OK;
 }
 
+static mc_status io_failure(mc_code code, const char *what, int err, const mc_settings *opt,
+                            mc_result **out)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: %s", what, err ? strerror(err) : "not a regular file");
+    mc_status st = one_issue(code, 1, 0, msg, opt, out);
+    return st == MC_OK ? MC_ERR_IO : st;
+}
+
+mc_status mc_result_io_error(const char *what, int err, const mc_options *options, mc_result **out)
+{
+    if (!what || !out) return MC_ERR_INVALID_ARG;
+    *out = NULL;
+    mc_settings settings;
+    mc_settings_resolve(&settings, options);
+    return io_failure(MC_IO_OPEN_FAILED, what, err, &settings, out);
+}
+
+static mc_status not_regular(const struct stat *st, const mc_settings *opt, mc_result **out)
+{
+    if (S_ISDIR(st->st_mode)) return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, opt, out);
+    const char *what = S_ISFIFO(st->st_mode)  ? "cannot validate a FIFO"
+                       : S_ISSOCK(st->st_mode) ? "cannot validate a socket"
+                       : S_ISCHR(st->st_mode)  ? "cannot validate a character device"
+                       : S_ISBLK(st->st_mode)  ? "cannot validate a block device"
+                                               : "cannot validate";
+    return io_failure(MC_IO_NOT_REGULAR, what, 0, opt, out);
+}
+
+/* Reads up to size bytes (fewer only at the end of the input) into buf;
+ * *got says how many. 0, or the errno of a failed read. */
+static int read_full(int fd, uint8_t *buf, size_t size, size_t *got)
+{
+    *got = 0;
+    while (*got < size) {
+        ssize_t n = read(fd, buf + *got, size - *got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno;
+        if (n == 0) break;
+        *got += (size_t)n;
+    }
+    return 0;
+}
+
+/* Standard input has no size to check first: it is read up to one byte past
+ * the limit, never further, so memory stays at the limit plus a constant. */
 static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
 {
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
+    uint64_t want = opt->max_file_bytes < SIZE_MAX - 1 ? opt->max_file_bytes + 1 : SIZE_MAX;
+    size_t cap = want < (1 << 16) ? (size_t)want : 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf) return MC_ERR_NOMEM;
-    for (;;) {
+    while (len < want) {
         if (len == cap) {
-            /* read one byte past the limit so an oversized input is seen */
-            if ((uint64_t)cap > opt->max_file_bytes) break;
-            size_t ncap = cap * 2;
-            uint8_t *n = ncap > cap ? realloc(buf, ncap) : NULL;
+            size_t ncap = cap <= want / 2 ? cap * 2 : (size_t)want;
+            uint8_t *n = realloc(buf, ncap);
             if (!n) {
                 free(buf);
                 return MC_ERR_NOMEM;
@@ -61,22 +112,92 @@ static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
             buf = n;
             cap = ncap;
         }
-        ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            int err = errno;
+        size_t got = 0;
+        int err = read_full(STDIN_FILENO, buf + len, cap - len, &got);
+        len += got;
+        if (err) {
             free(buf);
             return io_failure(MC_IO_READ_FAILED, "cannot read standard input", err, opt, out);
         }
-        if (got == 0) break;
-        len += (size_t)got;
+        if (len < cap) break; /* end of input */
+    }
+    if (len > opt->max_file_bytes) {
+        /* its size is unknown: say what is known */
+        free(buf);
+        char msg[160];
+        snprintf(msg, sizeof msg, "standard input is longer than the limit of %" PRIu64
+                 " bytes (reading stopped at byte %zu)", opt->max_file_bytes, len);
+        return one_issue(MC_FILE_TOO_LARGE, 0, len, msg, opt, out);
     }
     mc_status st = mc_validate_sized(len ? buf : NULL, len, len, opt, out);
     free(buf);
     return st;
 }
 
+/* A file that changed while it was read (truncated under the mapping, or a
+ * different size or modification time afterwards) is not reported on: what
+ * was read is not one version of it. */
+static mc_status check_unchanged(int fd, const struct stat *before, int faulted, mc_status st,
+                                 const mc_settings *opt, mc_result **out)
+{
+    struct stat now;
+    int same = !faulted && fstat(fd, &now) == 0 && now.st_size == before->st_size &&
+               now.st_mtim.tv_sec == before->st_mtim.tv_sec &&
+               now.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
+    if (same) return st;
+    mc_result_free(*out);
+    *out = NULL;
+    char msg[200];
+    snprintf(msg, sizeof msg, "file changed while it was being read (%s; %" PRIu64 " bytes when opened)",
+             faulted ? "truncated under the mapping" : "new size or modification time",
+             (uint64_t)before->st_size);
+    mc_status s = one_issue(MC_IO_READ_FAILED, 1, (uint64_t)before->st_size, msg, opt, out);
+    return s == MC_OK ? MC_ERR_IO : s;
+}
+
+/* Without a guard slot: the file is read into memory instead of mapped. */
+static mc_status validate_read(int fd, const struct stat *before, const mc_settings *opt, mc_result **out)
+{
+    size_t size = (size_t)before->st_size, len = 0;
+    uint8_t *buf = malloc(size);
+    if (!buf) return MC_ERR_NOMEM;
+    int err = read_full(fd, buf, size, &len);
+    if (err) {
+        free(buf);
+        return io_failure(MC_IO_READ_FAILED, "cannot read", err, opt, out);
+    }
+    mc_status st = mc_validate_sized(buf, len, len, opt, out);
+    free(buf);
+    return check_unchanged(fd, before, len != size, st, opt, out);
+}
+
+static mc_status validate_mapped(int fd, const struct stat *before, const mc_settings *opt,
+                                 mc_result **out, void (*hook)(void *), void *arg)
+{
+    size_t size = (size_t)before->st_size;
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) return io_failure(MC_IO_READ_FAILED, "cannot map", errno, opt, out);
+    int slot = mc_guard_map(map, size);
+    if (slot < 0) {
+        munmap(map, size);
+        if (hook) hook(arg);
+        return validate_read(fd, before, opt, out);
+    }
+    (void)posix_madvise(map, size, POSIX_MADV_SEQUENTIAL);
+    if (hook) hook(arg);
+    mc_status st = mc_validate_sized(map, size, size, opt, out);
+    int faulted = mc_guard_unmap(slot);
+    munmap(map, size);
+    return check_unchanged(fd, before, faulted, st, opt, out);
+}
+
 mc_status mc_validate_path(const char *path, const mc_options *options, mc_result **out)
+{
+    return mc_validate_path_hooked(path, options, out, NULL, NULL);
+}
+
+mc_status mc_validate_path_hooked(const char *path, const mc_options *options, mc_result **out,
+                                  void (*mapped)(void *arg), void *arg)
 {
     if (!path || !out) return MC_ERR_INVALID_ARG;
     *out = NULL;
@@ -85,34 +206,24 @@ mc_status mc_validate_path(const char *path, const mc_options *options, mc_resul
     const mc_settings *settings = &resolved;
     if (strcmp(path, "-") == 0) return validate_stdin(settings, out);
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Only regular files are opened: open() of a FIFO waits for a writer,
+     * and opening a device can have effects of its own. O_NONBLOCK covers
+     * the race of a path replaced between the two calls (it changes nothing
+     * for a regular file). */
+    struct stat pre;
+    if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode))
+        return not_regular(&pre, settings, out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, settings, out);
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        close(fd);
-        return io_failure(MC_IO_READ_FAILED, "cannot stat", err, settings, out);
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, settings, out);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return io_failure(MC_IO_NOT_REGULAR, "cannot validate", 0, settings, out);
-    }
-    uint64_t size = (uint64_t)st.st_size;
-    if (size == 0 || size > settings->max_file_bytes || size > SIZE_MAX) {
+    mc_status s;
+    if (fstat(fd, &st) != 0) s = io_failure(MC_IO_READ_FAILED, "cannot stat", errno, settings, out);
+    else if (!S_ISREG(st.st_mode)) s = not_regular(&st, settings, out);
+    else if (st.st_size == 0 || (uint64_t)st.st_size > settings->max_file_bytes ||
+             (uint64_t)st.st_size > SIZE_MAX)
         /* nothing to map: the driver reports FILE_EMPTY or FILE_TOO_LARGE */
-        close(fd);
-        return mc_validate_sized(NULL, 0, size, settings, out);
-    }
-    void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
-    int err = errno;
+        s = mc_validate_sized(NULL, 0, (uint64_t)st.st_size, settings, out);
+    else s = validate_mapped(fd, &st, settings, out, mapped, arg);
     close(fd);
-    if (map == MAP_FAILED) return io_failure(MC_IO_READ_FAILED, "cannot map", err, settings, out);
-    (void)posix_madvise(map, (size_t)size, POSIX_MADV_SEQUENTIAL);
-    mc_status s = mc_validate_sized(map, (size_t)size, size, settings, out);
-    munmap(map, (size_t)size);
     return s;
 }

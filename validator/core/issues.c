@@ -55,9 +55,12 @@ void mc_msg(mc_instance *in, const char *fmt, ...)
 {
     if (!in) return;
     va_list ap;
+    char raw[sizeof in->message];
     va_start(ap, fmt);
-    vsnprintf(in->message, sizeof in->message, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* names quoted from a model are bytes of the file */
+    mc_text_clean(in->message, sizeof in->message, raw);
 }
 
 void mc_payload_offset(mc_instance *in, uint64_t payload_offset)

@@ -67,6 +67,11 @@ mc_instance *mc_emit(mc_ctx *c, mc_code code, uint64_t offset);
 
 void mc_path(mc_instance *in, const char *fmt, ...) MC_PRINTF(2, 3);
 void mc_msg(mc_instance *in, const char *fmt, ...) MC_PRINTF(2, 3);
+/* Copies src into dst (size bytes, NUL-terminated, cut before a sequence
+ * that does not fit) with every control character and every byte of no
+ * well-formed UTF-8 sequence written \xHH: a message quoting bytes of a
+ * file stays UTF-8 for JSON and harmless on a terminal. Returns the length. */
+size_t mc_text_clean(char *dst, size_t size, const char *src);
 
 /* Records where decoded data sits relative to the file offset. */
 void mc_payload_offset(mc_instance *in, uint64_t payload_offset);

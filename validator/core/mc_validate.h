@@ -15,4 +15,17 @@ mc_result *mc_result_new(void);
 mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size,
                             const mc_settings *settings, mc_result **out);
 
+/* Guarded mappings (guard.c): registers size bytes mapped at base, so that
+ * a SIGBUS inside them (the file was truncated) is survived. Returns the
+ * slot, or -1 when none is free or no handler could be installed (do not
+ * map then). mc_guard_unmap frees the slot before munmap and returns 1 when
+ * a fault happened (the bytes read are not the file's). */
+int mc_guard_map(void *base, size_t size);
+int mc_guard_unmap(int slot);
+
+/* mc_validate_path with a hook called once the file is mapped, before it
+ * is read: tests truncate the file there. */
+mc_status mc_validate_path_hooked(const char *path, const mc_options *options, mc_result **out,
+                                  void (*mapped)(void *arg), void *arg);
+
 #endif

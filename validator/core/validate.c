@@ -264,6 +264,25 @@ static void hash_join(hash_job *j)
     j->running = 0;
 }
 
+/* A file that parses but holds nothing to load: a truncated or empty
+ * export (E3D cut at a top-level block boundary is otherwise valid: it has
+ * no total size). Not beside an issue that is an error by default (whatever
+ * severity it was given): the counts of a file that did not parse describe
+ * nothing, and that issue already says enough. */
+static void check_has_content(mc_ctx *c)
+{
+    const mc_info *i = c->info;
+    if (i->vertices || i->triangles || i->bones || i->animations || i->sequences || i->keyframes)
+        return;
+    for (int k = 0; k < MC_CODE_COUNT; k++)
+        if (c->slots[k].count && mc_code_get((mc_code)k)->severity == MC_SEVERITY_ERROR) return;
+    mc_instance *in = mc_emit(c, MC_FILE_NO_CONTENT, 0);
+    mc_path(in, "/");
+    mc_msg(in, "no vertex, no bone and no animation in %" PRIu64 " bytes (%" PRIu64
+           " meshes, %" PRIu64 " nodes, %" PRIu64 " materials, %" PRIu64 " textures)",
+           (uint64_t)c->size, i->meshes, i->nodes, i->materials, i->textures);
+}
+
 static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
 {
     if (file_size > c->opt->max_file_bytes) {
@@ -288,6 +307,7 @@ static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
     }
     r->format = m->format;
     m->validate(c);
+    check_has_content(c);
 }
 
 mc_result *mc_result_new(void)

@@ -4,6 +4,10 @@
  * Validate a buffer or a path, read the folded issues from the result, free
  * it. No global state: distinct results may be produced and read from
  * distinct threads concurrently; an mc_options may be shared read-only.
+ * One exception, process-wide by nature: mc_validate_path installs, on its
+ * first mapping, a SIGBUS handler that guards the mappings it makes (a file
+ * truncated while read is reported, not fatal); bus errors elsewhere go to
+ * the handler that was installed before it.
  */
 #ifndef MODELCHECK_H
 #define MODELCHECK_H
@@ -199,6 +203,12 @@ MC_API mc_status mc_validate_memory(const void *data, size_t size,
 MC_API mc_status mc_validate_path(const char *path, const mc_options *options,
                            mc_result **out);
 
+/* A result for a path the caller could not read itself, such as a directory
+ * it could not list: one IO_OPEN_FAILED issue saying "what: strerror(err)".
+ * Returns MC_ERR_IO with *out set (like mc_validate_path), or MC_ERR_NOMEM. */
+MC_API mc_status mc_result_io_error(const char *what, int err, const mc_options *options,
+                                    mc_result **out);
+
 MC_API void mc_result_free(mc_result *result);
 
 /* 1 when the result has no issue of severity error. */
@@ -206,6 +216,26 @@ MC_API int mc_result_valid(const mc_result *result);
 
 /* The folded issue for a code, or NULL if the code did not fire. */
 MC_API const mc_issue *mc_result_find(const mc_result *result, mc_code code);
+
+/* ---- Bytes from outside (file names, names read from a model), shown ---- */
+
+/* 1 when s is well-formed UTF-8 (no overlong form, surrogate or code point
+ * above U+10FFFF). */
+MC_API int mc_utf8_valid(const char *s);
+
+/* s made fit for JSON, which must be UTF-8: a copy of s when it is valid
+ * UTF-8 (*escaped = 0); otherwise (*escaped = 1) every byte that belongs to
+ * no well-formed sequence, and every '%', is written %XX (uppercase hex), so
+ * that percent-decoding gives s back byte for byte. Free the result; NULL
+ * when out of memory. */
+MC_API char *mc_utf8_escape(const char *s, int *escaped);
+
+/* s made safe to print on a terminal, as git quotes paths: a copy when it
+ * holds no control character (C0, DEL, C1) and no invalid UTF-8; otherwise
+ * s in double quotes with \n, \t, \r, \", \\ and \xHH for the other
+ * bytes, so that no byte of s can move the cursor or split a line. Free the
+ * result; NULL when out of memory. */
+MC_API char *mc_text_quote(const char *s);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,29 @@
+/* What main.c and certify.c share: naming a refused option, and making sure
+ * output that cannot be written is never mistaken for a report. */
+#ifndef MC_CLI_UTIL_H
+#define MC_CLI_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The option getopt_long just refused (call it for ':' with missing_value 1,
+ * for '?' with 0), written into buf: "-Z", "--bogus". */
+const char *mc_cli_bad_option(char **argv, int missing_value, char *buf, size_t size);
+
+/* Exit code when some output (standard output, a report file) could not be
+ * written completely: above every other, so a CI job never takes a partial
+ * report for a report (README, "Exit codes"). */
+enum { MC_EXIT_OUTPUT = 4 };
+
+/* Puts /dev/null, opened in the other direction, on whichever of descriptors
+ * 0, 1 and 2 is closed: files opened later cannot take their numbers (report
+ * text would land in them), and reading a closed standard input or writing a
+ * closed standard output still fails (EBADF). */
+void mc_cli_hold_std_fds(void);
+
+/* Flushes f and, unless it is stdout, closes it. 0 when everything written
+ * to it arrived; otherwise one line "PROG: cannot write NAME: reason" on
+ * stderr and -1. */
+int mc_cli_finish_output(FILE *f, const char *prog, const char *name);
+
+#endif
