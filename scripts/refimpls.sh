@@ -275,7 +275,7 @@ blindfuzz() { # IMPL SECONDS
                     env ASAN_OPTIONS="$asan:handle_abort=1" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
                         timeout -s ABRT 5 "$bin" "$f" > /dev/null 2> "$dir/report" || true
                     site=$("$site_tool" < "$dir/report")
-                    site="timeout in ${site#* in }"
+                    if [ -n "$site" ]; then site="timeout in ${site#* in }"; else site="timeout (no stack)"; fi
                 fi
             elif [ $rc -gt 128 ] || grep -q -e '^==[0-9]*==ERROR: ' -e ' runtime error: ' "$dir/report"; then
                 crashes=$((crashes + 1))
