@@ -123,11 +123,24 @@ static void fake_sanitizer_report(void)
 
 static void escape(const char *pidfile)
 {
+    /* The loader waits until the grandchild has left the group: a loader
+     * exiting first lets the runner kill the group, grandchild included,
+     * before its setsid (which made the test flaky under load). */
+    int ready[2];
+    if (pipe(ready) != 0) return;
     pid_t pid = fork();
-    if (pid != 0) return;
+    if (pid != 0) {
+        char c;
+        close(ready[1]);
+        if (pid > 0) (void)!read(ready[0], &c, 1); /* EOF once the grandchild is ready */
+        close(ready[0]);
+        return;
+    }
+    close(ready[0]);
     setsid();
     FILE *f = fopen(pidfile, "w");
     if (f) fprintf(f, "%ld\n", (long)getpid()), fclose(f);
+    close(ready[1]);
     sleep(30);
     _exit(0);
 }
