@@ -23,6 +23,16 @@
 #                                             smallest of each site minimised (-minimize_crash)
 #                                             and kept in fuzz/external/IMPL/ (not our bugs:
 #                                             never replayed by CI)
+#   scripts/refimpls.sh blindfuzz unnamedhb1 SECONDS
+#                                             for the 32-bit runtime no engine can drive: batches
+#                                             of structure-aware mutants (fuzz/mutators, mcm_gen)
+#                                             of corpus/aamf run one by one, no coverage feedback;
+#                                             crashes and hangs reduced to their site, the smallest
+#                                             input of each new site kept in fuzz/external/unnamedhb1/
+#                                             (minimised: prefix, then cuts) and listed in its
+#                                             SITES.tsv
+#   scripts/refimpls.sh blindtriage unnamedhb1
+#                                             that last step again, on the last campaign's findings
 #
 # IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
@@ -224,6 +234,143 @@ triage() { # IMPL TARGET
     echo "refimpls: $impl: $target: $(wc -l < "$dir/triage.tsv") distinct sites from $(wc -l < "$dir/sites.tsv") findings; reproducers in $keep" >&2
 }
 
+# A campaign without an engine (issue 17): the UnnamedHB1 runtime is only
+# faithful as 32-bit code and Debian has no i386 libFuzzer or AFL++ runtime.
+# mcm_gen writes batches of mutants of the corpus (seeds of 1 MiB at most),
+# each run as certify runs the loader; no coverage guides the choice.
+blindfuzz() { # IMPL SECONDS
+    local impl=$1 seconds=$2 src bin gen dir keep asan fmt=aamf
+    [ "$impl" = unnamedhb1 ] || die "blindfuzz: unnamedhb1 only (the C readers libFuzzer can build: $0 fuzz)"
+    gen=${MC_GEN:-$root/build/asan/fuzz/mcm_gen}
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$gen" ] && [ -x "$site_tool" ] || die "no $gen or $site_tool (cmake --build --preset asan)"
+    mkdir -p "$out"
+    src=$(obtain hb1)
+    build_unnamedhb1 "$src" > /dev/null
+    bin=$out/unnamedhb1/mc_refimpl_unnamedhb1
+    dir=$out/unnamedhb1/blindfuzz keep=$root/fuzz/external/unnamedhb1
+    asan=$(asan_of "$impl")
+    rm -rf "$dir" && mkdir -p "$dir/batch" "$dir/sites" "$keep"
+    local seeds=()
+    mapfile -t seeds < <(find "$root/corpus/$fmt" -type f -size -1025k | LC_ALL=C sort)
+    : > "$dir/findings.tsv"
+    local base=${MC_BLINDFUZZ_SEED:-1} batch=0 execs=0 crashes=0 hangs=0 replays=0
+    local start=$SECONDS f rc site slug size
+    echo "refimpls: $impl: blind campaign for $seconds s over ${#seeds[@]} seeds, log $dir/findings.tsv" >&2
+    while [ $((SECONDS - start)) -lt "$seconds" ]; do
+        rm -f "$dir/batch"/*
+        "$gen" "$fmt" $((base * 100000 + batch)) 500 "$dir/batch" "${seeds[@]}"
+        batch=$((batch + 1))
+        for f in "$dir/batch"/*; do
+            [ $((SECONDS - start)) -lt "$seconds" ] || break
+            execs=$((execs + 1)) rc=0
+            env ASAN_OPTIONS="$asan" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
+                timeout 5 "$bin" "$f" > /dev/null 2> "$dir/report" || rc=$?
+            if [ $rc -eq 124 ]; then
+                hangs=$((hangs + 1)) site="timeout (not replayed)"
+                # replayed with a stack (SIGABRT, which ASan then reports):
+                # at most 20 times, each costs the whole 5 s
+                if [ $replays -lt 20 ]; then
+                    replays=$((replays + 1))
+                    env ASAN_OPTIONS="$asan:handle_abort=1" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
+                        timeout -s ABRT 5 "$bin" "$f" > /dev/null 2> "$dir/report" || true
+                    site=$("$site_tool" < "$dir/report")
+                    if [ -n "$site" ]; then site="timeout in ${site#* in }"; else site="timeout (no stack)"; fi
+                fi
+            elif [ $rc -gt 128 ] || grep -q -e '^==[0-9]*==ERROR: ' -e ' runtime error: ' "$dir/report"; then
+                crashes=$((crashes + 1))
+                site=$("$site_tool" < "$dir/report")
+                [ -n "$site" ] || site="exit $rc without a report"
+            else
+                continue
+            fi
+            size=$(stat -c %s "$f")
+            printf '%s\t%s\t%s\n' "$site" "$size" "$(basename "$f")" >> "$dir/findings.tsv"
+            slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-')
+            if [ ! -f "$dir/sites/$slug.$fmt" ] || [ "$size" -lt "$(stat -c %s "$dir/sites/$slug.$fmt")" ]; then
+                cp "$f" "$dir/sites/$slug.$fmt"
+            fi
+        done
+        echo "refimpls: $impl: $((SECONDS - start)) s: $execs runs, $crashes crashes, $hangs hangs" >&2
+    done
+    rm -rf "$dir/batch" "$dir/report"
+    blind_sites "$dir" "$keep" "$fmt"
+    local elapsed=$((SECONDS - start)) distinct
+    distinct=$(cut -f1 "$dir/findings.tsv" | sort -u | wc -l)
+    echo "refimpls: $impl: $execs runs in $elapsed s ($((execs / (elapsed > 0 ? elapsed : 1))) exec/s), $crashes crashes, $hangs hangs, $distinct distinct sites ($(wc -l < "$dir/new.tsv") new, the rest known: $dir/sites.tsv)"
+}
+
+# The site of one input under the 32-bit runtime, run as certify runs it.
+hb1_site() { # FILE
+    { env ASAN_OPTIONS="$(asan_of unnamedhb1)" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
+        timeout 5 "$out/unnamedhb1/mc_refimpl_unnamedhb1" "$1" 2>&1 > /dev/null < /dev/null || true; } | "$site_tool"
+}
+
+# Greedy reduction without an engine: a shorter prefix, then cuts of ever
+# smaller chunks (halves first) wherever the cut keeps the crash at SITE;
+# at most 200 runs.
+minimise_blind() { # FILE SITE OUT
+    local site=$2 dst=$3 size chunk off runs=0
+    local lo=0 hi mid
+    hi=$(stat -c %s "$1")
+    # the shortest prefix that still crashes there (bisection: a guess, the
+    # runtime reading past a cut can crash elsewhere), then the cuts
+    while [ $((hi - lo)) -gt 1 ] && [ $runs -lt 40 ]; do
+        mid=$(((lo + hi) / 2)) runs=$((runs + 1))
+        head -c "$mid" "$1" > "$dst.try"
+        if [ "$(hb1_site "$dst.try")" = "$site" ]; then hi=$mid; else lo=$mid; fi
+    done
+    head -c "$hi" "$1" > "$dst.cur"
+    size=$hi chunk=$((hi / 2))
+    while [ "$chunk" -ge 1 ] && [ $runs -lt 200 ]; do
+        off=0
+        while [ $((off + chunk)) -le "$size" ] && [ $runs -lt 200 ]; do
+            { head -c "$off" "$dst.cur"; tail -c +$((off + chunk + 1)) "$dst.cur"; } > "$dst.try"
+            runs=$((runs + 1))
+            if [ "$(hb1_site "$dst.try")" = "$site" ]; then
+                mv "$dst.try" "$dst.cur"
+                size=$((size - chunk))
+            else
+                off=$((off + chunk))
+            fi
+        done
+        chunk=$((chunk / 2))
+    done
+    mv "$dst.cur" "$dst"
+    rm -f "$dst.try"
+}
+
+# The campaign's sites against SITES.tsv: a new one's smallest input is
+# minimised (not a hang's: each run would cost the whole timeout), kept
+# (64 KiB at most) and listed; known ones are only counted.
+blind_sites() { # DIR KEEP FMT
+    local dir=$1 keep=$2 fmt=$3 list=$2/SITES.tsv site runs slug file status min how
+    [ -f "$list" ] || printf 'campaign\tsite\tfindings\treproducer\tbytes\thow\n' > "$list"
+    : > "$dir/new.tsv"
+    cut -f1 "$dir/findings.tsv" | sort | uniq -c | sort -rn | while read -r runs site; do
+        slug=$(printf '%s' "$site" | tr -c 'A-Za-z0-9_\n' '-' | tr -s '-')
+        file=$dir/sites/$slug.$fmt status=known
+        if ! cut -f2 "$list" | grep -qxF "$site"; then
+            status=new min=$keep/blind_$fmt-$slug.$fmt how="smallest finding, not minimised"
+            case $site in
+            timeout*|exit*) cp "$file" "$min" ;;
+            *)
+                minimise_blind "$file" "$site" "$min"
+                if [ "$(hb1_site "$min")" != "$site" ]; then cp "$file" "$min" # flaky: keep the finding
+                elif [ "$(stat -c %s "$min")" -lt "$(stat -c %s "$file")" ]; then how="minimised (prefix, cuts)"; fi ;;
+            esac
+            if [ "$(stat -c %s "$min")" -le 65536 ]; then
+                printf 'blind_%s\t%s\t%s\t%s\t%s\t%s\n' "$fmt" "$site" "$runs" "$(basename "$min")" \
+                    "$(stat -c %s "$min")" "$how" >> "$list"
+            else
+                rm "$min"
+            fi
+            printf '%s\t%s\n' "$site" "$runs" >> "$dir/new.tsv"
+        fi
+        printf '%s\t%s\t%s\t%s\n' "$status" "$runs" "$(stat -c %s "$file")" "$site"
+    done | tee "$dir/sites.tsv" >&2
+}
+
 # The certify loader argument(s) for IMPL, after building it.
 loader_of() {
     local impl=$1 key src
@@ -260,6 +407,16 @@ env_of() {
     esac
 }
 
+# UBSan prints no stack by default: the crash site needs one. Allocations
+# over 2 GiB fail (NULL, as on a machine without the memory) whatever the
+# host has free, so verdicts do not depend on it. The game never frees what
+# it loads: no leak detection for the UnnamedHB1 runtime.
+asan_of() { # IMPL
+    local asan=allocator_may_return_null=1:max_allocation_size_mb=2048
+    [ "$1" != unnamedhb1 ] || asan=$asan:detect_leaks=0
+    echo "$asan"
+}
+
 certify() { # IMPL DIR JOBS TIMEOUT
     local impl=$1 dir=$2 jobs=$3 timeout=$4 loader
     mkdir -p "$out"
@@ -270,13 +427,7 @@ certify() { # IMPL DIR JOBS TIMEOUT
     [ ${#loader[@]} -eq 2 ] || die "$impl: no loader"
     mkdir -p "$dir"
     local rc=0
-    # UBSan prints no stack by default: the crash site needs one. Allocations
-    # over 2 GiB fail (NULL, as on a machine without the memory) whatever the
-    # host has free, so verdicts do not depend on it. The game never frees
-    # what it loads: no leak detection for the UnnamedHB1 runtime.
-    local asan=allocator_may_return_null=1:max_allocation_size_mb=2048
-    [ "$impl" != unnamedhb1 ] || asan=$asan:detect_leaks=0
-    env ASAN_OPTIONS="$asan" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
+    env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
         "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
         --jobs "$jobs" --timeout "$timeout" --corpus "$root/corpus" \
         --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
@@ -362,5 +513,14 @@ triage)
 fuzz)
     [ $# -eq 4 ] || die "usage: $0 fuzz IMPL TARGET SECONDS"
     fuzz "$2" "$3" "$4" ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz IMPL (see the top of this file)" ;;
+blindfuzz)
+    [ $# -eq 3 ] || die "usage: $0 blindfuzz unnamedhb1 SECONDS"
+    blindfuzz "$2" "$3" ;;
+blindtriage)
+    [ $# -eq 2 ] && [ "$2" = unnamedhb1 ] || die "usage: $0 blindtriage unnamedhb1"
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
+    blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz|blindfuzz|blindtriage IMPL (see the top of this file)" ;;
 esac
