@@ -6,6 +6,9 @@
 
 /* FIELD-NOTES, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3, FT3, GT3. */
 static const uint32_t amf_record_size[8] = {64, 100, 84, 136, 52, 76, 68, 92};
+/* FIELD-NOTES, embedded AMF: offset of the u32 texture index in FT4, GT4,
+ * FT3, GT3 records; 0 for the untextured kinds. */
+static const uint32_t amf_texture_field[8] = {0, 0, 40, 80, 0, 0, 32, 48};
 
 enum { KIND_F3 = 4 };
 
@@ -331,7 +334,18 @@ static void put_amf(mcb_buf *b, const aamfb_amf *a)
         const aamfb_chunk *ch = &a->chunks[c];
         for (int k = 0; k < 8; k++) mcb_u16(b, ch->count[k]);
         for (int k = 0; k < 8; k++) mcb_u32(b, ch->pointer[k]);
-        mcb_zeros(b, chunk_bytes(ch) - 48);
+        for (int k = 0; k < 8; k++) {
+            uint32_t at = amf_texture_field[k];
+            for (uint32_t r = 0; r < ch->count[k]; r++) {
+                if (!at) {
+                    mcb_zeros(b, amf_record_size[k]);
+                    continue;
+                }
+                mcb_zeros(b, at);
+                mcb_u32(b, ch->texture);
+                mcb_zeros(b, amf_record_size[k] - at - 4);
+            }
+        }
     }
     mcb_zeros(b, a->extra);
 }

@@ -33,10 +33,12 @@ typedef struct aamfb_skin {
 } aamfb_skin;
 
 /* One AMF chunk: primitive counts F4, G4, FT4, GT4, F3, G3, FT3, GT3 (the
- * records are written as filler bytes of the spec sizes), 8 pointer slots. */
+ * records are written as zero bytes of the spec sizes, but for the texture
+ * index of the textured kinds), 8 pointer slots. */
 typedef struct aamfb_chunk {
     uint16_t count[8];
     uint32_t pointer[8];
+    uint32_t texture; /* the texture index of every textured record */
 } aamfb_chunk;
 
 /* The embedded AMF of a legacy bone block. texture_count names and

@@ -220,6 +220,13 @@ static void grid_65536(aamfb_model *m)
     m->bones[1].amf.z = 256;
 }
 
+/* Bone 5 has 3 texture names and 1 chunk of 2 F4, 1 FT4, 2 GT4, 1 G3,
+ * 2 FT3: every textured record names index 3, one past the table. */
+static void amf_texture_index_past_table(aamfb_model *m)
+{
+    m->bones[5].amf.chunks[0].texture = 3;
+}
+
 /* The legacy detector claims a file only when every bone_idx is its row
  * number: a mismatch must be validated with --format aamf. */
 static void legacy_row_7_index_8(aamfb_model *m)
@@ -380,6 +387,8 @@ static const aamf_case aamf_cases[] = {
     {LEGACY("invalid", "legacy_amf_bytes_after_last_chunk.aamf", "AAMF_AMF_LAYOUT", "bone 4's block holds 8 bytes after its last chunk", "AAMF_AMF_LAYOUT"), MANY, 1, amf_bytes_after_chunks, 0, 0, AT(AAMFB_BONE_BLOCKS, 5, -8), NULL},
     {LEGACY("invalid", "legacy_texture_relocated_flag.aamf", "AAMF_AMF_TEXTURE_FLAG", "used_textures has the run-time bit 31 set", "AAMF_AMF_TEXTURE_FLAG"), ONE, 1, texture_flag, 0, 0, AT(AAMFB_BONE_BLOCKS, 0, 4), NULL},
     {LEGACY("invalid", "legacy_chunk_grid_65536.aamf", "AAMF_AMF_GRID_TOO_LARGE", "bone 1's chunk grid is 256 x 256: the reader's u16 loop never ends, the chunks are not parsed", "AAMF_AMF_GRID_TOO_LARGE"), MANY, 1, grid_65536, 0, 0, AT(AAMFB_BONE_BLOCKS, 1, 8), NULL},
+    /* bone 5: block_size 4, AMF header 24, 3 names, 1 chunk-table entry, chunk header 48, 2 F4 of 64: FT4 0's index at +40 */
+    {LEGACY("invalid", "legacy_amf_texture_index_past_table.aamf", "AAMF_AMF_TEXTURE_INDEX_RANGE", "bone 5's 5 textured primitives (FT4, GT4, FT3) name texture 3 of its 3 (the game indexes its table unchecked)", "AAMF_AMF_TEXTURE_INDEX_RANGE*5"), MANY, 1, amf_texture_index_past_table, 0, 0, AT(AAMFB_BONE_BLOCKS, 5, 4 + 24 + 3 * 8 + 4 + 48 + 2 * 64 + 40), NULL},
     {LEGACY_FORCED("invalid", "legacy_bone_index_mismatch_forced.aamf", "AAMF_BONE_INDEX_MISMATCH", "row 7 says bone 8: not claimed by the detector, validated with --format aamf", "AAMF_BONE_INDEX_MISMATCH"), MANY, 1, legacy_row_7_index_8, 0, 0, AT(AAMFB_BONE_TABLE, 7, 0), NULL},
     {LEGACY_FORCED("invalid", "legacy_trailing_bytes_forced.aamf", "AAMF_TRAILING_BYTES", "4 zero bytes after the last animation block: the block chain does not end at the file's end, so the detector leaves it; validated with --format aamf", "AAMF_TRAILING_BYTES"), ONE, 1, NULL, 0, 4, MCG_END_AT(-4), NULL},
     /* edge cases (issue 7): zero counts, one of everything, u16 / u8 limits, 8-byte names */

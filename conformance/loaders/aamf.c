@@ -496,8 +496,8 @@ static void svector_to_float(const uint8_t *p, float *out)
 
 /* Corners become vertices of their own (flat normals, per-primitive
  * textures); a quad is the PS1 GPU's Z-ordered v0 v1 v2 v3, split into
- * (v0, v1, v2) and (v1, v3, v2). Texture indices are not checked by the
- * game's reader (FIELD-NOTES); one past the bone's names gets no material. */
+ * (v0, v1, v2) and (v1, v3, v2). The game's reader does not check texture
+ * indices (FIELD-NOTES), so one past the bone's names is rejected here. */
 static mcl_status fill_amf(aamf *a, uint32_t bone, const amf_info *in, int32_t first_material, mcl_mesh *me)
 {
     float *positions = mcl__alloc(a->c, in->vertices, 3 * sizeof(float));
@@ -518,7 +518,11 @@ static mcl_status fill_amf(aamf *a, uint32_t bone, const amf_info *in, int32_t f
                 int32_t mat = -1;
                 if (pk->texture) {
                     uint32_t tex = mc_le32(rec + pk->texture);
-                    if (tex < in->textures) mat = first_material + (int32_t)tex;
+                    if (tex >= in->textures) /* FIELD-NOTES: the game indexes its table unchecked */
+                        return mcl__fail(a->c, MCL_ERR_RANGE, p + pk->texture,
+                                         "bone block %u: texture index %u (expected < used_textures %u)", bone,
+                                         tex, in->textures);
+                    mat = first_material + (int32_t)tex;
                 }
                 for (uint32_t q = 0; q < pk->corners; q++) {
                     svector_to_float(rec + 8 * q, &positions[(uint64_t)(v + q) * 3]);

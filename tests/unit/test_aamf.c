@@ -564,6 +564,27 @@ Test(aamf, texture_count_past_block)
     expect_only(r, MC_AAMF_AMF_LAYOUT, 1, off(AAMFB_BONE_BLOCKS, 0) + 4);
 }
 
+/* FIELD-NOTES AAMF, embedded AMF: texture indices are used unchecked. Bone
+ * 4 has 2 names and 2 chunks; chunk 1 holds 2 F4, 1 FT4, 2 GT4, 1 G3, 2 FT3. */
+Test(aamf, texture_index_past_table)
+{
+    sample(AAMFB_32_BONES, 1);
+    m->bones[4].amf.chunks[1].texture = 2;
+    r = run(0, 0);
+    uint64_t chunk = off(AAMFB_BONE_BLOCKS, 4) + aamfb_amf_chunk_offset(&m->bones[4].amf, 1);
+    expect_only(r, MC_AAMF_AMF_TEXTURE_INDEX_RANGE, 5, chunk + 48 + 2 * 64 + 40);
+    cr_expect_str_eq(r->issues[0].instances[0].path, "/bone_blocks/4/amf/chunks/1/FT4/0/texture");
+    cr_expect(strstr(r->issues[0].instances[0].message, "texture index 2 (expected < used_textures 2)"));
+}
+
+Test(aamf, last_texture_index_is_clean)
+{
+    sample(AAMFB_32_BONES, 1);
+    m->bones[4].amf.chunks[1].texture = 1;
+    r = run(0, 0);
+    expect_codes(r, -1);
+}
+
 /* ---- SAMF vertices ---- */
 
 Test(aamf, svector_pads)

@@ -283,10 +283,9 @@ Test(loader_aamf, legacy_textured_quad)
     assert_near(&me->normals[9], n3, 3, 0);
     cr_assert_eq(me->face_materials[0], 0);
     cr_assert_eq(me->face_materials[1], 0);
-    /* an index past the names: the game does not check it; no material */
-    put_u32(rec + 40, 7);
-    cr_assert_eq(load_bytes(buf.data, buf.size), MCL_OK, "%s", err.reason);
-    cr_assert_eq(model->meshes[0].face_materials[0], -1);
+    /* an index past the names: the game indexes its table unchecked */
+    put_u32(rec + 40, 1);
+    expect(MCL_ERR_RANGE, rec + 40);
 }
 
 Test(loader_aamf, legacy_32_bones_one_mesh_per_bone)

@@ -76,6 +76,8 @@ enum {
 static const uint32_t amf_record_size[AMF_KINDS] = {64, 100, 84, 136, 52, 76, 68, 92};
 static const char *const amf_kind_name[AMF_KINDS] = {"F4", "G4", "FT4", "GT4",
                                                      "F3", "G3", "FT3", "GT3"};
+/* Offset of the u32 texture index inside a textured record, 0 for none. */
+static const uint32_t amf_texture_field[AMF_KINDS] = {0, 0, 40, 80, 0, 0, 32, 48};
 
 typedef struct aamf_file {
     bool legacy;
@@ -638,11 +640,35 @@ static void check_amf_texture_names(mc_ctx *c, const amf_scope *s, mc_reader *r,
     }
 }
 
+/* FIELD-NOTES AAMF, embedded AMF: the reader uses texture indices
+ * unchecked, so each textured record's index must name one of the block's
+ * used_textures names. The caller checked that the chunk's records fit. */
+static void check_amf_texture_indices(mc_ctx *c, const amf_scope *s, const mc_reader *r, uint64_t base,
+                                      uint64_t chunk, const uint16_t count[AMF_KINDS], uint32_t textures)
+{
+    mc_reader rec = *r;
+    for (int k = 0; k < AMF_KINDS; k++) {
+        for (uint32_t i = 0; i < count[k]; i++) {
+            uint64_t off = base + rec.pos;
+            const uint8_t *b = mc_read_bytes(&rec, amf_record_size[k]);
+            if (!b) return;
+            if (!amf_texture_field[k]) continue;
+            uint32_t tex = mc_le32(b + amf_texture_field[k]);
+            if (tex < textures) continue;
+            mc_instance *in = mc_emit(c, MC_AAMF_AMF_TEXTURE_INDEX_RANGE, off + amf_texture_field[k]);
+            mc_path(in, "/bone_blocks/%" PRIu32 "/amf/chunks/%" PRIu64 "/%s/%" PRIu32 "/texture", s->bone, chunk,
+                    amf_kind_name[k], i);
+            mc_msg(in, "%s %" PRIu32 " of chunk %" PRIu64 ": texture index %" PRIu32
+                   " (expected < used_textures %" PRIu32 ")", amf_kind_name[k], i, chunk, tex, textures);
+        }
+    }
+}
+
 /* The chunks: per chunk 8 primitive counts, 8 pointer slots, then the
  * records; they must end exactly at the block end. Returns false with one
  * AAMF_AMF_LAYOUT when they do not. */
 static bool check_amf_chunks(mc_ctx *c, const amf_scope *s, mc_reader *r, uint64_t base,
-                             uint64_t chunks, uint64_t *triangles)
+                             uint64_t chunks, uint32_t textures, uint64_t *triangles)
 {
     uint64_t tris = 0;
     for (uint64_t k = 0; k < chunks; k++) {
@@ -669,6 +695,7 @@ static bool check_amf_chunks(mc_ctx *c, const amf_scope *s, mc_reader *r, uint64
                               amf_kind_name[big], mc_reader_left(r));
             return false;
         }
+        check_amf_texture_indices(c, s, r, base, k, count, textures);
         mc_reader_skip(r, (size_t)bytes);
     }
     if (mc_reader_left(r) != 0) {
@@ -723,7 +750,7 @@ static void check_amf(mc_ctx *c, const amf_scope *s, uint64_t *textures_total, u
         return;
     }
     mc_reader_skip(&r, (size_t)chunks * 4); /* ignored by the reader */
-    check_amf_chunks(c, s, &r, base, chunks, triangles);
+    check_amf_chunks(c, s, &r, base, chunks, textures, triangles);
 }
 
 /* aamf.md, Bone Data Blocks. False when the chain breaks. */
