@@ -59,7 +59,12 @@ def write_doc(cases, catalog, results, uncovered):
              "is `conformance/generator/` (`mc_corpusgen corpus` rewrites it byte for byte). Its",
              "case tables (`<format>_cases.c`) are unit tests too: each row also names the offset",
              "where its rule first fires, and `tests/unit/test_cases.c` builds every row and checks",
-             "its codes, counts and that offset.", ""]
+             "its codes, counts and that offset.", "",
+             "`tests/corpus/golden/` holds the text and JSON reports of `modelcheck` over `corpus/`",
+             "(every instance kept, no configuration file); the `corpus_golden` test regenerates",
+             "and compares them byte for byte, so a refactor that changes any report line fails.",
+             "After a deliberate report change, rewrite them and review the diff:",
+             "`tests/corpus/golden.sh build/default/cli/modelcheck . --update`.", ""]
     per_format = collections.OrderedDict()
     for c in cases:
         per_format.setdefault(c["format"], []).append(c)
