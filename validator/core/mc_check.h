@@ -108,4 +108,27 @@ static inline void mc_zero_normals_add(mc_zero_normals *z, uint64_t offset, uint
 void mc_zero_normals_msg(mc_instance *in, const mc_zero_normals *z, const char *where,
                          uint64_t vertices);
 
+/*
+ * The one judgement of a float normal, for every format that stores them:
+ * NaN or infinity in any component is NOT_FINITE; (0, 0, 0) is ZERO ("no
+ * normal", folded by mc_zero_normals); a length within 1 +- unit_tolerance
+ * (mc_is_unit) is UNIT; any other length is NOT_UNIT. The clean path
+ * (mc_surely_unit) answers UNIT first with no square root; it never says
+ * UNIT where mc_is_unit would not.
+ */
+typedef enum mc_normal_kind {
+    MC_NORMAL_UNIT,
+    MC_NORMAL_ZERO,
+    MC_NORMAL_NOT_UNIT,
+    MC_NORMAL_NOT_FINITE
+} mc_normal_kind;
+
+static inline mc_normal_kind mc_normal_judge(const mc_ctx *c, const float n[3])
+{
+    if (mc_surely_unit(n, 3, c->unit)) return MC_NORMAL_UNIT;
+    if (!mc_all_finite(n, 3)) return MC_NORMAL_NOT_FINITE;
+    if (mc_all_zero(n, 3)) return MC_NORMAL_ZERO;
+    return mc_is_unit(n, 3, c->opt->unit_tolerance) ? MC_NORMAL_UNIT : MC_NORMAL_NOT_UNIT;
+}
+
 #endif

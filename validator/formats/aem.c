@@ -164,6 +164,28 @@ static void read_vertex(mc_reader *r, aem_vertex *v)
     v->extra = mc_read_i32(r);
 }
 
+/* A finite normal: unit length, or (0, 0, 0) for none (counted in zero,
+ * reported once per mesh); mc_normal_judge decides. */
+static void check_normal(mc_ctx *c, uint64_t at, uint64_t i, const float n[3],
+                         mc_zero_normals *zero)
+{
+    switch (mc_normal_judge(c, n)) {
+    case MC_NORMAL_ZERO:
+        mc_zero_normals_add(zero, at, i);
+        break;
+    case MC_NORMAL_NOT_UNIT: {
+        mc_instance *in = mc_emit(c, MC_AEM_NORMAL_NOT_UNIT, at);
+        mc_path(in, "/vertices/%" PRIu64 "/normal", i);
+        mc_msg(in, "vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)", i,
+               mc_length(n, 3), c->opt->unit_tolerance);
+        break;
+    }
+    case MC_NORMAL_UNIT:
+    case MC_NORMAL_NOT_FINITE: /* reported by the caller as VERTEX_NOT_FINITE */
+        break;
+    }
+}
+
 /* aem.md, Vertex Section: Float fields are finite; the normal is unit
  * length or, without one, all zero (counted in zero, reported once);
  * tangent and bitangent are unit length or, without a tangent frame, all
@@ -182,23 +204,19 @@ static void check_vertex_vectors(mc_ctx *c, uint64_t off, uint64_t i, const aem_
             continue;
         }
         if (a == 0 || a == 4) continue;
-        double len = mc_length(x, 3);
-        if (a == 1 && mc_all_zero(x, 3)) {
-            mc_zero_normals_add(zero, at, i);
-        } else if (a == 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
-            mc_instance *in = mc_emit(c, MC_AEM_NORMAL_NOT_UNIT, at);
-            mc_path(in, "/vertices/%" PRIu64 "/normal", i);
-            mc_msg(in, "vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)", i, len,
-                   c->opt->unit_tolerance);
-        } else if (a > 1 && mc_all_zero(x, 3)) {
+        if (a == 1) {
+            check_normal(c, at, i, x, zero);
+            continue;
+        }
+        if (mc_all_zero(x, 3)) {
             mc_instance *in = mc_emit(c, MC_AEM_TANGENT_ZERO, at);
             mc_path(in, "/vertices/%" PRIu64 "/%s", i, vertex_attrs[a].name);
             mc_msg(in, "vertex %" PRIu64 ": %s is (0, 0, 0)", i, vertex_attrs[a].name);
-        } else if (a > 1 && fabs(len - 1.0) > c->opt->unit_tolerance) {
+        } else if (!mc_is_unit(x, 3, c->opt->unit_tolerance)) {
             mc_instance *in = mc_emit(c, MC_AEM_TANGENT_NOT_UNIT, at);
             mc_path(in, "/vertices/%" PRIu64 "/%s", i, vertex_attrs[a].name);
             mc_msg(in, "vertex %" PRIu64 ": %s length is %.6f (expected 1 +- %g, or all zero)", i,
-                   vertex_attrs[a].name, len, c->opt->unit_tolerance);
+                   vertex_attrs[a].name, mc_length(x, 3), c->opt->unit_tolerance);
         }
     }
 }

@@ -209,20 +209,22 @@ static int s10(uint32_t bits)
 static void check_normal(e3d *v, const e3d_blk *b, size_t pos, uint32_t vi, uint32_t packed)
 {
     int q[3] = {s10(packed), s10(packed >> 10), s10(packed >> 20)};
-    if (q[0] == 0 && q[1] == 0 && q[2] == 0) {
-        e3d_mesh *m = &v->mesh;
-        if (m->zero.count == 0) e3d_loc_blk(v, b, pos, &m->zero_loc);
-        mc_zero_normals_add(&m->zero, pos, vi);
-        return;
-    }
     float spec[3], ref[3];
     for (int k = 0; k < 3; k++) {
         spec[k] = (float)q[k] / 511.0f;
         ref[k] = q[k] < 0 ? (float)q[k] / 512.0f : (float)q[k] / 511.0f;
     }
-    double tol = v->c->opt->unit_tolerance;
-    if (mc_surely_unit(spec, 3, v->c->unit) || mc_is_unit(spec, 3, tol) || mc_is_unit(ref, 3, tol))
+    /* Decoded, the normal is judged as a float one; the packer's mapping
+     * gets a second chance only where the spec's says NOT_UNIT. */
+    mc_normal_kind kind = mc_normal_judge(v->c, spec); /* always finite */
+    if (kind == MC_NORMAL_ZERO) {
+        e3d_mesh *m = &v->mesh;
+        if (m->zero.count == 0) e3d_loc_blk(v, b, pos, &m->zero_loc);
+        mc_zero_normals_add(&m->zero, pos, vi);
         return;
+    }
+    double tol = v->c->opt->unit_tolerance;
+    if (kind == MC_NORMAL_UNIT || mc_is_unit(ref, 3, tol)) return;
     mc_instance *in = e3d_emit_blk(v, MC_E3D_NORMAL_NOT_UNIT, b, pos);
     e3d_append(in, "/%" PRIu32, vi);
     mc_msg(in, "vertex %" PRIu32 ": normal (%d, %d, %d) has length %.6f (expected 1 +- %g)", vi,

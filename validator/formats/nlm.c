@@ -536,10 +536,11 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
                 break;
             }
         }
-        if (a != 2 || mc_surely_unit(x, 3, c->unit)) continue;
-        if (mc_all_zero(x, 3)) {
+        if (a != 2) continue;
+        mc_normal_kind k = mc_normal_judge(c, x); /* finite here */
+        if (k == MC_NORMAL_ZERO) {
             mc_zero_normals_add(&s->zero, at, i); /* "no normal": a warning per mesh */
-        } else if (!mc_is_unit(x, 3, c->opt->unit_tolerance)) {
+        } else if (k == MC_NORMAL_NOT_UNIT) {
             mc_instance *in = mc_emit(c, MC_NLM_NORMAL_NOT_UNIT, at);
             mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/normal", s->mesh, i);
             mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu64 ": normal length is %.6f (expected 1 +- %g)",

@@ -493,21 +493,24 @@ static void check_uv(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const
 static void check_normal(mc_ctx *c, uint64_t at, const se_mesh *m, uint32_t v, const float n[3],
                          mc_zero_normals *zero)
 {
-    if (mc_surely_unit(n, 3, c->unit)) return; /* the clean path (issue 16) */
-    if (!mc_all_finite(n, 3)) {
+    switch (mc_normal_judge(c, n)) {
+    case MC_NORMAL_UNIT:
+        break;
+    case MC_NORMAL_NOT_FINITE:
         vertex_not_finite(c, at, m, v, "normal");
-        return;
-    }
-    if (mc_all_zero(n, 3)) {
+        break;
+    case MC_NORMAL_ZERO:
         mc_zero_normals_add(zero, at, v);
-        return;
+        break;
+    case MC_NORMAL_NOT_UNIT: {
+        mc_instance *in = mc_emit(c, MC_SEMODEL_NORMAL_NOT_UNIT, at);
+        mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/normal", m->index, v);
+        mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": normal (%g, %g, %g) has length %g (expected 1 +- %g)",
+               m->index, v, (double)n[0], (double)n[1], (double)n[2], mc_length(n, 3),
+               c->opt->unit_tolerance);
+        break;
     }
-    double len = mc_length(n, 3);
-    if (fabs(len - 1.0) <= c->opt->unit_tolerance) return;
-    mc_instance *in = mc_emit(c, MC_SEMODEL_NORMAL_NOT_UNIT, at);
-    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu32 "/normal", m->index, v);
-    mc_msg(in, "mesh %" PRIu32 " vertex %" PRIu32 ": normal (%g, %g, %g) has length %g (expected 1 +- %g)",
-           m->index, v, (double)n[0], (double)n[1], (double)n[2], len, c->opt->unit_tolerance);
+    }
 }
 
 static void report_zero_normals(mc_ctx *c, const se_mesh *m, const mc_zero_normals *zero)
