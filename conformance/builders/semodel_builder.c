@@ -153,6 +153,20 @@ int semb_set_seblend(semb_model *m, uint64_t count, const char *names, size_t na
     return rc;
 }
 
+int semb_set_seblend_sample(semb_model *m)
+{
+    static const semb_delta d[4] = {{0, 0, {0.1f, 0, 0}}, {1, 0, {0, 0.1f, 0}}, {1, 1, {0, 0, 0.05f}},
+                                    {3, 1, {-0.1f, 0, 0}}};
+    if (semb_set_seblend(m, 2, "smile\0blink", 12, d, 4)) return -1;
+    return m->tail_size == 108 ? 0 : -1;
+}
+
+void semb_tail_u32(semb_model *m, size_t at, uint32_t v)
+{
+    for (int k = 0; k < 4; k++)
+        if (at + (size_t)k < m->tail_size) m->tail[at + (size_t)k] = (uint8_t)(v >> (8 * k));
+}
+
 static void fill_mesh(semb_mesh *s)
 {
     for (uint32_t v = 0; v < s->nvertices; v++) {

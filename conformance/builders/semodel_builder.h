@@ -132,6 +132,16 @@ typedef struct semb_delta {
 int semb_set_seblend(semb_model *m, uint64_t count, const char *names, size_t names_size,
                      const semb_delta *deltas, size_t ndeltas);
 
+/* The writer's layout on the 4 vertices of the static sample (the corpus's
+ * seblend_greyhound case): 2 shapes "smile", "blink", then per vertex a
+ * delta count and its records: v0 1 delta, v1 2, v2 none, v3 1. Offsets in
+ * the tail: names at 16, v0's count at 28, its record at 32 (x at 36), v1's
+ * count at 48, v2's at 84, v3's at 88, its record at 92; 108 bytes in all.
+ * 0 on success, -1 when the model has not 4 vertices in all. */
+int semb_set_seblend_sample(semb_model *m);
+/* Overwrites the u32 at tail offset at (the bytes of it inside the tail). */
+void semb_tail_u32(semb_model *m, size_t at, uint32_t v);
+
 /* Appends the file and records the offsets. */
 void semb_write(semb_model *m, mcb_buf *out);
 

@@ -57,21 +57,10 @@ static int header_size_0x1c(semb_model *m)
 }
 
 /* Greyhound's SEBlend block as the Wraith/Greyhound writer lays it out
- * (FIELD-NOTES): 2 shapes "smile", "blink", then per vertex of the 4 a u32
- * delta count and its records: v0 1 delta, v1 2, v2 none, v3 1. In the
- * tail: names at 16, v0's count at 28, its record at 32 (x at 36), v1's
- * count at 48, v2's count at 84, v3's at 88; 108 bytes in all. */
+ * (FIELD-NOTES); its offsets are listed at semb_set_seblend_sample. */
 static int seblend_trailer(semb_model *m)
 {
-    static const semb_delta d[4] = {{0, 0, {0.1f, 0, 0}}, {1, 0, {0, 0.1f, 0}}, {1, 1, {0, 0, 0.05f}},
-                                    {3, 1, {-0.1f, 0, 0}}};
-    return semb_set_seblend(m, 2, "smile\0blink", 12, d, 4);
-}
-
-static void tail_u32(semb_model *m, size_t at, uint32_t v)
-{
-    for (int k = 0; k < 4; k++)
-        if (at + (size_t)k < m->tail_size) m->tail[at + (size_t)k] = (uint8_t)(v >> (8 * k));
+    return semb_set_seblend_sample(m);
 }
 
 /* Every vertex of every mesh in file order: a delta on mesh 1's vertex 0. */
@@ -111,21 +100,21 @@ static int seblend_padded(semb_model *m)
 static int seblend_shape_2_of_2(semb_model *m)
 {
     if (seblend_trailer(m)) return -1;
-    tail_u32(m, 32, 2);
+    semb_tail_u32(m, 32, 2);
     return 0;
 }
 
 static int seblend_delta_nan(semb_model *m)
 {
     if (seblend_trailer(m)) return -1;
-    tail_u32(m, 36, 0x7FC00000u);
+    semb_tail_u32(m, 36, 0x7FC00000u);
     return 0;
 }
 
 static int seblend_delta_count_huge(semb_model *m)
 {
     if (seblend_trailer(m)) return -1;
-    tail_u32(m, 84, 0xFFFFFFFFu);
+    semb_tail_u32(m, 84, 0xFFFFFFFFu);
     return 0;
 }
 

@@ -851,121 +851,72 @@ Test(semodel, material_not_simple_has_no_maps)
     expect_codes(r, -1);
 }
 
-/* ---- Greyhound's SEBlend block ---- */
+/* ---- Greyhound's SEBlend block ----
+ * The case table (conformance/generator/semodel_cases.c, run row by row by
+ * test_cases.c) holds the valid layouts and every framing, shape-range and
+ * finiteness row with its codes, counts and first offset. These tests add
+ * what no row checks: messages, paths, the last valid shape index, and
+ * files no row holds. All are built with the builder's SEBlend writer. */
 
-static void seblend(uint64_t count, const char *names, size_t names_size, size_t deltas)
-{
-    unsigned char t[256] = {0};
-    uint64_t magic = UINT64_C(0x0A646E656C424553);
-    cr_assert_leq(16 + names_size + deltas, sizeof t);
-    for (int k = 0; k < 8; k++) {
-        t[k] = (unsigned char)(magic >> (8 * k));
-        t[8 + k] = (unsigned char)(count >> (8 * k));
-    }
-    memcpy(t + 16, names, names_size);
-    cr_assert_eq(semb_set_tail(m, t, 16 + names_size + deltas), 0);
-}
+#define FRAMING MC_SEMODEL_SEBLEND_FRAMING
 
-/* The writer's layout (FIELD-NOTES): per vertex of the 4, a u32 delta
- * count and its 16-byte records: v0 1, v1 2, v2 0, v3 1. Tail offsets:
- * v0's count 28, its record 32; v1's count 48; v2's 84; v3's 88, its
- * record 92; 108 bytes in all. */
-static void seblend_writer_layout(void)
-{
-    static const semb_delta d[4] = {{0, 0, {0.1f, 0, 0}}, {1, 0, {0, 0.1f, 0}}, {1, 1, {0, 0, 0.05f}},
-                                    {3, 1, {-0.1f, 0, 0}}};
-    cr_assert_eq(semb_set_seblend(m, 2, "smile\0blink", 12, d, 4), 0);
-    cr_assert_eq(m->tail_size, 108);
-}
-
-static void tail_u32(size_t at, uint32_t v)
-{
-    cr_assert_leq(at + 4, m->tail_size);
-    for (int k = 0; k < 4; k++) m->tail[at + (size_t)k] = (uint8_t)(v >> (8 * k));
-}
-
-Test(semodel, seblend_trailer_recognised)
+Test(semodel, seblend_trailer_message)
 {
     use(SEMB_STATIC, SEMB_2018);
-    seblend_writer_layout();
+    cr_assert_eq(semb_set_seblend_sample(m), 0);
     check(NULL, 0);
-    expect_only(r, MC_SEMODEL_SEBLEND_TRAILER, 1, m->tail_at);
     expect_msg(MC_SEMODEL_SEBLEND_TRAILER, "2 blend shapes, 4 deltas over 4 vertices");
+    expect_path(MC_SEMODEL_SEBLEND_TRAILER, "/seblend");
     cr_expect_eq(r->info.blend_shapes, 2);
-    cr_expect(mc_result_valid(r));
 }
 
-Test(semodel, seblend_count_zero_still_has_delta_counts)
+/* Each framing message names the vertex whose count or records overrun. */
+Test(semodel, seblend_framing_messages_and_paths)
 {
     use(SEMB_STATIC, SEMB_2018);
     cr_assert_eq(semb_set_seblend(m, 0, "", 0, NULL, 0), 0);
-    cr_assert_eq(m->tail_size, 16 + 4 * 4);
+    m->tail_size = 16; /* ends after the count of 0 */
     check(NULL, 0);
-    expect_only(r, MC_SEMODEL_SEBLEND_TRAILER, 1, m->tail_at);
-    m->tail_size = 16; /* ends after the count: every vertex's count is missing */
+    expect_path(FRAMING, "/seblend/deltas/0/0");
+    expect_msg(FRAMING, "before the delta count of mesh 0 vertex 0 (one per vertex, even for 0 deltas)");
+
+    cr_assert_eq(semb_set_seblend_sample(m), 0);
+    check(NULL, 4); /* inside vertex 3's one record */
+    expect_path(FRAMING, "/seblend/deltas/0/3");
+    expect_msg(FRAMING, "mesh 0 vertex 3: 1 deltas need 16 bytes, 12 remain");
+
+    semb_tail_u32(m, 84, 0xFFFFFFFFu); /* vertex 2's count: no loop of 2^32 records */
     check(NULL, 0);
-    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
-    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 16);
-    expect_path(MC_SEMODEL_SEBLEND_FRAMING, "/seblend/deltas/0/0");
+    expect_path(FRAMING, "/seblend/deltas/0/2");
+    expect_msg(FRAMING, "mesh 0 vertex 2: 4294967295 deltas need 68719476720 bytes, 20 remain");
 }
 
-Test(semodel, seblend_record_cut_short)
+/* Shape indices run below the block's count: count - 1 is the last valid. */
+Test(semodel, seblend_shape_index_range_bound)
 {
     use(SEMB_STATIC, SEMB_2018);
-    seblend_writer_layout();
-    check(NULL, 4);
-    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
-    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 88);
-    expect_msg(MC_SEMODEL_SEBLEND_FRAMING, "1 deltas need 16 bytes, 12 remain");
-}
-
-Test(semodel, seblend_bytes_left_over)
-{
-    use(SEMB_STATIC, SEMB_2018);
-    seblend_writer_layout();
-    uint8_t t[112] = {0};
-    memcpy(t, m->tail, 108);
-    cr_assert_eq(semb_set_tail(m, t, sizeof t), 0);
+    cr_assert_eq(semb_set_seblend_sample(m), 0);
+    semb_tail_u32(m, 32, 2); /* vertex 0's record */
+    semb_tail_u32(m, 92, 7); /* vertex 3's record */
     check(NULL, 0);
-    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
-    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 108);
-}
-
-Test(semodel, seblend_delta_count_past_the_end)
-{
-    use(SEMB_STATIC, SEMB_2018);
-    seblend_writer_layout();
-    tail_u32(84, 0xFFFFFFFFu); /* no loop of 2^32 records */
-    check(NULL, 0);
-    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_FRAMING, -1);
-    expect_issue(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 84);
-}
-
-Test(semodel, seblend_shape_index_range)
-{
-    use(SEMB_STATIC, SEMB_2018);
-    seblend_writer_layout();
-    tail_u32(32, 2);
-    tail_u32(92, 7);
-    check(NULL, 0);
-    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_SHAPE_RANGE, -1);
     expect_issue(r, MC_SEMODEL_SEBLEND_SHAPE_RANGE, 2, m->tail_at + 32);
     expect_path(MC_SEMODEL_SEBLEND_SHAPE_RANGE, "/seblend/deltas/0/0/0/shape");
-    tail_u32(32, 1); /* the last shape is fine */
-    tail_u32(92, 0);
+    expect_msg(MC_SEMODEL_SEBLEND_SHAPE_RANGE, "mesh 0 vertex 0 delta 0: shape index 2 (expected < the block's count 2)");
+    semb_tail_u32(m, 32, 1);
+    semb_tail_u32(m, 92, 0);
     check(NULL, 0);
     expect_only(r, MC_SEMODEL_SEBLEND_TRAILER, 1, m->tail_at);
 }
 
-Test(semodel, seblend_delta_not_finite)
+Test(semodel, seblend_delta_infinite_path)
 {
     use(SEMB_STATIC, SEMB_2018);
-    seblend_writer_layout();
-    tail_u32(92 + 8, 0x7F800000u); /* vertex 3's y = +infinity */
+    cr_assert_eq(semb_set_seblend_sample(m), 0);
+    semb_tail_u32(m, 92 + 8, 0x7F800000u); /* vertex 3's y = +infinity */
     check(NULL, 0);
-    expect_codes(r, MC_SEMODEL_SEBLEND_TRAILER, MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, -1);
     expect_issue(r, MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, 1, m->tail_at + 96);
     expect_path(MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, "/seblend/deltas/0/3/0/delta");
+    expect_msg(MC_SEMODEL_SEBLEND_DELTA_NOT_FINITE, "mesh 0 vertex 3 delta 0: (-0.1, inf, 0) holds NaN or infinity");
 }
 
 /* Meshes in file order: mesh 1's vertices follow all of mesh 0's. */
@@ -981,37 +932,48 @@ Test(semodel, seblend_deltas_follow_the_meshes_in_order)
     expect_path(MC_SEMODEL_SEBLEND_SHAPE_RANGE, "/seblend/deltas/1/0/0/shape");
 }
 
-Test(semodel, seblend_count_too_large)
+Test(semodel, seblend_count_too_large_message)
 {
     use(SEMB_STATIC, SEMB_2018);
-    seblend(UINT64_MAX, "a", 2, 0);
+    cr_assert_eq(semb_set_seblend(m, UINT64_MAX, "a", 2, NULL, 0), 0);
     check(NULL, 0);
-    expect_only(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 8);
+    expect_only(r, FRAMING, 1, m->tail_at + 8);
+    expect_path(FRAMING, "/seblend/count");
+    expect_msg(FRAMING, "SEBlend count 18446744073709551615 cannot fit");
 }
 
 Test(semodel, seblend_name_unterminated)
 {
     use(SEMB_STATIC, SEMB_2018);
-    seblend(2, "smile\0blink", 11, 0);
+    cr_assert_eq(semb_set_seblend(m, 2, "smile\0blink", 11, NULL, 0), 0);
+    m->tail_size = 16 + 11; /* the file ends inside "blink" */
     check(NULL, 0);
-    expect_only(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 16 + 6);
+    expect_only(r, FRAMING, 1, m->tail_at + 16 + 6);
+    expect_path(FRAMING, "/seblend/1/name");
+    expect_msg(FRAMING, "SEBlend name 1 of 2: no NUL terminator before the end of the file");
 }
 
 Test(semodel, seblend_without_count)
 {
     use(SEMB_STATIC, SEMB_2018);
-    cr_assert_eq(semb_set_tail(m, "SEBlend\nxx", 10), 0);
+    cr_assert_eq(semb_set_seblend(m, 0, "", 0, NULL, 0), 0);
+    m->tail_size = 10; /* the magic and 2 bytes of the u64 count */
     check(NULL, 0);
-    expect_only(r, MC_SEMODEL_SEBLEND_FRAMING, 1, m->tail_at + 8);
+    expect_only(r, FRAMING, 1, m->tail_at + 8);
+    expect_path(FRAMING, "/seblend/count");
 }
 
+/* 7 bytes cannot hold the u64 magic: trailing bytes, not an SEBlend block. */
 Test(semodel, seblend_prefix_is_trailing_bytes)
 {
     use(SEMB_STATIC, SEMB_2018);
-    cr_assert_eq(semb_set_tail(m, "SEBlend", 7), 0);
+    cr_assert_eq(semb_set_seblend(m, 0, "", 0, NULL, 0), 0);
+    m->tail_size = 7;
     check(NULL, 0);
     expect_only(r, MC_SEMODEL_TRAILING_BYTES, 1, m->tail_at);
 }
+
+#undef FRAMING
 
 /* ---- info ---- */
 
