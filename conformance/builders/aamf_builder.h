@@ -1,11 +1,11 @@
 /*
- * Builds AAMF/SAMF files (../shared/specs/aamf.md) from an in-memory
- * description, in either variant: skinned SAMF v2 (unified mesh) or legacy
- * AAMF (one embedded AMF mesh per bone). Used by the unit tests and the
- * corpus generator: start from aamfb_sample(), change what a case needs,
- * write with aamfb_write(). Array lengths are the header counts; block
- * sizes are computed, with per-block deltas and extra bytes for cases that
- * break them.
+ * Builds AAMF/SAMF files (aamf.md of github.com/kiwanowski/UnnamedHB1) from
+ * an in-memory description, in either variant: skinned SAMF v2 (unified mesh)
+ * or legacy AAMF (one embedded AMF mesh per bone). Used by the unit tests and
+ * the corpus generator: start from aamfb_sample(), change what a case needs,
+ * write with aamfb_write(). Array lengths are the header counts; block sizes
+ * are computed, with per-block deltas and extra bytes for cases that break
+ * them.
  */
 #ifndef AAMF_BUILDER_H
 #define AAMF_BUILDER_H

@@ -1,7 +1,8 @@
 /*
- * Builds AEM files (../shared/specs/aem.md) from an in-memory description.
- * Used by the unit tests and the conformance corpus generator: start from
- * aemb_sample(), change what a case needs, write with aemb_write().
+ * Builds AEM files (aem.md of github.com/janhsimon/aem) from an in-memory
+ * description. Used by the unit tests and the conformance corpus generator:
+ * start from aemb_sample(), change what a case needs, write with
+ * aemb_write().
  */
 #ifndef AEM_BUILDER_H
 #define AEM_BUILDER_H

@@ -1,5 +1,6 @@
 /*
- * Builds E3D files (../shared/specs/e3d.adoc) for tests and the corpus.
+ * Builds E3D files (e3d.adoc of github.com/ecere/E3D-spec) for tests and the
+ * corpus.
  *
  * A block writer: e3db_begin() opens a block and e3db_end() fixes its
  * length, so any tree (valid or not) can be written by hand; every writer

@@ -1,10 +1,10 @@
 /*
- * Builds NLM files (../shared/specs/nlm.md as corrected by FIELD-NOTES
- * "NLM": 16-byte header, magic bytes 'LDOM', rotation keys x, y, z, w) from
- * an in-memory description. Used by the unit tests and the corpus
- * generator: start from nlmb_sample(), change what a case needs, write with
- * nlmb_write(). Counts are written from the description, so a case that
- * needs a lying count patches the written bytes (nlmb offsets say where).
+ * Builds NLM files (nlm.md as corrected by FIELD-NOTES "NLM": 16-byte header,
+ * magic bytes 'LDOM', rotation keys x, y, z, w) from an in-memory
+ * description. Used by the unit tests and the corpus generator: start from
+ * nlmb_sample(), change what a case needs, write with nlmb_write(). Counts
+ * are written from the description, so a case that needs a lying count
+ * patches the written bytes (nlmb offsets say where).
  */
 #ifndef NLM_BUILDER_H
 #define NLM_BUILDER_H

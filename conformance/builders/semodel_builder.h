@@ -1,9 +1,9 @@
 /*
- * Builds SEModel files (../shared/specs/semodel.md, FIELD-NOTES "SEModel")
- * in either layout from an in-memory description. Used by the unit tests
- * and the conformance corpus generator: start from semb_sample(), change
- * what a case needs, write with semb_write(), which also records where
- * each element landed (the *_at fields) for tests asserting offsets.
+ * Builds SEModel files (semodel.md, FIELD-NOTES "SEModel") in either layout
+ * from an in-memory description. Used by the unit tests and the conformance
+ * corpus generator: start from semb_sample(), change what a case needs, write
+ * with semb_write(), which also records where each element landed (the *_at
+ * fields) for tests asserting offsets.
  *
  * Header counts and flags are written as given; the element arrays (nbones,
  * nmeshes, nmaterials records) are written as they are, so a case can make

@@ -1,7 +1,7 @@
 /*
- * AAMF / SAMF reference loader (../shared/specs/aamf.md, FIELD-NOTES "AAMF /
- * SAMF"), written from the spec and the field notes, independent of the
- * validator's checks.
+ * AAMF / SAMF reference loader (aamf.md of github.com/kiwanowski/UnnamedHB1,
+ * FIELD-NOTES "AAMF / SAMF"), written from the spec and the field notes,
+ * independent of the validator's checks.
  *
  * Two layouts share the bone table and the animation blocks:
  *   - SAMF v2 ("samf"): a 16-byte packed header with magic 'SAMF' or 'AAMF',

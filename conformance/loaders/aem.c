@@ -1,6 +1,6 @@
 /*
- * AEM reference loader (../shared/specs/aem.md, FIELD-NOTES "AEM"), written
- * from the spec independently of the validator.
+ * AEM reference loader (aem.md of github.com/janhsimon/aem, FIELD-NOTES
+ * "AEM"), written from the spec independently of the validator.
  *
  * The file is nine fixed-size record arrays after a 40-byte header, so the
  * header alone fixes the file size: that is checked first, and afterwards

@@ -1,8 +1,8 @@
 /*
- * SEModel reference loader, written from ../shared/specs/semodel.md (the 2017
- * draft) and FIELD-NOTES "SEModel" (the 2018 layout every real tool writes).
- * headerSize tells the layout: 0x14 is 2018, 0x1E (or 0x1C from a draft-era
- * writer) is the draft.
+ * SEModel reference loader, written from semodel.md (the 2017 draft) and
+ * FIELD-NOTES "SEModel" (the 2018 layout every real tool writes). headerSize
+ * tells the layout: 0x14 is 2018, 0x1E (or 0x1C from a draft-era writer) is
+ * the draft.
  *
  * Model mapping:
  *   - positions, UVs (f32) and normals (f32 in 2018, binary16 in the draft)

@@ -1,5 +1,6 @@
 /*
- * AAMF / SAMF (../shared/specs/aamf.md, FIELD-NOTES "AAMF / SAMF").
+ * AAMF / SAMF (aamf.md of github.com/kiwanowski/UnnamedHB1, FIELD-NOTES
+ * "AAMF / SAMF").
  *
  * SAMF v2: 16-byte packed header ('SAMF' or 'AAMF', u16 version, u16 bones,
  * u16 animations, u32 vertices at offset 10, u16 faces), bone table and bind

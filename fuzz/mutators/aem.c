@@ -1,9 +1,9 @@
 /*
- * AEM (../shared/specs/aem.md): a 40-byte header of nine u32 counts, then
- * nine arrays of fixed-size elements in header order. Each array is a group
- * counted by its header field, so an added or removed element keeps the file
- * framed; fields mutate by kind (floats, signed indices with their -1 and
- * 255 sentinels, counts, 128-byte names).
+ * AEM (aem.md of github.com/janhsimon/aem): a 40-byte header of nine u32
+ * counts, then nine arrays of fixed-size elements in header order. Each array
+ * is a group counted by its header field, so an added or removed element
+ * keeps the file framed; fields mutate by kind (floats, signed indices with
+ * their -1 and 255 sentinels, counts, 128-byte names).
  */
 #include <stdlib.h>
 

@@ -1,13 +1,13 @@
 /*
- * E3D (../shared/specs/e3d.adoc, FIELD-NOTES "E3D"): the input becomes a
- * block tree (u16 type, u32 length including the 6-byte header). Containers
- * are the types the spec and FIELD-NOTES nest ("Nesting"); attributes and
- * morphs start with a u32 count, animationTrack with its key frames, before
- * their children. An LZMA block (0x0010: u32 size, 5 property bytes, raw
- * LZMA1) is decoded with the LZMA SDK and its payload parsed as children, so
- * mutations reach compressed content; on output it is compressed again with
- * the block's own lc/lp/pb and dictionary size (a new LZMA block gets the
- * reference writer's 4/4/4, 2^26).
+ * E3D (e3d.adoc of github.com/ecere/E3D-spec, FIELD-NOTES "E3D"): the input
+ * becomes a block tree (u16 type, u32 length including the 6-byte header).
+ * Containers are the types the spec and FIELD-NOTES nest ("Nesting");
+ * attributes and morphs start with a u32 count, animationTrack with its key
+ * frames, before their children. An LZMA block (0x0010: u32 size, 5 property
+ * bytes, raw LZMA1) is decoded with the LZMA SDK and its payload parsed as
+ * children, so mutations reach compressed content; on output it is compressed
+ * again with the block's own lc/lp/pb and dictionary size (a new LZMA block
+ * gets the reference writer's 4/4/4, 2^26).
  *
  * One call: a few edits (a leaf's payload, a container's count prefix, a
  * block type; delete, duplicate, insert (fresh or copied from elsewhere),

@@ -1,12 +1,12 @@
 /*
- * NLM (../shared/specs/nlm.md, FIELD-NOTES "NLM"): 16-byte header (hash,
- * 'LDOM', version, animation flag), AABB, meshes (vertex and index counts,
- * 76-byte vertices, u32 indices, a length-prefixed texture blob), then when
- * animated: duration and rate, bone infos, bone key tracks (three counted
- * key arrays each), nodes with counted child lists. Everything is sequential
- * and counted, so adding or removing an element and fixing its count keeps
- * the file framed; variable-size records (meshes, tracks, nodes) are groups
- * too, so whole records can be duplicated or dropped.
+ * NLM (nlm.md, FIELD-NOTES "NLM"): 16-byte header (hash, 'LDOM', version,
+ * animation flag), AABB, meshes (vertex and index counts, 76-byte vertices,
+ * u32 indices, a length-prefixed texture blob), then when animated: duration
+ * and rate, bone infos, bone key tracks (three counted key arrays each),
+ * nodes with counted child lists. Everything is sequential and counted, so
+ * adding or removing an element and fixing its count keeps the file framed;
+ * variable-size records (meshes, tracks, nodes) are groups too, so whole
+ * records can be duplicated or dropped.
  */
 #include <stdlib.h>
 

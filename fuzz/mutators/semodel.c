@@ -1,19 +1,19 @@
 /*
- * SEModel (../shared/specs/semodel.md; FIELD-NOTES "SEModel": the 2018
- * layout every real writer uses). Magic, version, then the 2018 header
- * (headerSize 0x14, data/bone/mesh flags, bone, mesh and material counts,
- * 3 reserved bytes); bone names (NUL-terminated) and bone records; meshes
- * (flags, UV layer count, max influence, vertex and face counts, one array
- * per attribute, faces, material indices); materials (name, isSimple, three
- * texture names). Bone names and records share the bone count, a mesh's
- * attribute arrays share its vertex count, so an element more or less moves
- * them together. Strings grow or shrink without a NUL inside. The 2017 draft
- * layout (semodel.md, headerSize 0x1E or 0x1C: a 30-byte header with model
- * type and flags, collision count, one global maxSkinInfluence) has the same
- * bones, then meshes of one record per vertex (position, UV layers each with
- * a mat_t material index, half normal, colour, bone_t indices then half
- * weights) and u32 faces; its collision and material blocks have no layout
- * (TODO in the draft), so bytes after the meshes are left to byte mutation.
+ * SEModel (semodel.md; FIELD-NOTES "SEModel": the 2018 layout every real
+ * writer uses). Magic, version, then the 2018 header (headerSize 0x14,
+ * data/bone/mesh flags, bone, mesh and material counts, 3 reserved bytes);
+ * bone names (NUL-terminated) and bone records; meshes (flags, UV layer
+ * count, max influence, vertex and face counts, one array per attribute,
+ * faces, material indices); materials (name, isSimple, three texture names).
+ * Bone names and records share the bone count, a mesh's attribute arrays
+ * share its vertex count, so an element more or less moves them together.
+ * Strings grow or shrink without a NUL inside. The 2017 draft layout
+ * (semodel.md, headerSize 0x1E or 0x1C: a 30-byte header with model type and
+ * flags, collision count, one global maxSkinInfluence) has the same bones,
+ * then meshes of one record per vertex (position, UV layers each with a mat_t
+ * material index, half normal, colour, bone_t indices then half weights) and
+ * u32 faces; its collision and material blocks have no layout (TODO in the
+ * draft), so bytes after the meshes are left to byte mutation.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
- * AAMF / SAMF (../shared/specs/aamf.md, FIELD-NOTES "AAMF / SAMF"): animated
- * PlayStation 1 models in two variants.
+ * AAMF / SAMF (aamf.md of github.com/kiwanowski/UnnamedHB1, FIELD-NOTES
+ * "AAMF / SAMF"): animated PlayStation 1 models in two variants.
  *
  * SAMF v2 starts with the magic 'SAMF' ('AAMF' is accepted) and a packed
  * 16-byte header; fixed-size tables follow (bone table, bind poses,

@@ -1,9 +1,9 @@
 /*
- * AEM (../shared/specs/aem.md, FIELD-NOTES "AEM"): a 40-byte header of nine
- * counts followed by nine fixed-size record sections. The exact file size
- * follows from the counts, so it is checked first: a file of another size
- * uses another layout (the version byte stayed 1 across three), and checking
- * its records would only produce a wall of follow-on errors.
+ * AEM (aem.md of github.com/janhsimon/aem, FIELD-NOTES "AEM"): a 40-byte
+ * header of nine counts followed by nine fixed-size record sections. The
+ * exact file size follows from the counts, so it is checked first: a file of
+ * another size uses another layout (the version byte stayed 1 across three),
+ * and checking its records would only produce a wall of follow-on errors.
  */
 #include <inttypes.h>
 #include <stdio.h>

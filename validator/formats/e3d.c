@@ -1,6 +1,6 @@
 /*
- * E3D (../shared/specs/e3d.adoc, FIELD-NOTES "E3D"): a tree of typed,
- * length-prefixed blocks (u16 type, u32 length including the 6-byte
+ * E3D (e3d.adoc of github.com/ecere/E3D-spec, FIELD-NOTES "E3D"): a tree of
+ * typed, length-prefixed blocks (u16 type, u32 length including the 6-byte
  * header), any run of which may sit inside an LZMA block.
  *
  * This file walks the tree with an explicit stack of frames (one per open

@@ -1,7 +1,8 @@
 /*
- * E3D block payloads (../shared/specs/e3d.adoc, "Detailed description of
- * all block types"; FIELD-NOTES "E3D"): each type's layout, the semantics
- * of its values, IDs and references. Called by the tree walk in e3d.c.
+ * E3D block payloads (e3d.adoc of github.com/ecere/E3D-spec, "Detailed
+ * description of all block types"; FIELD-NOTES "E3D"): each type's layout,
+ * the semantics of its values, IDs and references. Called by the tree walk in
+ * e3d.c.
  *
  * References resolve in file order, as in the reference reader (no forward
  * references): textures, materials, meshes, nodes, animations. The one

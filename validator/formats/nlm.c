@@ -1,12 +1,12 @@
 /*
- * NLM (../shared/specs/nlm.md, FIELD-NOTES "NLM"): a 16-byte header, an
- * AABB, a counted list of variable-size meshes, and, when the header's flag
- * says so, an animation section (bone info map, bone map with keys, node
- * hierarchy). Nothing is indexed: every section starts where the previous
- * one ends, so the file is walked twice. The first walk (structure) checks
- * that every count fits in the bytes that remain and finds the exact end,
- * reporting one NLM_TRUNCATED where the file runs out; the second walk
- * checks the elements of the sections the first one found complete.
+ * NLM (nlm.md, FIELD-NOTES "NLM"): a 16-byte header, an AABB, a counted list
+ * of variable-size meshes, and, when the header's flag says so, an animation
+ * section (bone info map, bone map with keys, node hierarchy). Nothing is
+ * indexed: every section starts where the previous one ends, so the file is
+ * walked twice. The first walk (structure) checks that every count fits in
+ * the bytes that remain and finds the exact end, reporting one NLM_TRUNCATED
+ * where the file runs out; the second walk checks the elements of the
+ * sections the first one found complete.
  */
 #include <inttypes.h>
 #include <stdarg.h>

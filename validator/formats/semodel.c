@@ -1,5 +1,5 @@
 /*
- * SEModel (../shared/specs/semodel.md, FIELD-NOTES "SEModel").
+ * SEModel (semodel.md, FIELD-NOTES "SEModel").
  *
  * Two layouts share the magic and version 1; headerSize tells them apart:
  * 0x14 is the 2018 layout every real writer emits (arrays per attribute,
