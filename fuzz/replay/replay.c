@@ -15,10 +15,11 @@
  * options, F being this target's format (none for auto); it is checked when
  * the folder is named after this target (its name without _sa: the target
  * that found the input). The deadline, in CPU time of one harness call, is
- * checked by every target: a hang is a bug wherever it shows. Every input
- * must have its line and every line its input. With --regressions DIR,
- * every folder directly under DIR that holds inputs must have an
- * expectations.txt.
+ * checked by every target: a hang is a bug wherever it shows; the line of
+ * an input named timeout-* (libFuzzer's name for a hang) must give one.
+ * Every input must have its line and every line its input. With
+ * --regressions DIR, every folder directly under DIR that holds inputs
+ * must have an expectations.txt.
  */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -42,6 +43,9 @@
 #endif
 
 #define EXPECTATIONS "expectations.txt"
+/* libFuzzer's name for an input that ran past -timeout: its line must carry
+ * a deadline. */
+#define TIMEOUT_PREFIX "timeout-"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -117,6 +121,13 @@ static int read_expectations(replay *rp, const char *dir, folder *f)
         if (k < 2 || k > 3 || parse_verdict(verdict, &e.verdict) != 0 || strchr(name, '/') ||
             (k == 3 && ((e.deadline_ms = strtol(deadline, &end, 10)) < 0 || *end))) {
             fail(rp, "%s:%u: expected \"<input> <valid|invalid|no-crash> [deadline-ms]\"", path, no);
+            rc = -1;
+            break;
+        }
+        if (e.deadline_ms < 0 && strncmp(name, TIMEOUT_PREFIX, strlen(TIMEOUT_PREFIX)) == 0) {
+            /* a hang found by the engine: without a deadline the replay
+             * would only wait for it, never fail on it */
+            fail(rp, "%s:%u: %s is a timeout: its line needs a deadline in ms", path, no, name);
             rc = -1;
             break;
         }

@@ -22,6 +22,7 @@ check wrong_verdict 1 "plain.txt: expected valid, the validator says invalid"
 check missed_deadline 1 "(deadline 0 ms)"
 check missing_line 1 "plain.txt: no line in expectations.txt"
 check stale_line 1 "gone.bin: named in expectations.txt but not there"
+check timeout_without_deadline 1 "timeout-plain is a timeout: its line needs a deadline in ms"
 check no_expectations 1 "plain.txt: no line in expectations.txt (what must it give?); the folder has no expectations.txt"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
