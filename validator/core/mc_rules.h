@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "mc_check.h"
+#include "mc_reader.h"
 
 /*
  * Reports the file's one truncation (code: the format's *_TRUNCATED) at the
@@ -18,6 +19,16 @@
  * The caller stops walking: what would follow cannot be read.
  */
 void mc_truncated(mc_ctx *c, mc_code code, const char *path, const char *fmt, ...) MC_PRINTF(4, 5);
+
+/*
+ * mc_reader_fits for count records of size bytes at r's cursor; when they do
+ * not fit and report is set, the file's one truncation (mc_truncated) with
+ * the message "file ends inside <what>: N bytes needed from 0x.., M
+ * present" (or the overflow of count x size). report is clear on a second
+ * walk over a structure the first already reported.
+ */
+bool mc_fits_or_truncated(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size, bool report,
+                          mc_code code, const char *path, const char *what, ...) MC_PRINTF(8, 9);
 
 /* Where bone i's parent stands among `bones` bones. Parents come first in
  * every format with a bone hierarchy (FIELD-NOTES: the AEM loader, the

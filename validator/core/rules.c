@@ -16,6 +16,27 @@ void mc_truncated(mc_ctx *c, mc_code code, const char *path, const char *fmt, ..
     va_end(ap);
 }
 
+bool mc_fits_or_truncated(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size, bool report,
+                          mc_code code, const char *path, const char *what, ...)
+{
+    if (mc_reader_fits(r, count, size)) return true;
+    if (!report) return false;
+    char desc[128];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(desc, sizeof desc, what, ap);
+    va_end(ap);
+    uint64_t need;
+    if (mc_mul_u64(count, size, &need))
+        mc_truncated(c, code, path, "file ends inside %s: %" PRIu64 " bytes needed from 0x%zx, %zu present",
+                     desc, need, r->pos, mc_reader_left(r));
+    else
+        mc_truncated(c, code, path, "file ends inside %s: %" PRIu64 " x %" PRIu64
+                     " bytes from 0x%zx overflow, %zu present", desc, count, size, r->pos,
+                     mc_reader_left(r));
+    return false;
+}
+
 mc_parent_order mc_parent_order_of(int64_t parent, uint64_t i, uint64_t bones)
 {
     if (parent < 0 || (uint64_t)parent >= bones) return MC_PARENT_RANGE;

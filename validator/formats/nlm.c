@@ -88,32 +88,6 @@ static bool nlm_detect(const uint8_t *data, size_t size)
 
 /* ---- structure ---- */
 
-/*
- * mc_reader_fits, and when the records do not fit (and emit is set) the
- * file's one NLM_TRUNCATED, naming the element that does not fit.
- */
-MC_PRINTF(7, 8)
-static bool fits_or_truncated(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_t size,
-                              bool emit, const char *path, const char *what, ...)
-{
-    if (mc_reader_fits(r, count, size)) return true;
-    if (!emit) return false;
-    char desc[128];
-    va_list ap;
-    va_start(ap, what);
-    vsnprintf(desc, sizeof desc, what, ap);
-    va_end(ap);
-    uint64_t need = UINT64_MAX;
-    if (mc_mul_u64(count, size, &need))
-        mc_truncated(c, MC_NLM_TRUNCATED, path, "file ends inside %s: %" PRIu64
-                     " bytes needed from 0x%zx, %zu present", desc, need, r->pos, mc_reader_left(r));
-    else
-        mc_truncated(c, MC_NLM_TRUNCATED, path, "file ends inside %s: %" PRIu64 " x %" PRIu64
-                     " bytes from 0x%zx overflow, %zu present", desc, count, size, r->pos,
-                     mc_reader_left(r));
-    return false;
-}
-
 /* nlm.md, Mesh Header .. Embedded Texture Data: reads the mesh at r's
  * cursor and moves past it. */
 static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *out)
@@ -121,31 +95,34 @@ static bool walk_mesh(mc_ctx *c, mc_reader *r, uint32_t m, bool emit, nlm_mesh *
     char path[48];
     snprintf(path, sizeof path, "/meshes/%" PRIu32, m);
     out->off = r->pos;
-    if (!fits_or_truncated(c, r, 1, NLM_MESH_HEADER_SIZE, emit, path, "the header of mesh %" PRIu32, m))
+    if (!mc_fits_or_truncated(c, r, 1, NLM_MESH_HEADER_SIZE, emit, MC_NLM_TRUNCATED,
+                              path, "the header of mesh %" PRIu32, m))
         return false;
     out->vertex_count = mc_read_u32(r);
     out->index_count = mc_read_u32(r);
     out->vertices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/vertices", m);
-    if (!fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, path,
-                           "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
-                           out->vertex_count, out->off))
+    if (!mc_fits_or_truncated(c, r, out->vertex_count, NLM_VERTEX_SIZE, emit, MC_NLM_TRUNCATED, path,
+                              "mesh %" PRIu32 "'s %" PRIu32 " vertices (vertex count at 0x%" PRIx64 ")", m,
+                              out->vertex_count, out->off))
         return false;
     mc_reader_skip(r, (size_t)out->vertex_count * NLM_VERTEX_SIZE);
     out->indices = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/indices", m);
-    if (!fits_or_truncated(c, r, out->index_count, 4, emit, path,
-                           "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
-                           out->index_count, out->off + 4))
+    if (!mc_fits_or_truncated(c, r, out->index_count, 4, emit, MC_NLM_TRUNCATED, path,
+                              "mesh %" PRIu32 "'s %" PRIu32 " indices (index count at 0x%" PRIx64 ")", m,
+                              out->index_count, out->off + 4))
         return false;
     mc_reader_skip(r, (size_t)out->index_count * 4u);
     out->texture = r->pos;
     snprintf(path, sizeof path, "/meshes/%" PRIu32 "/texture", m);
-    if (!fits_or_truncated(c, r, 1, 4, emit, path, "mesh %" PRIu32 "'s texture size", m)) return false;
+    if (!mc_fits_or_truncated(c, r, 1, 4, emit, MC_NLM_TRUNCATED,
+                              path, "mesh %" PRIu32 "'s texture size", m))
+        return false;
     out->texture_size = mc_read_u32(r);
-    if (!fits_or_truncated(c, r, out->texture_size, 1, emit, path,
-                           "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
-                           out->texture_size, out->texture))
+    if (!mc_fits_or_truncated(c, r, out->texture_size, 1, emit, MC_NLM_TRUNCATED, path,
+                              "mesh %" PRIu32 "'s %" PRIu32 "-byte texture blob (size at 0x%" PRIx64 ")", m,
+                              out->texture_size, out->texture))
         return false;
     mc_reader_skip(r, out->texture_size);
     return true;
@@ -157,8 +134,8 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     char path[48];
     snprintf(path, sizeof path, "/animation/channels/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, path,
-                           "the header of bone map entry %" PRIu32, i))
+    if (!mc_fits_or_truncated(c, r, 1, NLM_CHANNEL_HEADER_SIZE, emit, MC_NLM_TRUNCATED, path,
+                              "the header of bone map entry %" PRIu32, i))
         return false;
     out->node = mc_read_i32(r);
     out->bone = mc_read_i32(r);
@@ -166,9 +143,9 @@ static bool walk_channel(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_cha
     for (int k = 0; k < KEY_KINDS; k++) {
         out->keys[k] = r->pos;
         snprintf(path, sizeof path, "/animation/channels/%" PRIu32 "/%s_keys", i, key_name[k]);
-        if (!fits_or_truncated(c, r, out->count[k], key_size[k], emit, path,
-                  "bone map entry %" PRIu32 "'s %" PRIu32 " %s keys (count at 0x%" PRIx64 ")", i,
-                  out->count[k], key_name[k], out->off + 8 + 4u * (unsigned)k))
+        if (!mc_fits_or_truncated(c, r, out->count[k], key_size[k], emit, MC_NLM_TRUNCATED, path,
+                                  "bone map entry %" PRIu32 "'s %" PRIu32 " %s keys (count at 0x%" PRIx64 ")", i,
+                                  out->count[k], key_name[k], out->off + 8 + 4u * (unsigned)k))
             return false;
         mc_reader_skip(r, (size_t)out->count[k] * key_size[k]);
     }
@@ -181,15 +158,16 @@ static bool walk_node(mc_ctx *c, mc_reader *r, uint32_t i, bool emit, nlm_node *
     char path[48];
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32, i);
     out->off = r->pos;
-    if (!fits_or_truncated(c, r, 1, NLM_NODE_HEADER_SIZE, emit, path, "the header of node %" PRIu32, i))
+    if (!mc_fits_or_truncated(c, r, 1, NLM_NODE_HEADER_SIZE, emit, MC_NLM_TRUNCATED,
+                              path, "the header of node %" PRIu32, i))
         return false;
     out->id = mc_read_i32(r);
     mc_reader_skip(r, 64);
     out->child_count = mc_read_u32(r);
     snprintf(path, sizeof path, "/animation/nodes/%" PRIu32 "/children", i);
-    if (!fits_or_truncated(c, r, out->child_count, 4, emit, path,
-                           "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
-                           out->child_count, out->off + 68))
+    if (!mc_fits_or_truncated(c, r, out->child_count, 4, emit, MC_NLM_TRUNCATED, path,
+                              "node %" PRIu32 "'s %" PRIu32 " child IDs (count at 0x%" PRIx64 ")", i,
+                              out->child_count, out->off + 68))
         return false;
     mc_reader_skip(r, (size_t)out->child_count * 4u);
     return true;
@@ -201,18 +179,18 @@ static bool walk_count(mc_ctx *c, mc_reader *r, uint32_t *count, uint64_t min, b
                        const char *path, const char *what)
 {
     uint64_t at = r->pos;
-    if (!fits_or_truncated(c, r, 1, 4, emit, path, "the %s count", what)) return false;
+    if (!mc_fits_or_truncated(c, r, 1, 4, emit, MC_NLM_TRUNCATED, path, "the %s count", what)) return false;
     *count = mc_read_u32(r);
-    return fits_or_truncated(c, r, *count, min, emit, path,
-                             "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
-                             *count, what, at, min);
+    return mc_fits_or_truncated(c, r, *count, min, emit, MC_NLM_TRUNCATED, path,
+                                "%" PRIu32 " %s (count at 0x%" PRIx64 ", at least %" PRIu64 " bytes each)",
+                                *count, what, at, min);
 }
 
 /* nlm.md, Animation Data Section. Fills the section offsets of f. */
 static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
 {
-    if (!fits_or_truncated(c, r, 1, 8, emit, "/animation",
-                           "the animation metadata (duration, ticks per second)"))
+    if (!mc_fits_or_truncated(c, r, 1, 8, emit, MC_NLM_TRUNCATED, "/animation",
+                              "the animation metadata (duration, ticks per second)"))
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
@@ -267,7 +245,7 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, NLM_AABB_OFFSET);
-    if (!fits_or_truncated(c, &r, 1, 24, true, "/aabb", "the AABB")) return;
+    if (!mc_fits_or_truncated(c, &r, 1, 24, true, MC_NLM_TRUNCATED, "/aabb", "the AABB")) return;
     mc_reader_skip(&r, 24);
     if (!walk_count(c, &r, &f->mesh_count, NLM_MESH_MIN_SIZE, true, "/meshes", "meshes")) return;
     for (uint32_t m = 0; m < f->mesh_count; m++) {
