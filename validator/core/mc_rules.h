@@ -16,7 +16,9 @@
 /*
  * Reports the file's one truncation (code: the format's *_TRUNCATED) at the
  * file's end, where the bytes run out, with path and a formatted message.
- * The caller stops walking: what would follow cannot be read.
+ * The caller stops walking: what would follow cannot be read. E3D alone
+ * reports its E3D_FILE_TRUNCATED at the overrunning block (no total size to
+ * compare with the file's; see report_overrun in formats/e3d.c).
  */
 void mc_truncated(mc_ctx *c, mc_code code, const char *path, const char *fmt, ...) MC_PRINTF(4, 5);
 

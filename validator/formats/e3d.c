@@ -387,6 +387,14 @@ static void report_gap(e3d *v, size_t fi)
                left);
 }
 
+/* A block longer than what is left of its parent. At the top level that is
+ * E3D_FILE_TRUNCATED, reported at the overrunning block's header, not at
+ * the file's end as the other formats' mc_truncated does: E3D has no total
+ * size (no header counts, only each block's own length), so the block whose
+ * length runs past the end is the one place that shows the cut, and the
+ * walk cannot say what else the file was meant to hold. A cut that lands
+ * exactly on a block boundary leaves no overrun at all (FILE_NO_CONTENT is
+ * then the only sign, as its catalog clause says). */
 static void report_overrun(e3d *v, size_t fi, uint16_t type, uint32_t len)
 {
     const e3d_frame *f = &v->st[fi];
