@@ -63,7 +63,15 @@ cJSON *mc_report_summary_json(const mc_run_summary *s);
  * artifacts wait in a temporary file until end; run's tool, invocations and
  * properties come last, once the rules and the exit code are known. */
 typedef struct mc_sarif mc_sarif;
-mc_sarif *mc_sarif_begin(FILE *out);
+/* MC_SARIF_SPEC follows the specification: a result in a binary artifact
+ * has a binary region (byteOffset) and never a line (3.30.1).
+ * MC_SARIF_GITHUB is for GitHub code scanning, which needs
+ * region.startLine (its rule GH1003) and a checkout path for absolute URIs
+ * (GH1006): the region is {"startLine": 1}, the offset moves to
+ * properties.byteOffset, and the invocation names the working directory.
+ * Everything else is byte for byte the same. */
+typedef enum mc_sarif_flavour { MC_SARIF_SPEC, MC_SARIF_GITHUB } mc_sarif_flavour;
+mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour);
 /* 0, or -1 when out of memory (the writer stays usable). */
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
 int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
