@@ -82,6 +82,13 @@ const char *mc_sarif_level(mc_severity sev);
  * (text and markdown: summary, spec clause, default severity, what to do),
  * default level; generated from the catalog. NULL for an unknown code. */
 cJSON *mc_sarif_rule_json(mc_code code);
+/* The help's "what to do" for a code, by the kind of check (sarif_rules.c);
+ * *content_advice is set when the help goes on with how to lower the code
+ * in .modelcheck.json. NULL for an unknown code. */
+const char *mc_sarif_remedy(mc_code code, int *content_advice);
+/* Whether a remedy is the generic text no kind matched (a unit test keeps
+ * every catalog code out of it). */
+int mc_sarif_remedy_is_generic(const char *text);
 
 /* Compiler-style lines for one file: every kept instance, fold notes, and
  * (unless quiet) a status line naming format and layout. */
