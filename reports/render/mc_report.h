@@ -76,6 +76,10 @@ mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour);
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
 int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
 
+/* The i-th code of mc_catalog.def, in the catalog's (and the docs') order;
+ * NULL past the end. The enum's numbers are another order (append only). */
+const mc_code_info *mc_catalog_entry(size_t i);
+
 /* SARIF's level for a severity: error, warning, or note (info, hint). */
 const char *mc_sarif_level(mc_severity sev);
 /* The reportingDescriptor of a code: id, short and full description, help

@@ -213,10 +213,11 @@ int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status s
 static cJSON *rules_json(const mc_sarif *s)
 {
     cJSON *rules = cJSON_CreateArray();
-    for (int i = 0; i < MC_CODE_COUNT; i++) {
-        if (!s->used[i]) continue;
-        cJSON *r = mc_sarif_rule_json((mc_code)i);
-        cJSON_AddItemToArray(rules, r);
+    const mc_code_info *ci;
+    for (size_t i = 0; (ci = mc_catalog_entry(i)) != NULL; i++) {
+        int code = mc_code_find(ci->name);
+        if (code < 0 || !s->used[code]) continue;
+        cJSON_AddItemToArray(rules, mc_sarif_rule_json((mc_code)code));
     }
     return rules;
 }
