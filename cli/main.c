@@ -44,6 +44,7 @@ typedef struct cli {
     mc_run_summary summary;
     mc_json_report *json; /* JSON output only */
     mc_sarif *sarif;      /* SARIF output only */
+    mc_sarif_flavour sarif_flavour;
     int exit_code;
 } cli;
 
@@ -56,7 +57,8 @@ static const char usage_text[] =
     "\n"
     "  -f, --format FMT          validate as FMT instead of detecting\n"
     "                            (aem, semodel, aamf, e3d, nlm)\n"
-    "  -o, --output KIND         text (default), json or sarif (SARIF 2.1.0);\n"
+    "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0) or\n"
+    "                            sarif-github (SARIF for GitHub code scanning);\n"
     "                            markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
@@ -155,8 +157,9 @@ static int parse_output(cli *c, const char *v)
     if (strcmp(v, "text") == 0) c->output = OUT_TEXT;
     else if (strcmp(v, "json") == 0) c->output = OUT_JSON;
     else if (strcmp(v, "sarif") == 0) c->output = OUT_SARIF;
+    else if (strcmp(v, "sarif-github") == 0) c->output = OUT_SARIF, c->sarif_flavour = MC_SARIF_GITHUB;
     else if (strcmp(v, "markdown") == 0) c->output = OUT_MARKDOWN;
-    else return usage_error("unknown output '%s' (text, json or sarif)", v);
+    else return usage_error("unknown output '%s' (text, json, sarif or sarif-github)", v);
     return 0;
 }
 
@@ -462,7 +465,7 @@ static int run(cli *c, int argc, char **argv)
      * file was used. */
     if ((c->output == OUT_JSON &&
          !(c->json = mc_json_report_begin(stdout, &c->opt, mcc_config_json(c->config)))) ||
-        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout)))) {
+        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }

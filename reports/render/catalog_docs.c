@@ -3,6 +3,20 @@
 
 #include "mc_report.h"
 
+/* The catalog's order (by format section), which is not the numbering:
+ * numbers are appended (mc_code_numbers.def), codes go in their section. */
+static const mc_code catalog_order[] = {
+#define MC_CODE(name, sev, origin, summary, clause) MC_##name,
+#include "mc_catalog.def"
+#undef MC_CODE
+};
+#define CATALOG_SIZE (sizeof catalog_order / sizeof catalog_order[0])
+
+const mc_code_info *mc_catalog_entry(size_t i)
+{
+    return i < CATALOG_SIZE ? mc_code_get(catalog_order[i]) : NULL;
+}
+
 static const char *origin_name(mc_origin o)
 {
     return o == MC_ORIGIN_TOOL ? "tool" : "content";
@@ -10,8 +24,8 @@ static const char *origin_name(mc_origin o)
 
 void mc_catalog_text(FILE *out)
 {
-    for (int i = 0; i < MC_CODE_COUNT; i++) {
-        const mc_code_info *ci = mc_code_get((mc_code)i);
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        const mc_code_info *ci = mc_catalog_entry(i);
         fprintf(out, "%-36s %-7s %s\n", ci->name, mc_severity_name(ci->severity), ci->summary);
     }
 }
@@ -19,8 +33,8 @@ void mc_catalog_text(FILE *out)
 cJSON *mc_catalog_json(void)
 {
     cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; i < MC_CODE_COUNT; i++) {
-        const mc_code_info *ci = mc_code_get((mc_code)i);
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        const mc_code_info *ci = mc_catalog_entry(i);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "code", ci->name);
         cJSON_AddStringToObject(o, "severity", mc_severity_name(ci->severity));
@@ -77,8 +91,8 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
             "| keyframe time vs duration | 1e-06 relative | t <= duration x (1 + tol) |\n\n",
             d.weight_sum_tolerance, d.unit_tolerance, d.quaternion_tolerance);
     char group[16] = "", g[16];
-    for (int i = 0; i < MC_CODE_COUNT; i++) {
-        const mc_code_info *ci = mc_code_get((mc_code)i);
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        const mc_code_info *ci = mc_catalog_entry(i);
         group_of(ci->name, g, sizeof g);
         if (strcmp(g, group) != 0) {
             memcpy(group, g, sizeof group);
@@ -89,7 +103,7 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
         fputs(" | ", out);
         cell(out, ci->clause);
         fputs(" |\n", out);
-        const mc_code_info *next = i + 1 < MC_CODE_COUNT ? mc_code_get((mc_code)(i + 1)) : NULL;
+        const mc_code_info *next = mc_catalog_entry(i + 1);
         if (!next || strcmp(group_of(next->name, g, sizeof g), group) != 0) fputc('\n', out);
     }
 }

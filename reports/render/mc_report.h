@@ -63,10 +63,22 @@ cJSON *mc_report_summary_json(const mc_run_summary *s);
  * artifacts wait in a temporary file until end; run's tool, invocations and
  * properties come last, once the rules and the exit code are known. */
 typedef struct mc_sarif mc_sarif;
-mc_sarif *mc_sarif_begin(FILE *out);
+/* MC_SARIF_SPEC follows the specification: a result in a binary artifact
+ * has a binary region (byteOffset) and never a line (3.30.1).
+ * MC_SARIF_GITHUB is for GitHub code scanning, which needs
+ * region.startLine (its rule GH1003) and a checkout path for absolute URIs
+ * (GH1006): the region is {"startLine": 1}, the offset moves to
+ * properties.byteOffset, and the invocation names the working directory.
+ * Everything else is byte for byte the same. */
+typedef enum mc_sarif_flavour { MC_SARIF_SPEC, MC_SARIF_GITHUB } mc_sarif_flavour;
+mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour);
 /* 0, or -1 when out of memory (the writer stays usable). */
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
 int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
+
+/* The i-th code of mc_catalog.def, in the catalog's (and the docs') order;
+ * NULL past the end. The enum's numbers are another order (append only). */
+const mc_code_info *mc_catalog_entry(size_t i);
 
 /* SARIF's level for a severity: error, warning, or note (info, hint). */
 const char *mc_sarif_level(mc_severity sev);
@@ -74,6 +86,13 @@ const char *mc_sarif_level(mc_severity sev);
  * (text and markdown: summary, spec clause, default severity, what to do),
  * default level; generated from the catalog. NULL for an unknown code. */
 cJSON *mc_sarif_rule_json(mc_code code);
+/* The help's "what to do" for a code, by the kind of check (sarif_rules.c);
+ * *content_advice is set when the help goes on with how to lower the code
+ * in .modelcheck.json. NULL for an unknown code. */
+const char *mc_sarif_remedy(mc_code code, int *content_advice);
+/* Whether a remedy is the generic text no kind matched (a unit test keeps
+ * every catalog code out of it). */
+int mc_sarif_remedy_is_generic(const char *text);
 
 /* Compiler-style lines for one file: every kept instance, fold notes, and
  * (unless quiet) a status line naming format and layout. */

@@ -8,7 +8,7 @@
  *    (--max-issues 0) is one result at its first offset;
  *  - locations are binary: region.byteOffset, plus the structural path as a
  *    logical location; E3D offsets inside decoded LZMA data go in
- *    properties.payloadOffset;
+ *    properties.payloadOffset (the GitHub flavour: see mc_sarif_flavour);
  *  - levels: error and warning as they are, info and hint as "note" (SARIF
  *    has no finer level); properties.severity keeps ours;
  *  - partialFingerprints: code and structural path, so that the same
@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mc_report.h"
 
@@ -34,15 +35,17 @@ struct mc_sarif {
     char *artifacts_mem; /* the memory stream's buffer */
     size_t artifacts_len;
     uint64_t files, results;
+    mc_sarif_flavour flavour;
     int failed;          /* a write to the artifacts stream failed */
     unsigned char used[MC_CODE_COUNT];
 };
 
-mc_sarif *mc_sarif_begin(FILE *out)
+mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour)
 {
     mc_sarif *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->out = out;
+    s->flavour = flavour;
     s->artifacts = tmpfile();
     if (!s->artifacts) s->artifacts = open_memstream(&s->artifacts_mem, &s->artifacts_len);
     cJSON *log = cJSON_CreateObject();
@@ -106,8 +109,10 @@ static cJSON *artifact_location(const char *uri, uint64_t index)
     return a;
 }
 
-static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char *uri, uint64_t index)
+static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char *uri, uint64_t index,
+                          mc_sarif_flavour flavour)
 {
+    uint64_t offset = in ? in->offset : is->first_offset;
     const mc_code_info *ci = mc_code_get(is->code);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "ruleId", ci->name);
@@ -116,14 +121,16 @@ static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char 
     /* Binary artifacts have no lines: a dashboard shows the file and this
      * text, so the text itself says where (README, "Use in a repository"). */
     char text[sizeof in->path + sizeof in->message + 64];
-    snprintf(text, sizeof text, "at byte %" PRIu64 ", %s: %s", in ? in->offset : is->first_offset,
+    snprintf(text, sizeof text, "at byte %" PRIu64 ", %s: %s", offset,
              in && in->path[0] ? in->path : "/", in ? in->message : ci->summary);
     cJSON_AddStringToObject(msg, "text", text);
     cJSON *loc = cJSON_CreateObject();
     cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
     cJSON_AddItemToObject(phys, "artifactLocation", artifact_location(uri, index));
     cJSON *region = cJSON_AddObjectToObject(phys, "region");
-    cJSON_AddNumberToObject(region, "byteOffset", (double)(in ? in->offset : is->first_offset));
+    /* GitHub: line 1 stands for the whole file (there are no lines) */
+    if (flavour == MC_SARIF_GITHUB) cJSON_AddNumberToObject(region, "startLine", 1);
+    else cJSON_AddNumberToObject(region, "byteOffset", (double)offset);
     if (in && in->path[0]) {
         cJSON *logical = cJSON_CreateObject();
         cJSON_AddStringToObject(logical, "fullyQualifiedName", in->path);
@@ -141,6 +148,7 @@ static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char 
     cJSON_AddStringToObject(props, "severity", mc_severity_name(is->severity));
     cJSON_AddNumberToObject(props, "count", (double)is->count);
     if (in && in->has_payload_offset) cJSON_AddNumberToObject(props, "payloadOffset", (double)in->payload_offset);
+    if (flavour == MC_SARIF_GITHUB) cJSON_AddNumberToObject(props, "byteOffset", (double)offset);
     return o;
 }
 
@@ -167,7 +175,7 @@ static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status statu
 static int add_result(mc_sarif *s, const mc_issue *is, const mc_instance *in, const char *uri,
                       uint64_t index)
 {
-    cJSON *j = result_json(is, in, uri, index);
+    cJSON *j = result_json(is, in, uri, index, s->flavour);
     if (!j) return -1;
     if (s->results) fputs(", ", s->out);
     int rc = mc_json_write(s->out, j, 3, 0);
@@ -205,10 +213,11 @@ int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status s
 static cJSON *rules_json(const mc_sarif *s)
 {
     cJSON *rules = cJSON_CreateArray();
-    for (int i = 0; i < MC_CODE_COUNT; i++) {
-        if (!s->used[i]) continue;
-        cJSON *r = mc_sarif_rule_json((mc_code)i);
-        cJSON_AddItemToArray(rules, r);
+    const mc_code_info *ci;
+    for (size_t i = 0; (ci = mc_catalog_entry(i)) != NULL; i++) {
+        int code = mc_code_find(ci->name);
+        if (code < 0 || !s->used[code]) continue;
+        cJSON_AddItemToArray(rules, mc_sarif_rule_json((mc_code)code));
     }
     return rules;
 }
@@ -223,6 +232,24 @@ static int copy_artifacts(mc_sarif *s)
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, s->artifacts)) > 0) fwrite(buf, 1, n, s->out);
     return ferror(s->artifacts) ? -1 : 0;
+}
+
+/* GitHub maps absolute file: URIs to the repository through the checkout
+ * path, which it reads from here (GH1006); a directory URI ends with '/'. */
+static void add_working_directory(cJSON *inv)
+{
+    char *cwd = getcwd(NULL, 0);
+    size_t len = cwd ? strlen(cwd) : 0;
+    char *dir = cwd ? malloc(len + 2) : NULL;
+    if (dir) {
+        memcpy(dir, cwd, len);
+        memcpy(dir + len, "/", len && cwd[len - 1] == '/' ? 1 : 2);
+    }
+    char *uri = dir && dir[0] == '/' ? path_uri(dir) : NULL;
+    if (uri) cJSON_AddStringToObject(cJSON_AddObjectToObject(inv, "workingDirectory"), "uri", uri);
+    free(uri);
+    free(dir);
+    free(cwd);
 }
 
 /* What ends the run, once rules and exit code are known: tool, invocations
@@ -242,6 +269,7 @@ static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_op
     /* exit 3: some file could not be read, so the run did not do its job */
     cJSON_AddBoolToObject(inv, "executionSuccessful", exit_code != 3);
     cJSON_AddNumberToObject(inv, "exitCode", exit_code);
+    if (s->flavour == MC_SARIF_GITHUB) add_working_directory(inv);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
     cJSON *props = cJSON_AddObjectToObject(run, "properties");
     cJSON *settings = mc_report_settings_json(opt);

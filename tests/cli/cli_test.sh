@@ -133,7 +133,7 @@ assert rule["id"] == "AEM_WEIGHT_SUM" and rule["defaultConfiguration"]["level"] 
 assert r["invocations"][0] == {"executionSuccessful": True, "exitCode": 1}
 PY
 expect sarif-bad-output 2 "$mc" --output yaml "$valid"
-contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json or sarif)"
+contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json, sarif or sarif-github)"
 
 # informational options
 expect version 0 "$mc" --version

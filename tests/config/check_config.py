@@ -65,6 +65,16 @@ BAD = [
      ["overrides[0].severity.AEM_NOPE: unknown issue code 'AEM_NOPE' (see modelcheck --list-codes)"], False),
     ('{"max_issues": 3,\n "severity": {,}}', ["invalid JSON near line 2, column 16"], True),
     ('[]', ["expected a JSON object at the top level"], True),
+    # duplicate keys (cJSON keeps both): refused, each repeat named by its path,
+    # and nothing else is read; the schema cannot see them (json.loads keeps the last)
+    ('{"max_issues": 3, "max_issues": 4}', ["max_issues: duplicate key (each key may appear once in an object)"],
+     False),
+    ('{"severity": {"AEM_UNSKINNED_VERTEX": "info", "FILE_EMPTY": "info", "AEM_UNSKINNED_VERTEX": "error"},'
+     ' "overrides": [{"files": "*.aem"}, {"files": "a/*.aem", "ignore": [], "files": "b/*.aem"}],'
+     ' "colour": 1, "colour": 2}',
+     ["severity.AEM_UNSKINNED_VERTEX: duplicate key (each key may appear once in an object)",
+      "overrides[1].files: duplicate key (each key may appear once in an object)",
+      "colour: duplicate key (each key may appear once in an object)"], None),
 ]
 
 

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from urllib.parse import unquote_to_bytes
+from urllib.parse import quote, unquote_to_bytes
 
 import jsonschema
 
@@ -63,6 +63,26 @@ def sarif_against_json(sarif, report):
     return problems
 
 
+def github_against_spec(gh, spec):
+    """sarif-github is the sarif log with three edits: each region becomes
+    {startLine: 1} with its byteOffset in the result's properties, and the
+    invocation names the working directory (a file: URI ending in '/')."""
+    problems = []
+    wd = gh["runs"][0]["invocations"][0].pop("workingDirectory", {}).get("uri")
+    if wd != "file://" + quote(os.getcwd().rstrip("/") + "/", safe="/-._~"):
+        problems.append(f"workingDirectory {wd!r} is not the working directory")
+    for res in gh["runs"][0]["results"]:
+        region = res["locations"][0]["physicalLocation"]["region"]
+        if region != {"startLine": 1}:
+            problems.append(f"region {region}, expected startLine 1 only")
+            break
+        region.pop("startLine")
+        region["byteOffset"] = res["properties"].pop("byteOffset", None)
+    if gh != spec:
+        problems.append("differs from the sarif log in more than regions and workingDirectory")
+    return problems
+
+
 def main():
     mc, schema_path, corpus = sys.argv[1:4]
     with open(schema_path) as f:
@@ -103,6 +123,13 @@ def main():
             problems += [f"properties: {e.message}" for e in validator.iter_errors(mirror)]
             if any(" " in a["location"]["uri"] for a in sarif["runs"][0]["artifacts"]):
                 problems.append("a space left unencoded in an artifact URI")
+            if any("startLine" in x["locations"][0]["physicalLocation"]["region"]
+                   for x in sarif["runs"][0]["results"]):
+                problems.append("sarif: a line in a binary artifact (3.30.1 forbids text regions there)")
+            gh = json.loads(run([mc, "--output", "sarif-github"] + args, raw=True))
+            problems += [f"sarif-github: {'/'.join(map(str, e.path))}: {e.message}"
+                         for e in jsonschema.Draft202012Validator(sschema).iter_errors(gh)]
+            problems += [f"sarif-github: {p}" for p in github_against_spec(gh, sarif)]
             for p in problems:
                 print(f"FAIL sarif {' '.join(args)}: {p}")
             failed += bool(problems)

@@ -3,12 +3,25 @@
 
 #include "modelcheck.h"
 
+/* Indexed by number, filled in catalog order: a catalog code without a
+ * number is an undeclared MC_ name, and equal counts (below) leave no number
+ * without a catalog entry (a name twice in either file is a redeclaration). */
 static const mc_code_info catalog[MC_CODE_COUNT] = {
 #define MC_CODE(name, sev, origin, summary, clause) \
-    {#name, MC_SEVERITY_##sev, MC_ORIGIN_##origin, summary, clause},
+    [MC_##name] = {#name, MC_SEVERITY_##sev, MC_ORIGIN_##origin, summary, clause},
 #include "mc_catalog.def"
 #undef MC_CODE
 };
+
+enum catalog_position {
+#define MC_CODE(name, sev, origin, summary, clause) MC_CATALOG_POSITION_##name,
+#include "mc_catalog.def"
+#undef MC_CODE
+    MC_CATALOG_SIZE
+};
+_Static_assert((int)MC_CATALOG_SIZE == (int)MC_CODE_COUNT,
+               "mc_catalog.def and mc_code_numbers.def must name the same codes (append new numbers at the end)");
+
 
 const mc_code_info *mc_code_get(mc_code code)
 {

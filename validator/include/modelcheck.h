@@ -57,10 +57,12 @@ MC_API int mc_severity_parse(const char *name);
  * environment (I/O). */
 typedef enum mc_origin { MC_ORIGIN_CONTENT = 0, MC_ORIGIN_TOOL } mc_origin;
 
+/* Numbered by mc_code_numbers.def (append only: released values never
+ * change); mc_catalog.def holds what each code means. */
 typedef enum mc_code {
-#define MC_CODE(name, sev, origin, summary, clause) MC_##name,
-#include "mc_catalog.def"
-#undef MC_CODE
+#define MC_NUMBER(name) MC_##name,
+#include "mc_code_numbers.def"
+#undef MC_NUMBER
     MC_CODE_COUNT
 } mc_code;
 
