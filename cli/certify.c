@@ -185,8 +185,9 @@ static int parse_args(options *o, int argc, char **argv)
     opterr = 0;
     optind = 1;
     int ch, rc = 0;
-    char name[64];
-    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
+    char refused[160];
+    int before;
+    while (rc == 0 && (before = optind, ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
         switch (ch) {
         case OPT_LOADER: set_loader(o, MCC_MODE_COMMAND, optarg); break;
         case OPT_LIBRARY: set_loader(o, MCC_MODE_LIBRARY, optarg); break;
@@ -215,8 +216,7 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_WERROR:
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, name, sizeof name)); break;
-        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, name, sizeof name)); break;
+        default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
     if (rc) return rc;
