@@ -511,7 +511,10 @@ int main(int argc, char **argv)
     mc_cli_hold_std_fds();
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
     int rc = certify ? mcc_main(argc - 1, argv + 1) : validate(argc, argv);
-    if (mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
+    /* exit 4 comes with its line already (certify finishes its own reports,
+     * standard output among them): one line, not a second "incomplete" */
+    if (rc != MC_EXIT_OUTPUT &&
+        mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
         rc = MC_EXIT_OUTPUT;
     return rc;
 }

@@ -61,7 +61,16 @@ expect full-certify 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --json /
 contains full-certify-why "$tmp/err" "modelcheck certify: cannot write /dev/full: No space left on device"
 expect certify-no-dir 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --report "$tmp/no/such/dir.txt"
 contains certify-no-dir-why "$tmp/err" "cannot write $tmp/no/such/dir.txt: No such file or directory"
-expect certify-stdout-closed 4 bash -c '"$0" certify --reference -f nlm -c "$1" >&-' "$mc" "$tmp/corpus"
+for kind in text json junit html; do # certify's report on standard output: one line too
+    expect certify-full-$kind 4 bash -c '"$0" certify --reference -f nlm -c "$1" -o "$2" >/dev/full' "$mc" "$tmp/corpus" $kind
+    one_line certify-full-$kind-msg "$tmp/err"
+    contains certify-full-$kind-why "$tmp/err" "modelcheck certify: cannot write standard output: No space left on device"
+    expect certify-closed-$kind 4 bash -c '"$0" certify --reference -f nlm -c "$1" -o "$2" >&-' "$mc" "$tmp/corpus" $kind
+    one_line certify-closed-$kind-msg "$tmp/err"
+    contains certify-closed-$kind-why "$tmp/err" "modelcheck certify: cannot write standard output: Bad file descriptor"
+done
+expect certify-help-full 4 bash -c '"$0" certify --help >/dev/full' "$mc"
+one_line certify-help-full-msg "$tmp/err"
 
 # ---- 4, 7. hostile file names: JSON stays UTF-8 and exact, text is quoted ----
 names=$tmp/names
