@@ -71,6 +71,9 @@ for kind in text json junit html; do # certify's report on standard output: one 
 done
 expect certify-help-full 4 bash -c '"$0" certify --help >/dev/full' "$mc"
 one_line certify-help-full-msg "$tmp/err"
+# a reader that stops early: SIGPIPE, as for any Unix tool (README); the
+# report over the corpus is far larger than a pipe's buffer
+expect closed-pipe 141 bash -c '"$0" --output json "$1" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}"' "$mc" "$tmp/corpus"
 
 # ---- 4, 7. hostile file names: JSON stays UTF-8 and exact, text is quoted ----
 names=$tmp/names
