@@ -185,8 +185,9 @@ static int parse_args(options *o, int argc, char **argv)
     opterr = 0;
     optind = 1;
     int ch, rc = 0;
-    char name[64];
-    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
+    char refused[160];
+    int before;
+    while (rc == 0 && (before = optind, ch = getopt_long(argc, argv, ":f:c:t:j:o:h", longs, NULL)) != -1) {
         switch (ch) {
         case OPT_LOADER: set_loader(o, MCC_MODE_COMMAND, optarg); break;
         case OPT_LIBRARY: set_loader(o, MCC_MODE_LIBRARY, optarg); break;
@@ -215,8 +216,7 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_WERROR:
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, name, sizeof name)); break;
-        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, name, sizeof name)); break;
+        default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
     if (rc) return rc;
@@ -282,7 +282,8 @@ static int run_exporter(options *o)
         mcx_run_free(&run);
         return EXIT_USAGE;
     }
-    if (x->keep) fprintf(stderr, "modelcheck certify: case directories kept in %s\n", run.root);
+    char shown[4096];
+    if (x->keep) fprintf(stderr, "modelcheck certify: case directories kept in %s\n", mcc_shown(run.root, shown, sizeof shown));
     char stamp[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -322,17 +323,19 @@ static int render(FILE *out, enum kind k, const report_of *of)
 
 static int render_to(const char *path, enum kind k, const report_of *r)
 {
+    char name[4096];
+    mcc_shown(path ? path : "standard output", name, sizeof name);
     FILE *f = path ? fopen(path, "w") : stdout;
     if (!f) {
-        fprintf(stderr, "modelcheck certify: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "modelcheck certify: cannot write %s: %s\n", name, strerror(errno));
         return -1;
     }
     if (render(f, k, r) != 0 && !ferror(f)) {
         if (path) fclose(f);
-        fprintf(stderr, "modelcheck certify: out of memory writing %s\n", path ? path : "standard output");
+        fprintf(stderr, "modelcheck certify: out of memory writing %s\n", name);
         return -1;
     }
-    return mc_cli_finish_output(f, "modelcheck certify", path ? path : "standard output");
+    return mc_cli_finish_output(f, "modelcheck certify", name);
 }
 
 static int write_reports(const options *o, const report_of *r)

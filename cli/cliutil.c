@@ -8,18 +8,26 @@
 
 #include "cliutil.h"
 
-/* argv[optind - 1] is not always the refused option: a short one inside a
- * group (-Zq) or after an option's value (--output json -Z) is only in
- * optopt. An unknown long option has optopt 0; a long option missing its
- * value is the last argument. Long names lose their "=value". */
-const char *mc_cli_bad_option(char **argv, int missing_value, char *buf, size_t size)
+/* What getopt_long just refused is not always argv[optind - 1]: a short
+ * option inside a group (-Zq) leaves optind where it was, on the element
+ * before, which may even be a long option (--output=json -Zq); only optopt
+ * names it. A long option always moves optind past itself, so the refused
+ * element is a long one when optind moved and it starts with "--". Its
+ * optopt is 0 when unknown and its value otherwise (a value given to an
+ * option that takes none, or one missing); the name is shown as typed,
+ * without its "=value". */
+const char *mc_cli_refusal(char **argv, int ch, int optind_before, char *buf, size_t size)
 {
     const char *arg = argv[optind - 1];
-    if ((missing_value || !optopt) && strncmp(arg, "--", 2) == 0) {
+    if (optind != optind_before && strncmp(arg, "--", 2) == 0) {
         int n = (int)strcspn(arg, "=");
-        snprintf(buf, size, "%.*s", n, arg);
+        if (ch == ':') snprintf(buf, size, "option '%.*s' needs a value", n, arg);
+        else if (optopt && arg[n] == '=') snprintf(buf, size, "option '%.*s' takes no value", n, arg);
+        else snprintf(buf, size, "unknown option '%.*s'", n, arg);
+    } else if (ch == ':') {
+        snprintf(buf, size, "option '-%c' needs a value", optopt);
     } else {
-        snprintf(buf, size, "-%c", optopt);
+        snprintf(buf, size, "unknown option '-%c'", optopt);
     }
     return buf;
 }

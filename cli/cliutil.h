@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The option getopt_long just refused (call it for ':' with missing_value 1,
- * for '?' with 0), written into buf: "-Z", "--bogus". */
-const char *mc_cli_bad_option(char **argv, int missing_value, char *buf, size_t size);
+/* Why getopt_long just refused an option (ch is what it returned, ':' or
+ * '?'; optind_before is optind before that call), written into buf:
+ * "unknown option '-Z'", "option '--format' needs a value", "option
+ * '--quiet' takes no value". Options are named as typed, "=value" left out. */
+const char *mc_cli_refusal(char **argv, int ch, int optind_before, char *buf, size_t size);
 
 /* Exit code when some output (standard output, a report file) could not be
  * written completely: above every other, so a CI job never takes a partial

@@ -103,6 +103,13 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
     return EXIT_USAGE;
 }
 
+/* A usage error with its own hint, not --help's: one hint a line. */
+static int unknown_code(const char *name)
+{
+    fprintf(stderr, "modelcheck: unknown issue code '%s' (see --list-codes)\n", name);
+    return EXIT_USAGE;
+}
+
 static int parse_u64(const char *s, uint64_t *out)
 {
     if (!s || !*s || *s == '-') return -1;
@@ -144,7 +151,7 @@ static int set_severity(cli *c, const char *spec)
     memcpy(name, spec, len);
     name[len] = '\0';
     int code = mc_code_find(name);
-    if (code < 0) return usage_error("unknown issue code '%s' (see --list-codes)", name);
+    if (code < 0) return unknown_code(name);
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
     mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
@@ -190,9 +197,10 @@ static int parse_args(cli *c, int argc, char **argv)
         {NULL, 0, NULL, 0}};
     opterr = 0;
     int ch, rc = 0;
-    char opt_name[64];
+    char refused[160];
+    int before;
     uint64_t u;
-    while (rc == 0 && (ch = getopt_long(argc, argv, ":f:o:n:s:i:Wqj:Vh", longs, NULL)) != -1) {
+    while (rc == 0 && (before = optind, ch = getopt_long(argc, argv, ":f:o:n:s:i:Wqj:Vh", longs, NULL)) != -1) {
         switch (ch) {
         case 'f': {
             int f = mc_format_parse(optarg);
@@ -210,7 +218,7 @@ static int parse_args(cli *c, int argc, char **argv)
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
-            if (mc_code_find(optarg) < 0) rc = usage_error("unknown issue code '%s' (see --list-codes)", optarg);
+            if (mc_code_find(optarg) < 0) rc = unknown_code(optarg);
             else {
                 mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
                 mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
@@ -246,8 +254,7 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
-        case ':': rc = usage_error("option '%s' needs a value", mc_cli_bad_option(argv, 1, opt_name, sizeof opt_name)); break;
-        default: rc = usage_error("unknown option '%s'", mc_cli_bad_option(argv, 0, opt_name, sizeof opt_name)); break;
+        default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
     if (rc == 0 && c->output == OUT_MARKDOWN && !c->list_codes)
@@ -507,7 +514,10 @@ int main(int argc, char **argv)
     mc_cli_hold_std_fds();
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
     int rc = certify ? mcc_main(argc - 1, argv + 1) : validate(argc, argv);
-    if (mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
+    /* exit 4 comes with its line already (certify finishes its own reports,
+     * standard output among them): one line, not a second "incomplete" */
+    if (rc != MC_EXIT_OUTPUT &&
+        mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
         rc = MC_EXIT_OUTPUT;
     return rc;
 }

@@ -147,7 +147,9 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
     c->dir = fmt("%s/%02zu-%s", root, i, c->scene);
     if (!c->dir || mkdir(c->dir, 0700) != 0) {
         mcs_scene_free(s);
-        return snprintf(why, why_size, "cannot create %s: %s", c->dir ? c->dir : root, strerror(errno)), -1;
+        char shown[4096];
+        return snprintf(why, why_size, "cannot create %s: %s", mcc_shown(c->dir ? c->dir : root, shown, sizeof shown),
+                        strerror(errno)), -1;
     }
     memset(rc, 0, sizeof *rc);
     rc->format = mcc_format_names[fi];
@@ -161,7 +163,8 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
     const char *main_file;
     if (mcs_write_form(s, o->form, c->dir, &main_file) != 0) {
         mcs_scene_free(s);
-        return snprintf(why, why_size, "cannot write scene %s into %s", c->scene, c->dir), -1;
+        char shown[4096];
+        return snprintf(why, why_size, "cannot write scene %s into %s", c->scene, mcc_shown(c->dir, shown, sizeof shown)), -1;
     }
     mcs_scene_free(s);
     c->in_path = fmt("%s/%s", c->dir, main_file);
@@ -405,10 +408,10 @@ static int relative_file(const char *cmd, char *word, size_t size)
 
 static int check_options(const mcx_options *o, char *why, size_t why_size)
 {
-    char word[512];
+    char word[512], shown[2048];
     if (relative_file(o->command, word, sizeof word))
         return snprintf(why, why_size, "the exporter command names '%s' by a relative path, but every case runs in "
-                        "its own directory: write {cwd}/%s", word, word), -1;
+                        "its own directory: write {cwd}/%s", mcc_shown(word, shown, sizeof shown), shown), -1;
     if (mcc_format_index(o->format) < 0)
         return snprintf(why, why_size, "--exporter needs --format (aem, semodel, aamf, e3d, nlm)"), -1;
     if (!strstr(o->command, "{out}") && !o->output_name)
@@ -416,7 +419,7 @@ static int check_options(const mcx_options *o, char *why, size_t why_size)
     if (o->only_scene) {
         size_t i = 0;
         while (i < mcs_scene_count() && strcmp(mcs_scene_name(i), o->only_scene) != 0) i++;
-        if (i == mcs_scene_count()) return snprintf(why, why_size, "no scene named '%s'", o->only_scene), -1;
+        if (i == mcs_scene_count()) return snprintf(why, why_size, "no scene named '%s'", mcc_shown(o->only_scene, shown, sizeof shown)), -1;
     }
     return 0;
 }

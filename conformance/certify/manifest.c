@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "mc_certify.h"
+#include "modelcheck.h"
 
 const char *const mcc_format_names[MCC_FORMAT_COUNT] = {"aem", "semodel", "aamf", "e3d", "nlm"};
 
@@ -32,6 +33,16 @@ __attribute__((format(printf, 3, 4))) static int fail(char *why, size_t why_size
     vsnprintf(why, why_size, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+const char *mcc_shown(const char *name, char *buf, size_t size)
+{
+    /* a cut falls between printable ASCII of an escape or inside a UTF-8
+     * sequence: neither leaves a byte a terminal acts on */
+    char *q = mc_text_quote(name);
+    snprintf(buf, size, "%s", q ? q : "(name not shown: out of memory)");
+    free(q);
+    return buf;
 }
 
 static char *dup_or_empty(const char *s)
@@ -134,18 +145,19 @@ static int fill_case(mcc_case *c, const cJSON *j, const char *absdir, const char
 static int check_entry(const cJSON *j, const char *absdir, char *why, size_t why_size)
 {
     const char *file = string_of(j, "file"), *format = string_of(j, "format");
+    char shown[PATH_MAX];
     if (!file || !format || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "expected")))
         return fail(why, why_size, "a manifest case lacks file, format or expected");
     if (strcmp(format, "any") != 0 && mcc_format_index(format) < 0)
-        return fail(why, why_size, "%s: unknown format '%s'", file, format);
+        return fail(why, why_size, "%s: unknown format '%s'", mcc_shown(file, shown, sizeof shown), format);
     if (file[0] == '/' || strstr(file, ".."))
-        return fail(why, why_size, "%s: case paths must stay inside the corpus", file);
+        return fail(why, why_size, "%s: case paths must stay inside the corpus", mcc_shown(file, shown, sizeof shown));
     char path[PATH_MAX];
     struct stat st;
     int n = snprintf(path, sizeof path, "%s/%s", absdir, file);
-    if (n < 0 || (size_t)n >= sizeof path) return fail(why, why_size, "%s: path too long", file);
-    if (stat(path, &st) != 0) return fail(why, why_size, "%s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return fail(why, why_size, "%s: not a regular file", path);
+    if (n < 0 || (size_t)n >= sizeof path) return fail(why, why_size, "%s: path too long", mcc_shown(file, shown, sizeof shown));
+    if (stat(path, &st) != 0) return fail(why, why_size, "%s: %s", mcc_shown(path, shown, sizeof shown), strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail(why, why_size, "%s: not a regular file", mcc_shown(path, shown, sizeof shown));
     return 0;
 }
 
@@ -171,18 +183,18 @@ int mcc_corpus_load(const char *dir, const char *only_format, mcc_corpus *out, c
     memset(out, 0, sizeof *out);
     int only = only_format ? mcc_format_index(only_format) : -1;
     if (only_format && only < 0) return fail(why, why_size, "unknown format '%s'", only_format);
-    char absdir[PATH_MAX], path[PATH_MAX + 16];
-    if (!realpath(dir, absdir)) return fail(why, why_size, "%s: %s", dir, strerror(errno));
+    char absdir[PATH_MAX], path[PATH_MAX + 16], shown[PATH_MAX];
+    if (!realpath(dir, absdir)) return fail(why, why_size, "%s: %s", mcc_shown(dir, shown, sizeof shown), strerror(errno));
     snprintf(path, sizeof path, "%s/manifest.json", absdir);
     size_t size = 0;
     char *text = (char *)mcc_read_file(path, &size);
-    if (!text) return fail(why, why_size, "%s: cannot read", path);
+    if (!text) return fail(why, why_size, "%s: cannot read", mcc_shown(path, shown, sizeof shown));
     cJSON *m = cJSON_Parse(text);
     free(text);
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(m, "cases");
     if (!cJSON_IsArray(cases)) {
         cJSON_Delete(m);
-        return fail(why, why_size, "%s: not a corpus manifest (no \"cases\" array)", path);
+        return fail(why, why_size, "%s: not a corpus manifest (no \"cases\" array)", mcc_shown(path, shown, sizeof shown));
     }
     size_t n = (size_t)cJSON_GetArraySize(cases);
     out->cases = calloc(n * MCC_FORMAT_COUNT + 1, sizeof *out->cases);
@@ -197,7 +209,7 @@ int mcc_corpus_load(const char *dir, const char *only_format, mcc_corpus *out, c
         if (!rc && add_entry(out, j, absdir, only) != 0) rc = fail(why, why_size, "out of memory");
     }
     cJSON_Delete(m);
-    if (!rc && out->count == 0) rc = fail(why, why_size, "%s: no case to run", path);
+    if (!rc && out->count == 0) rc = fail(why, why_size, "%s: no case to run", mcc_shown(path, shown, sizeof shown));
     if (rc) mcc_corpus_free(out);
     return rc;
 }

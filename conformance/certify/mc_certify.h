@@ -203,6 +203,11 @@ void mcc_crash_sites_free(mcc_crash_site_group *g, size_t count);
  * become '?'. Reports can then embed it in JSON, XML and HTML as is. */
 char *mcc_clean_text(const unsigned char *bytes, size_t len);
 
+/* name (a path, a command) as text output shows it: quoted as git quotes
+ * paths when it holds a control or bidi character, '"' or '\\'
+ * (mc_text_quote), written into buf and cut to its size. Returns buf. */
+const char *mcc_shown(const char *name, char *buf, size_t size);
+
 /* The whole file, NUL-terminated (the terminator not counted in *size);
  * NULL when it cannot be read or memory runs out. */
 unsigned char *mcc_read_file(const char *path, size_t *size);

@@ -1,5 +1,9 @@
 /* Helpers shared by the certify report renderers. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "mc_certify_report.h"
+#include "modelcheck.h"
 
 const char *mcc_loader_text(const mcc_loader *l)
 {
@@ -8,6 +12,15 @@ const char *mcc_loader_text(const mcc_loader *l)
     case MCC_MODE_LIBRARY: return l->library;
     default: return "built-in reference loaders";
     }
+}
+
+void mcc_put_shown(FILE *out, const char *s, const char *plain_quote)
+{
+    char *q = mc_text_quote(s);
+    if (!q) fputs("(name not shown: out of memory)", out);
+    else if (strcmp(q, s) == 0) fprintf(out, "%s%s%s", plain_quote, q, plain_quote);
+    else fputs(q, out); /* its own double quotes, which say where it ends */
+    free(q);
 }
 
 void mcc_put_markup(FILE *out, const char *s)

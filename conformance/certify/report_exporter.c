@@ -28,8 +28,9 @@ static const char *form_text(const mcx_run *run)
 void mcx_report_text(FILE *out, const mcx_report *r)
 {
     const mcx_run *run = r->run;
-    fprintf(out, "modelcheck certify: exporter '%s' to %s, scenes as %s (%zu case%s)\n", run->opt.command,
-            run->opt.format, form_text(run), run->count, run->count == 1 ? "" : "s");
+    fputs("modelcheck certify: exporter ", out);
+    mcc_put_shown(out, run->opt.command, "'");
+    fprintf(out, " to %s, scenes as %s (%zu case%s)\n", run->opt.format, form_text(run), run->count, run->count == 1 ? "" : "s");
     if (r->timestamp) fprintf(out, "at %s\n", r->timestamp);
     for (size_t i = 0; i < run->count; i++) {
         const mcx_case *c = &run->cases[i];

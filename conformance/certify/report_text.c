@@ -18,8 +18,9 @@ static void put_cases(FILE *out, const mcc_report *r)
         const mcc_case *c = &r->corpus->cases[i];
         const mcc_result *res = &r->results[i];
         if (res->verdict == MCC_CONFORMING) continue;
-        fprintf(out, "%-11s %s [%s]: %s\n", mcc_verdict_name(res->verdict), c->file, c->format,
-                mcc_describe(c, res, r->timeout_s, what, sizeof what));
+        fprintf(out, "%-11s ", mcc_verdict_name(res->verdict));
+        mcc_put_shown(out, c->file, "");
+        fprintf(out, " [%s]: %s\n", c->format, mcc_describe(c, res, r->timeout_s, what, sizeof what));
     }
 }
 
@@ -34,7 +35,8 @@ static void put_crash_sites(FILE *out, const mcc_report *r)
         fprintf(out, "  %s: %zu run%s:", g[i].site, g[i].count, g[i].count == 1 ? "" : "s");
         for (size_t k = 0; k < g[i].count; k++) {
             const mcc_case *c = &r->corpus->cases[g[i].cases[k]];
-            fprintf(out, "%s %s", k ? "," : "", c->file);
+            fprintf(out, "%s ", k ? "," : "");
+            mcc_put_shown(out, c->file, "");
             if (strncmp(c->file, "any/", 4) == 0) fprintf(out, " [%s]", c->format); /* run per format */
         }
         fputc('\n', out);
@@ -61,9 +63,13 @@ static void put_weak_groups(FILE *out, const mcc_summary *s)
 void mcc_report_text(FILE *out, const mcc_report *r)
 {
     const mcc_summary *s = r->summary;
-    fprintf(out, "modelcheck certify: %s loader '%s', corpus %s (%zu cases, %zu runs)\n",
-            mcc_mode_name(r->loader->mode), mcc_loader_text(r->loader), r->corpus->dir,
-            r->corpus->manifest_cases, r->corpus->count);
+    /* the loader command and the corpus directory are the user's, as typed:
+     * quoted when a terminal would act on them (README) */
+    fprintf(out, "modelcheck certify: %s loader ", mcc_mode_name(r->loader->mode));
+    mcc_put_shown(out, mcc_loader_text(r->loader), "'");
+    fputs(", corpus ", out);
+    mcc_put_shown(out, r->corpus->dir, "");
+    fprintf(out, " (%zu cases, %zu runs)\n", r->corpus->manifest_cases, r->corpus->count);
     if (r->timestamp) fprintf(out, "at %s\n", r->timestamp);
     put_cases(out, r);
     put_crash_sites(out, r);

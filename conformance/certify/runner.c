@@ -109,13 +109,19 @@ int mcc_loader_open(mcc_loader *l, char *why, size_t why_size)
     char path[4096];
     snprintf(path, sizeof path, "%s%s", strchr(l->library, '/') ? "" : "./", l->library);
     l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    char shown[4096];
     if (!l->handle) {
-        snprintf(why, why_size, "cannot load %s: %s", l->library, dlerror());
+        /* dlerror begins with the path as given, raw: the reason alone */
+        const char *reason = dlerror();
+        size_t n = strlen(path);
+        if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+        snprintf(why, why_size, "cannot load %s: %s", mcc_shown(l->library, shown, sizeof shown),
+                 reason ? reason : "unknown reason");
         return -1;
     }
     void *sym = dlsym(l->handle, MC_CERTIFY_SYMBOL);
     if (!sym) {
-        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", l->library,
+        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", mcc_shown(l->library, shown, sizeof shown),
                  MC_CERTIFY_SYMBOL);
         dlclose(l->handle);
         l->handle = NULL;

@@ -36,6 +36,24 @@ expect bad-long-value 2 "$mc" --bogus=3 "$valid";     contains bad-long-value-ms
 expect bad-format-once 2 "$mc" --format bogus "$valid"; lacks bad-format-once-msg "$tmp/err" "(see --help)"
 expect long-no-value 2 "$mc" "$valid" --format;       contains long-no-value-msg "$tmp/err" "option '--format' needs a value"
 expect certify-bad-short 2 "$mc" certify -Zq;         contains certify-bad-short-msg "$tmp/err" "unknown option '-Z'"
+# a value given to a long option that takes none: named as typed, not by its
+# short letter (or by a '-' for those with none)
+for arg in --quiet=yes --werror=1 --help=1 --no-sha256=1 --skip-unrecognized=x --no-config=1 --list-codes=x --qui=1; do
+    expect "no-value$arg" 2 "$mc" "$arg" "$valid"
+    contains "no-value$arg-msg" "$tmp/err" "modelcheck: option '${arg%%=*}' takes no value (try --help)"
+    one_line "no-value$arg-line" "$tmp/err"
+done
+expect certify-no-value 2 "$mc" certify --timings=1
+contains certify-no-value-msg "$tmp/err" "modelcheck certify: option '--timings' takes no value (try --help)"
+# a short option refused in a group right after a long option with its value
+expect bad-group-after-long 2 "$mc" --output=json -qZ "$valid"; contains bad-group-after-long-msg "$tmp/err" "unknown option '-Z'"
+expect bad-group-mid-after-long 2 "$mc" --output=json -Zq "$valid"; contains bad-group-mid-after-long-msg "$tmp/err" "unknown option '-Z'"
+expect short-no-value 2 "$mc" "$valid" -qj;           contains short-no-value-msg "$tmp/err" "option '-j' needs a value"
+# one hint a line
+expect code-one-hint 2 "$mc" --severity FOO=error "$valid"
+contains code-one-hint-msg "$tmp/err" "modelcheck: unknown issue code 'FOO' (see --list-codes)"
+lacks code-one-hint-help "$tmp/err" "(try --help)"
+expect ignore-one-hint 2 "$mc" --ignore FOO "$valid"; lacks ignore-one-hint-help "$tmp/err" "(try --help)"
 
 # usage errors: exit 2, one line on stderr
 expect no-path 2 "$mc";                               one_line no-path "$tmp/err"

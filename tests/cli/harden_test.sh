@@ -61,7 +61,19 @@ expect full-certify 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --json /
 contains full-certify-why "$tmp/err" "modelcheck certify: cannot write /dev/full: No space left on device"
 expect certify-no-dir 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --report "$tmp/no/such/dir.txt"
 contains certify-no-dir-why "$tmp/err" "cannot write $tmp/no/such/dir.txt: No such file or directory"
-expect certify-stdout-closed 4 bash -c '"$0" certify --reference -f nlm -c "$1" >&-' "$mc" "$tmp/corpus"
+for kind in text json junit html; do # certify's report on standard output: one line too
+    expect certify-full-$kind 4 bash -c '"$0" certify --reference -f nlm -c "$1" -o "$2" >/dev/full' "$mc" "$tmp/corpus" $kind
+    one_line certify-full-$kind-msg "$tmp/err"
+    contains certify-full-$kind-why "$tmp/err" "modelcheck certify: cannot write standard output: No space left on device"
+    expect certify-closed-$kind 4 bash -c '"$0" certify --reference -f nlm -c "$1" -o "$2" >&-' "$mc" "$tmp/corpus" $kind
+    one_line certify-closed-$kind-msg "$tmp/err"
+    contains certify-closed-$kind-why "$tmp/err" "modelcheck certify: cannot write standard output: Bad file descriptor"
+done
+expect certify-help-full 4 bash -c '"$0" certify --help >/dev/full' "$mc"
+one_line certify-help-full-msg "$tmp/err"
+# a reader that stops early: SIGPIPE, as for any Unix tool (README); the
+# report over the corpus is far larger than a pipe's buffer
+expect closed-pipe 141 bash -c '"$0" --output json "$1" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}"' "$mc" "$tmp/corpus"
 
 # ---- 4, 7. hostile file names: JSON stays UTF-8 and exact, text is quoted ----
 names=$tmp/names
@@ -81,6 +93,17 @@ contains names-percent "$tmp/out" "$names/100%.aem: aem (aem1): valid"
 if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out" "$tmp/err"; then fail "names: an escape byte reached the terminal"; else ok; fi
 expect names-stderr 3 "$mc" "$names/$(printf 'gone\033[2J.aem')"
 contains names-stderr-quoted "$tmp/err" "modelcheck: \"$names/gone\\x1B[2J.aem\": cannot open"
+# a quote or a backslash alone is quoted too (git's rule): a name that is
+# literally the quoted form of another does not print like it; a bidi control
+# is escaped as its code point
+look=$tmp/lookalike
+mkdir "$look"
+cp "$valid" "$look/\"evil\\x1B[2J.aem\""
+cp "$valid" "$look/$(printf 'a\342\200\256mea.aem')" # U+202E RIGHT-TO-LEFT OVERRIDE
+expect names-lookalike 0 "$mc" "$look"
+contains names-lookalike-quote "$tmp/out" "\"$look/\\\"evil\\\\x1B[2J.aem\\\"\": aem (aem1): valid"
+contains names-lookalike-bidi "$tmp/out" "\"$look/a\\u202Emea.aem\": aem (aem1): valid"
+if LC_ALL=C grep -q "$(printf '\342\200\256')" "$tmp/out"; then fail "names: a bidi control reached the terminal"; else ok; fi
 for kind in json sarif; do
     expect names-$kind 1 "$mc" --output $kind "$names"
     cp "$tmp/out" "$tmp/names.$kind"
@@ -107,6 +130,25 @@ PY
 cp -r "$tmp/corpus" "$tmp/$(printf 'corpus\377')"
 expect names-certify 0 "$mc" certify --reference -f nlm -c "$tmp/$(printf 'corpus\377')" --json "$tmp/cert.json"
 "$py" -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("utf-8")); c=d["corpus"]; assert c["dir"].endswith("/corpus%FF") and c["dir_escaped"] is True, c' "$tmp/cert.json" && ok || fail "names-certify: corpus dir"
+# certify's text report and its stderr quote the corpus directory and the
+# loader or exporter command; JSON keeps them exact
+escdir=$tmp/$(printf 'corpus\033[2J')
+cp -r "$tmp/corpus" "$escdir"
+expect certify-dir-text 0 "$mc" certify --reference -f nlm -c "$escdir" --json "$tmp/cert.json"
+contains certify-dir-quoted "$tmp/out" "reference loader 'built-in reference loaders', corpus \"$tmp/corpus\\x1B[2J\" ("
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["corpus"]["dir"] == sys.argv[2], d["corpus"]' "$tmp/cert.json" "$escdir" \
+    && ok || fail "certify-dir-json: not exact"
+expect certify-dir-stderr 2 "$mc" certify --reference -c "$escdir/nope"
+contains certify-dir-stderr-quoted "$tmp/err" "modelcheck certify: bad corpus: \"$tmp/corpus\\x1B[2J/nope\": No such file or directory"
+expect certify-loader-text 1 "$mc" certify --loader "$(printf 'true \033[2J')" -f nlm -c "$tmp/corpus"
+contains certify-loader-quoted "$tmp/out" "modelcheck certify: command loader \"true \\x1B[2J\", corpus $tmp/corpus ("
+expect certify-library-stderr 2 "$mc" certify --library "$tmp/$(printf 'lib\033[2J.so')"
+contains certify-library-quoted "$tmp/err" "modelcheck certify: cannot load \"$tmp/lib\\x1B[2J.so\": "
+expect certify-exporter-text 1 "$mc" certify --exporter "$(printf 'false \033[2J {in} {out}')" --format aem --scene cube
+contains certify-exporter-quoted "$tmp/out" "modelcheck certify: exporter \"false \\x1B[2J {in} {out}\" to aem"
+expect certify-scene-stderr 2 "$mc" certify --exporter 'false {in} {out}' --format aem --scene "$(printf 'no\033[2J')"
+contains certify-scene-quoted "$tmp/err" "no scene named '\"no\\x1B[2J\"'"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out" "$tmp/err"; then fail "certify: an escape byte reached the terminal"; else ok; fi
 
 # ---- 5. no silent depth limit: a bad file 100 directories down is found ----
 deep=$tmp/deep

@@ -46,12 +46,32 @@ static void expect_quote(const char *in, const char *want)
 Test(text, terminal_quoting_like_git)
 {
     expect_quote("dir/a b.aem", "dir/a b.aem");
-    expect_quote("back\\slash\"", "back\\slash\""); /* nothing to fear: as is */
+    /* a quote or a backslash alone is quoted too: the name '"evil\x1B[2J.aem"'
+     * must not print as the quoted form of a name holding a real ESC */
+    expect_quote("back\\slash\"", "\"back\\\\slash\\\"\"");
+    expect_quote("\"evil\\x1B[2J.aem\"", "\"\\\"evil\\\\x1B[2J.aem\\\"\"");
+    expect_quote("evil\x1b[2J.aem", "\"evil\\x1B[2J.aem\"");
     expect_quote("new\nline\t\"q\"\\", "\"new\\nline\\t\\\"q\\\"\\\\\"");
     expect_quote("\x1b[2J", "\"\\x1B[2J\"");
     expect_quote("c1\xc2\x9b", "\"c1\\xC2\\x9B\"");       /* CSI as a C1 control */
     expect_quote("caf\xe9", "\"caf\\xE9\"");
     expect_quote("caf\xc3\xa9", "caf\xc3\xa9");
+}
+
+Test(text, bidi_controls_are_escaped_as_code_points)
+{
+    /* U+202E would show "gpj.exe" as "exe.jpg"; U+2066 to U+2069 isolate */
+    expect_quote("a\xe2\x80\xaegpj.aem", "\"a\\u202Egpj.aem\"");
+    expect_quote("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", "\"\\u202A\\u2066\\u2069\"");
+    /* the neighbours of the two ranges are kept: U+2029, U+2065, U+206A */
+    expect_quote("\xe2\x80\xa9\xe2\x81\xa5\xe2\x81\xaa", "\xe2\x80\xa9\xe2\x81\xa5\xe2\x81\xaa");
+    /* cut sequences stay bytes */
+    expect_quote("\xe2\x80", "\"\\xE2\\x80\"");
+    char out[32];
+    cr_expect_eq(mc_text_clean(out, sizeof out, "r\xe2\x80\xae" "b"), 8);
+    cr_expect_str_eq(out, "r\\u202Eb");
+    /* never cut inside the escape */
+    cr_expect_eq(mc_text_clean(out, 6, "r\xe2\x80\xae" "b"), 1);
 }
 
 Test(text, messages_keep_no_control_byte)

@@ -16,11 +16,24 @@ int mc_utf8_valid(const char *s)
     return mc_utf8_invalid_at((const uint8_t *)s, n) == n;
 }
 
+/* A Unicode bidirectional control: U+202A to U+202E (embeddings,
+ * overrides) and U+2066 to U+2069 (isolates), three bytes in UTF-8. They
+ * reorder what a terminal shows after them, so a name holding one can show
+ * as another name. 0 when p does not start one. */
+static unsigned bidi_control(const unsigned char *p, size_t left)
+{
+    if (left < 3 || p[0] != 0xe2) return 0;
+    if (p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) return 0x2000u + p[2] - 0x80u;
+    if (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) return 0x2040u + p[2] - 0x80u;
+    return 0;
+}
+
 /* What a terminal could act on: C0 controls, DEL, C1 controls (U+0080 to
- * U+009F, two bytes in UTF-8), and bytes that are no UTF-8 at all. */
+ * U+009F, two bytes in UTF-8), bidi controls, and bytes that are no UTF-8
+ * at all. */
 static size_t plain_length(const unsigned char *p, size_t left)
 {
-    if (*p < 0x20 || *p == 0x7f) return 0;
+    if (*p < 0x20 || *p == 0x7f || bidi_control(p, left)) return 0;
     size_t n = mc_utf8_sequence_length(p, left);
     if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) return 0;
     return n;
@@ -29,19 +42,31 @@ static size_t plain_length(const unsigned char *p, size_t left)
 enum style {
     PERCENT, /* JSON: invalid bytes and '%' as %XX */
     QUOTED,  /* terminal, reversible: C escapes inside double quotes */
-    CLEAN    /* terminal and JSON, one way: control and invalid bytes as \xHH */
+    CLEAN    /* terminal and JSON, one way: control and invalid bytes as \xHH,
+              * bidi controls as \u20XX */
 };
 
-/* The escape of the byte at p in that style, "" to keep the sequence of n
- * bytes at p as it is. */
+enum { ESCAPE_MAX = 7 }; /* "\u202E" and its NUL, the longest escape */
+
+/* The escape of what starts at p in that style, "" to keep the sequence of
+ * n bytes at p as it is. A bidi control is escaped whole, as C writes a
+ * code point (\u202E); any other byte alone. */
 static const char *escape_of(const unsigned char *p, size_t left, enum style st, size_t *n,
-                             char buf[5])
+                             char buf[ESCAPE_MAX])
 {
     static const char hex[] = "0123456789ABCDEF";
     *n = st == PERCENT ? mc_utf8_sequence_length(p, left) : plain_length(p, left);
     if (st == PERCENT && *p == '%') *n = 0;
     if (st == QUOTED && (*p == '"' || *p == '\\')) *n = 0;
     if (*n) return "";
+    unsigned bidi = st == PERCENT ? 0 : bidi_control(p, left);
+    if (bidi) {
+        *n = 3;
+        buf[0] = '\\', buf[1] = 'u';
+        for (int k = 0; k < 4; k++) buf[2 + k] = hex[(bidi >> (12 - 4 * k)) & 15];
+        buf[6] = '\0';
+        return buf;
+    }
     *n = 1;
     if (st == QUOTED) {
         static const char *const c_escape[][2] = {{"\n", "\\n"}, {"\t", "\\t"}, {"\r", "\\r"},
@@ -64,7 +89,7 @@ static size_t rewrite(char *out, size_t size, const char *s, enum style st)
     size_t o = 0, left = strlen(s);
     if (!size) return 0;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        char buf[5];
+        char buf[ESCAPE_MAX];
         size_t n;
         const char *e = escape_of(p, left, st, &n, buf);
         const char *from = *e ? e : (const char *)p;
@@ -113,9 +138,11 @@ char *mc_text_quote(const char *s)
 {
     int plain = 1;
     size_t left = strlen(s);
+    /* as git quotes paths: a name holding a quote or a backslash is quoted
+     * too, or it could read as the quoted form of another name */
     for (const unsigned char *p = (const unsigned char *)s; *p && plain;) {
         size_t n = plain_length(p, left);
-        plain = n != 0;
+        plain = n != 0 && *p != '"' && *p != '\\';
         p += n;
         left -= n;
     }

@@ -233,10 +233,12 @@ MC_API int mc_utf8_valid(const char *s);
 MC_API char *mc_utf8_escape(const char *s, int *escaped);
 
 /* s made safe to print on a terminal, as git quotes paths: a copy when it
- * holds no control character (C0, DEL, C1) and no invalid UTF-8; otherwise
- * s in double quotes with \n, \t, \r, \", \\ and \xHH for the other
- * bytes, so that no byte of s can move the cursor or split a line. Free the
- * result; NULL when out of memory. */
+ * holds no control character (C0, DEL, C1), no bidi control (U+202A to
+ * U+202E, U+2066 to U+2069), no invalid UTF-8, no '"' and no '\\';
+ * otherwise s in double quotes with \n, \t, \r, \", \\, \u202E for a bidi
+ * control and \xHH for the other bytes, so that no byte of s can move the
+ * cursor, reorder or split a line, and no quoted name reads as another.
+ * Free the result; NULL when out of memory. */
 MC_API char *mc_text_quote(const char *s);
 
 #ifdef __cplusplus
