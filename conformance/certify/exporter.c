@@ -216,11 +216,27 @@ static void validate(const mcx_options *o, const unsigned char *data, size_t siz
                 mcx_find(&c->findings, "%s at 0x%llx %s: %s", code_name(is->code),
                          (unsigned long long)is->first_offset, is->instances[0].path, is->instances[0].message);
         } else if (is->severity == MC_SEVERITY_WARNING) {
+            uint64_t *at = realloc(c->warning_at, (c->warning_count + 1) * sizeof *at);
+            if (!at) continue;
+            c->warning_at = at;
+            at[c->warning_count] = is->first_offset;
             add_code(&c->warnings, &c->warning_count, code_name(is->code));
         }
     }
     if (!res) add_code(&c->errors, &c->error_count, "OUT_OF_MEMORY");
     mc_result_free(res);
+}
+
+void mcx_warnings_text(const mcx_case *c, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (!c->warning_count) return;
+    used = (size_t)snprintf(buf, size, "%zu warning%s:", c->warning_count, c->warning_count == 1 ? "" : "s");
+    for (size_t i = 0; i < c->warning_count && i < 4 && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s %s at 0x%llx", i ? "," : "", c->warnings[i],
+                                 (unsigned long long)c->warning_at[i]);
+    if (c->warning_count > 4 && used < size) snprintf(buf + used, size - used, ", ...");
 }
 
 static void grade_output(const mcx_options *o, mcx_case *c)
@@ -289,11 +305,66 @@ static void grade_output(const mcx_options *o, mcx_case *c)
         c->detail = fmt("unfaithful: %u lost or changed fact(s): %s%s", c->findings.count, c->findings.items[0],
                         c->findings.count > 1 ? "; ..." : "");
     } else {
+        /* warnings do not fail a case (without --werror), but a conforming
+         * case must not hide them: every report shows this detail */
+        char warned[400];
+        mcx_warnings_text(c, warned, sizeof warned);
         c->verdict = MCX_CONFORMING;
-        c->detail = c->fit == MCS_FITS ? fmt("valid and faithful%s%s", c->warning_count ? "; warnings: " : "",
-                                             c->warning_count ? c->warnings[0] : "")
-                                       : fmt("valid and faithful to what the format keeps (%s)", c->note);
+        if (c->fit == MCS_FITS)
+            c->detail = fmt("valid and faithful%s%s", warned[0] ? "; " : "", warned);
+        else
+            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s", c->note, warned[0] ? "; " : "",
+                            warned);
     }
+}
+
+/* ---- stable text ------------------------------------------------------------------- */
+
+/* Replaces every occurrence of `from` in text with `to`; a new string (text
+ * itself when from does not occur), NULL on OOM. */
+static char *replace_all(char *text, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), hits = 0;
+    if (!text || !nf) return text;
+    for (const char *p = strstr(text, from); p; p = strstr(p + nf, from)) hits++;
+    if (!hits) return text;
+    size_t len = strlen(text);
+    char *out = malloc(len - hits * nf + hits * nt + 1), *o = out;
+    if (!out) return NULL;
+    const char *p = text;
+    for (const char *q = strstr(p, from); q; p = q + nf, q = strstr(p, from)) {
+        memcpy(o, p, (size_t)(q - p)), o += q - p;
+        memcpy(o, to, nt), o += nt;
+    }
+    memcpy(o, p, strlen(p) + 1);
+    free(text);
+    return out;
+}
+
+/* What the exporter printed or a detail, without the temporary paths that
+ * change from run to run: the case directory becomes {dir}, the root of all
+ * cases {root} (both as given and as resolved, /tmp may be a link). A tail
+ * cut by the runner's bound may begin inside a path: that partial first
+ * line is dropped. Takes ownership of text; NULL stays NULL. */
+static char *stable_text(char *text, const mcx_case *c, const char *root, int cut)
+{
+    if (!text) return NULL;
+    if (cut) {
+        const char *nl = strchr(text, '\n'), *from = nl ? nl + 1 : "";
+        char *rest = malloc(strlen(from) + 5);
+        if (rest) memcpy(rest, "...\n", 4), memcpy(rest + 4, from, strlen(from) + 1);
+        free(text);
+        if (!(text = rest)) return NULL;
+    }
+    char real_dir[4096], real_root[4096];
+    const char *paths[4][2] = {{c->dir, "{dir}"}, {root, "{root}"}, {NULL, "{dir}"}, {NULL, "{root}"}};
+    if (c->dir && realpath(c->dir, real_dir) && strcmp(real_dir, c->dir) != 0) paths[2][0] = real_dir;
+    if (root && realpath(root, real_root) && strcmp(real_root, root) != 0) paths[3][0] = real_root;
+    /* resolved forms first: the given one may be a prefix of it (/tmp in /tmp.real) */
+    static const int order[4] = {2, 0, 3, 1};
+    for (int k = 0; k < 4 && text; k++)
+        if (paths[order[k]][0]) text = replace_all(text, paths[order[k]][0], paths[order[k]][1]);
+    return text;
 }
 
 /* The last non-empty stderr line, for refusals. */
@@ -308,14 +379,16 @@ static void last_line(const char *text, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-static void grade(const mcx_options *o, mcx_case *c, const mcc_result *r)
+static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc_result *r)
 {
     char line[200], sig[32];
     c->exit_code = r->exit_code;
     c->signal = r->signal;
     c->duration_ms = r->duration_ms;
-    c->stderr_tail = r->stderr_tail ? strdup(r->stderr_tail) : NULL;
-    last_line(r->stderr_tail, line, sizeof line);
+    /* the runner keeps the last MCC_STDERR_TAIL bytes: a tail that long was cut */
+    int cut = r->stderr_tail && strlen(r->stderr_tail) >= MCC_STDERR_TAIL;
+    c->stderr_tail = stable_text(r->stderr_tail ? strdup(r->stderr_tail) : NULL, c, root, cut);
+    last_line(c->stderr_tail, line, sizeof line);
     const char *name = mcc_signal_name(r->signal);
     if (name) snprintf(sig, sizeof sig, "%s", name);
     else snprintf(sig, sizeof sig, "signal %d", r->signal);
@@ -361,6 +434,7 @@ static void grade(const mcx_options *o, mcx_case *c, const mcc_result *r)
             c->detail = fmt("runner error: %s", r->error ? r->error : "not run");
         break;
     }
+    c->detail = stable_text(c->detail, c, root, 0);
 }
 
 /* ---- the run ----------------------------------------------------------------------- */
@@ -454,7 +528,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         }
     }
     for (size_t i = 0; status == 0 && i < out->count; i++)
-        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, &out->cases[i], &res[i]);
+        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, out->root, &out->cases[i], &res[i]);
     if (status == 0) tally(out);
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
@@ -472,7 +546,7 @@ void mcx_run_free(mcx_run *r)
         mcx_findings_free(&c->findings);
         for (size_t k = 0; k < c->error_count; k++) free(c->errors[k]);
         for (size_t k = 0; k < c->warning_count; k++) free(c->warnings[k]);
-        free(c->errors), free(c->warnings);
+        free(c->errors), free(c->warnings), free(c->warning_at);
     }
     free(r->cases);
     free(r->root);

@@ -131,6 +131,53 @@ for name, fmt, bug, extra, want in (("rep-crash", "aamf", "crash-256", (), "cras
     page = open(html).read()
     check(all(c["scene"] in page for c in bad) and page.rstrip().endswith("</html>"), f"{name}: HTML names the cases")
 
+# Validator warnings on a conforming output are named in every report, not
+# only in JSON: text, JUnit (system-out) and HTML.
+junit, html = os.path.join(tmp, "warned.xml"), os.path.join(tmp, "warned.html")
+rc, doc, out = certify("aem", "minus-one", ("--scene", "cube", "--junit", junit, "--html", html), name="warned")
+line = next((l for l in out.splitlines() if l.startswith("conforming     cube: ")), "")
+check(rc == 0 and "AEM_MATERIAL_TEXTURE_MINUS_ONE at 0x" in line and " warnings: " in line,
+      f"minus-one: the text report names the warning on the conforming case: {out}")
+check("1 conforming case with validator warnings" in out, f"minus-one: the text summary counts it: {out}")
+tc = ET.parse(junit).getroot().find("testsuite").find("testcase")
+so = tc.find("system-out")
+check(tc.find("failure") is None and so is not None and "AEM_MATERIAL_TEXTURE_MINUS_ONE at 0x" in so.text,
+      f"minus-one: JUnit passes the case and names the warning in system-out: {ET.tostring(tc)}")
+page = open(html).read()
+check("Conforming cases with validator warnings" in page and "AEM_MATERIAL_TEXTURE_MINUS_ONE at 0x" in page,
+      "minus-one: the HTML page names the warning")
+check(verdicts(doc)["cube"]["detail"].startswith("valid and faithful; 2 warnings: "),
+      f"minus-one: detail {verdicts(doc)['cube']['detail']}")
+
+# Reports do not depend on the temporary directories: an exporter that prints
+# its paths (also resolved, through a TMPDIR that is a link, and so much that
+# the runner's 4 KiB tail starts inside one) gives byte-identical reports.
+real_tmp = os.path.join(tmp, "real-tmp")
+os.makedirs(real_tmp)
+os.symlink(real_tmp, os.path.join(tmp, "link-tmp"))
+noisy = ('echo "reading {in} writing {out} in $(pwd -P)" >&2; '
+         'i=0; while [ $i -lt 60 ]; do echo "$i {in}" >&2; i=$((i+1)); done; '
+         'echo "cannot convert {in} to {out} in $(pwd -P)" >&2; exit 3')
+runs = []
+for k in (1, 2):
+    files = {kind: os.path.join(tmp, f"noisy{k}.{kind}") for kind in ("json", "xml", "html", "txt")}
+    p = subprocess.run([mc, "certify", "--exporter", noisy, "--format", "aem", "--scene", "triangle",
+                        "--json", files["json"], "--junit", files["xml"], "--html", files["html"],
+                        "--text", files["txt"]], capture_output=True, text=True,
+                       env={**os.environ, "TMPDIR": os.path.join(tmp, "link-tmp")})
+    check(p.returncode == 1, f"noisy run {k}: exit {p.returncode}: {p.stderr}")
+    runs.append({kind: open(f, "rb").read() for kind, f in files.items()})
+for kind in ("json", "xml", "html", "txt"):
+    check(runs[0][kind] == runs[1][kind], f"noisy: the two {kind} reports differ")
+    check(b"mc-certify-" not in runs[0][kind] and real_tmp.encode() not in runs[0][kind],
+          f"noisy: the {kind} report names a temporary path")
+case = json.loads(runs[0]["json"])["cases"][0]
+# (the placeholders are replaced by shell-quoted paths, which echo "..." prints with their quotes)
+check(case["detail"] == "refused a scene the format can hold (exit 3): cannot convert '{dir}/triangle.gltf' to "
+      "'{dir}/triangle.aem' in {dir}", f"noisy: detail {case['detail']}")
+check(case["stderr_tail"].startswith("...\n") and "\n59 '{dir}/triangle.gltf'\n" in case["stderr_tail"],
+      f"noisy: the cut tail starts at a whole line: {case['stderr_tail'][:120]}")
+
 # The correct exporter has no -1 sentinel warning.
 rc, doc, _ = certify("aem", extra=("--scene", "cube"), name="cube")
 check("AEM_MATERIAL_TEXTURE_MINUS_ONE" not in verdicts(doc)["cube"]["warnings"], "correct aem writes 255, not -1")
