@@ -296,7 +296,9 @@ static void grade_output(const mcx_options *o, mcx_case *c)
         c->detail = fmt("runner error: out of memory building the scene's facts");
         return;
     }
-    mcx_faithful(&f, &mcs_format_caps[mcc_format_index(o->format)], m, &c->findings);
+    /* the precision of the layout the output has, not the format's best */
+    mcs_caps caps = mcs_caps_of_layout(mcc_format_index(o->format), m->layout);
+    mcx_faithful(&f, &caps, m, &c->findings);
     mcs_facts_free(&f);
     mcs_scene_free(s);
     mcl_free(m);

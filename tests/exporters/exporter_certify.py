@@ -72,6 +72,21 @@ for fmt, refused in expected_refusals.items():
     check(suite.get("failures") == "0" and suite.get("tests") == "24", f"correct {fmt}: JUnit {suite.attrib}")
     check("Exporter certificate (%s): <span class=\"ok\">conforming" % fmt in open(html).read(), f"correct {fmt}: HTML")
 
+# SEModel's 2017 draft layout (binary16 normals and weights) is graded with
+# half precision: the correct exporter is 100% in it too (skin_unnormalised's
+# 2/3 is 0.6665 in binary16), and bones swapped are still unfaithful.
+draft = f"{toy} --format semodel --layout draft {{in}} {{out}}"
+rc, doc, out = certify("semodel", command=draft, name="correct-semodel-draft")
+check(rc == 0 and doc["total"]["score"] == 100.0, f"semodel draft: exit {rc}, {doc['total']}\n{out}")
+for scene, c in verdicts(doc).items():
+    want = "refused" if scene == "empty" else "conforming"
+    check(c["verdict"] == want, f"semodel draft {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+check("SEMODEL_DRAFT_BLOCK_UNDEFINED" in verdicts(doc)["skin_unnormalised"]["warnings"],
+      "semodel draft: the output is in the draft layout")
+rc, doc, _ = certify("semodel", extra=("--scene", "joints_reversed"), name="draft-joint-index",
+                     command=f"{toy} --format semodel --layout draft --bug joint-index {{in}} {{out}}")
+check(verdicts(doc)["joints_reversed"]["verdict"] == "unfaithful", "semodel draft joint-index: unfaithful")
+
 # 2. -j does not change the report.
 rc1, d1, _ = certify("aamf", extra=("-j", "1"), name="j1")
 rc2, d2, _ = certify("aamf", name="j2")
