@@ -454,37 +454,100 @@ static void tally(mcx_run *r)
     }
 }
 
-/* A word of the command that names a file of the current directory by a
- * relative path: it would not resolve in the case directory. */
-static int relative_file(const char *cmd, char *word, size_t size)
+/* ---- relative paths in the command ---------------------------------------------------- */
+
+/* The shell word w (n bytes) without one pair of enclosing quotes, into buf;
+ * 0 when it is something other than a plain name (expansions, globs,
+ * redirections, inner quotes, placeholders), which is never rewritten. */
+static int plain_word(const char *w, size_t n, char *buf, size_t size)
 {
-    const char *p = cmd;
-    while (*p) {
-        while (*p == ' ' || *p == '\t') p++;
-        size_t n = strcspn(p, " \t");
-        if (n && n < size) {
-            memcpy(word, p, n);
-            word[n] = '\0';
-            char *w = word + (word[0] == '\'' || word[0] == '"');
-            size_t len = strlen(w);
-            if (len && (w[len - 1] == '\'' || w[len - 1] == '"')) w[len - 1] = '\0';
-            struct stat st;
-            if (w[0] && w[0] != '/' && w[0] != '-' && !strchr(w, '{') && stat(w, &st) == 0 && S_ISREG(st.st_mode)) {
-                memmove(word, w, strlen(w) + 1);
-                return 1;
-            }
+    if (n >= 2 && (w[0] == '\'' || w[0] == '"') && w[n - 1] == w[0]) w++, n -= 2;
+    if (!n || n >= size) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (strchr("'\"\\$`*?[~<>;&|(){}", w[i])) return 0;
+    memcpy(buf, w, n);
+    buf[n] = '\0';
+    return 1;
+}
+
+/* A relative path naming a regular file of the directory certify started in. */
+static int local_file(const char *path)
+{
+    struct stat st;
+    return path[0] != '/' && path[0] != '-' && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int separator(const char *w, size_t n)
+{
+    static const char *const seps[] = {";", "&&", "||", "|", "(", "!"};
+    for (size_t i = 0; i < sizeof seps / sizeof *seps; i++)
+        if (n == strlen(seps[i]) && strncmp(w, seps[i], n) == 0) return 1;
+    return 0;
+}
+
+/* Every case runs in its own directory, so a relative path in the command
+ * would look there. The program of each simple command (a relative path
+ * with a '/': a bare name is looked up in PATH) and, after a program that
+ * is not such a file (an interpreter), its first word that is no option
+ * (the script: python3 tool.py, blender -b -P export.py) are made absolute
+ * when they name a file of the start directory. Any other word naming such
+ * a file is refused: it may be an input the exporter needs or a name it
+ * writes, and guessing wrong would read or overwrite the user's file. The
+ * result (shell-quoted absolute paths) is what runs; reports show the
+ * command as given. NULL with why on a refusal or OOM. */
+static char *resolve_command(const char *cmd, char *why, size_t why_size)
+{
+    char cwd[4096], word[1024];
+    if (!getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+    sbuf b = {0};
+    put(&b, "", 0, 0);
+    enum { PROGRAM, SCRIPT, ARGS } at = PROGRAM;
+    for (const char *p = cmd; *p;) {
+        size_t gap = strspn(p, " \t\n");
+        put(&b, p, gap, 0);
+        p += gap;
+        size_t n = strcspn(p, " \t\n");
+        if (!n) break;
+        int plain = plain_word(p, n, word, sizeof word), file = plain && cwd[0] && local_file(word);
+        if (!plain) word[0] = '\0';
+        int rewrite = file && ((at == PROGRAM && strchr(word, '/')) || at == SCRIPT);
+        if (file && !rewrite) {
+            const char *rel = strncmp(word, "./", 2) == 0 ? word + 2 : word;
+            free(b.p);
+            if (at == PROGRAM)
+                snprintf(why, why_size, "the exporter command's program '%s' is a file of the directory certify "
+                         "started in, but the shell looks a bare name up in PATH: write ./%s", word, word);
+            else
+                snprintf(why, why_size, "the exporter command names '%s', a file of the directory certify started "
+                         "in, by a relative path, but every case runs in its own directory (only the program and "
+                         "an interpreter's script are made absolute): write {cwd}/%s for that file, or {dir}/%s "
+                         "for one in the case directory", word, rel, rel);
+            return NULL;
         }
+        if (rewrite) {
+            const char *rel = strncmp(word, "./", 2) == 0 ? word + 2 : word;
+            char abs[sizeof cwd + sizeof word + 1];
+            snprintf(abs, sizeof abs, "%s/%s", cwd, rel);
+            put(&b, abs, strlen(abs), 1);
+        } else {
+            put(&b, p, n, 0);
+        }
+        if (separator(p, n)) at = PROGRAM;
+        else if (at == PROGRAM && !(strchr(word, '=') && !strchr(word, '/')))
+            at = rewrite || !plain ? ARGS : SCRIPT; /* NAME=value prefixes keep the program to come */
+        else if (at == SCRIPT && word[0] != '-') at = ARGS; /* the script, or no plain word: done */
         p += n;
     }
-    return 0;
+    if (b.oom) {
+        free(b.p);
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    return b.p;
 }
 
 static int check_options(const mcx_options *o, char *why, size_t why_size)
 {
-    char word[512];
-    if (relative_file(o->command, word, sizeof word))
-        return snprintf(why, why_size, "the exporter command names '%s' by a relative path, but every case runs in "
-                        "its own directory: write {cwd}/%s", word, word), -1;
     if (mcc_format_index(o->format) < 0)
         return snprintf(why, why_size, "--exporter needs --format (aem, semodel, aamf, e3d, nlm)"), -1;
     if (!strstr(o->command, "{out}") && !o->output_name)
@@ -502,10 +565,16 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     memset(out, 0, sizeof *out);
     out->opt = *o;
     if (check_options(o, why, why_size) != 0) return -1;
+    mcx_options run_opt = *o; /* what runs: relative program and script paths made absolute */
+    char *command = resolve_command(o->command, why, why_size);
+    if (!command) return -1;
+    run_opt.command = command;
     const char *tmp = getenv("TMPDIR");
     out->root = fmt("%s/mc-certify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!out->root || !mkdtemp(out->root))
+    if (!out->root || !mkdtemp(out->root)) {
+        free(command);
         return snprintf(why, why_size, "cannot create a temporary directory: %s", strerror(errno)), -1;
+    }
     size_t n = mcs_scene_count();
     out->cases = calloc(n, sizeof *out->cases);
     mcc_case *rc = calloc(n, sizeof *rc);
@@ -516,13 +585,13 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     for (size_t i = 0; status == 0 && i < n; i++) {
         if (o->only_scene && strcmp(mcs_scene_name(i), o->only_scene) != 0) continue;
         scene_of[out->count] = i;
-        status = make_case(o, out->root, i, &out->cases[out->count], &rc[out->count], why, why_size);
+        status = make_case(&run_opt, out->root, i, &out->cases[out->count], &rc[out->count], why, why_size);
         out->count++;
     }
     if (status == 0) {
         mcc_corpus corpus = {.dir = out->root, .generator = "", .manifest_cases = out->count, .cases = rc,
                              .count = out->count};
-        mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = o->command};
+        mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
         mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
         if (mcc_run(&loader, &corpus, &ro, res) != 0) {
             snprintf(why, why_size, "interrupted (every exporter process was killed)");
@@ -536,6 +605,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     mcc_results_free(res, res ? out->count : 0);
     free(rc);
     free(scene_of);
+    free(command);
     if (!o->keep) remove_tree(out->root);
     return status;
 }

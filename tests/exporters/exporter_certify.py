@@ -29,13 +29,13 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def certify(fmt, bug=None, extra=(), command=None, name="run"):
-    """Runs certify; returns (exit code, JSON document, stderr)."""
+def certify(fmt, bug=None, extra=(), command=None, name="run", cwd=None):
+    """Runs certify (in cwd); returns (exit code, JSON document, stdout and stderr)."""
     cmd = command or f"{toy} --format {fmt}{' --bug ' + bug if bug else ''} {{in}} {{out}}"
     out = os.path.join(tmp, name + ".json")
     args = [mc, "certify", "--exporter", cmd, "--format", fmt, "-j", "2", "-t", "20",
             "--json", out, "--output", "text", *extra]
-    p = subprocess.run(args, capture_output=True, text=True)
+    p = subprocess.run(args, capture_output=True, text=True, cwd=cwd)
     doc = json.load(open(out)) if os.path.exists(out) else None
     if doc is not None:
         try:
@@ -217,7 +217,44 @@ rc, doc, out = certify("aem", extra=("--scene", "triangle", "--output-name", "ou
                        command=f"cd {{dir}} && {toy} --format aem {{in}} out_{{stem}}.aem", name="output-name")
 check(rc == 0 and verdicts(doc)["triangle"]["verdict"] == "conforming", f"--output-name: {out}")
 
-# 6. Usage errors.
+# 6. Relative paths, as a new user writes them: the program (./toy_export)
+# and an interpreter's script (python3 py_export_nlm.py) are made absolute;
+# the reports show the command as given.
+toy_dir, toy_name = os.path.split(toy)
+rc, doc, out = certify("aem", extra=("--scene", "cube"), command=f"./{toy_name} --format aem {{in}} {{out}}",
+                       name="relative-program", cwd=toy_dir)
+check(rc == 0 and verdicts(doc)["cube"]["verdict"] == "conforming", f"./toy_export: exit {rc}\n{out}")
+check(doc["exporter"]["command"] == f"./{toy_name} --format aem {{in}} {{out}}", "the report shows the command as given")
+for command, word, advice in ((f"{toy_name} --format aem {{in}} {{out}}", toy_name, f"write ./{toy_name}"),
+                              (f"./{toy_name} --format aem {toy_name} {{in}} {{out}}", toy_name,
+                               f"write {{cwd}}/{toy_name} for that file, or {{dir}}/{toy_name}")):
+    p = subprocess.run([mc, "certify", "--exporter", command, "--format", "aem"], capture_output=True, text=True,
+                       cwd=toy_dir)
+    check(p.returncode == 2 and f"'{word}'" in p.stderr and advice in p.stderr and p.stderr.count("\n") == 1,
+          f"relative '{command}': exit {p.returncode}: {p.stderr}")
+
+# A Python exporter (tests/exporters/py_export_nlm.py: static meshes to NLM)
+# named by a relative path, paying Python's start-up per case, choosing its
+# own output name beside its input (--output-name).
+here = os.path.dirname(os.path.abspath(__file__))
+py_cmd = "python3 py_export_nlm.py {in}"
+rc, doc, out = certify("nlm", extra=("--output-name", "{stem}.nlm"), command=py_cmd, name="python", cwd=here)
+check(doc is not None and doc["exporter"]["command"] == py_cmd, f"python: {out}")
+static = {"triangle", "cube", "materials", "textures", "non_indexed", "index_widths", "many_vertices", "instances",
+          "degenerate", "far_coordinates"}
+skinned_fits = {"skin_1_to_4", "skin_unnormalised", "joints_reversed", "two_skins", "interpolation"}
+for scene, c in (verdicts(doc) if doc else {}).items():
+    want = ("conforming" if scene in static else "unfaithful" if scene == "lines_points"
+            else "failed" if scene in skinned_fits else "refused")
+    check(c["verdict"] == want, f"python {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    if want == "failed":
+        check("py_export_nlm: refused: this exporter writes static meshes only" in c["detail"],
+              f"python {scene}: the refusal names its reason: {c['detail']}")
+if doc:
+    check("line segments lost" in verdicts(doc)["lines_points"]["detail"], "python: the dropped lines are named")
+    check(rc == 1, f"python: exit {rc}")
+
+# 7. Usage errors.
 for args, what in (([], "no --format"), (["--format", "aem", "--exporter", "x {in}"], "no {out}, no --output-name"),
                    (["--format", "aem", "--scene", "nope"], "unknown scene"),
                    (["--format", "aem", "--scene-format", "fbx"], "unknown scene format")):
