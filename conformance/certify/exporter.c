@@ -219,11 +219,27 @@ static void validate(const mcx_options *o, const unsigned char *data, size_t siz
                 mcx_find(&c->findings, "%s at 0x%llx %s: %s", code_name(is->code),
                          (unsigned long long)is->first_offset, is->instances[0].path, is->instances[0].message);
         } else if (is->severity == MC_SEVERITY_WARNING) {
+            uint64_t *at = realloc(c->warning_at, (c->warning_count + 1) * sizeof *at);
+            if (!at) continue;
+            c->warning_at = at;
+            at[c->warning_count] = is->first_offset;
             add_code(&c->warnings, &c->warning_count, code_name(is->code));
         }
     }
     if (!res) add_code(&c->errors, &c->error_count, "OUT_OF_MEMORY");
     mc_result_free(res);
+}
+
+void mcx_warnings_text(const mcx_case *c, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (!c->warning_count) return;
+    used = (size_t)snprintf(buf, size, "%zu warning%s:", c->warning_count, c->warning_count == 1 ? "" : "s");
+    for (size_t i = 0; i < c->warning_count && i < 4 && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s %s at 0x%llx", i ? "," : "", c->warnings[i],
+                                 (unsigned long long)c->warning_at[i]);
+    if (c->warning_count > 4 && used < size) snprintf(buf + used, size - used, ", ...");
 }
 
 static void grade_output(const mcx_options *o, mcx_case *c)
@@ -283,7 +299,9 @@ static void grade_output(const mcx_options *o, mcx_case *c)
         c->detail = fmt("runner error: out of memory building the scene's facts");
         return;
     }
-    mcx_faithful(&f, &mcs_format_caps[mcc_format_index(o->format)], m, &c->findings);
+    /* the precision of the layout the output has, not the format's best */
+    mcs_caps caps = mcs_caps_of_layout(mcc_format_index(o->format), m->layout);
+    mcx_faithful(&f, &caps, m, &c->findings);
     mcs_facts_free(&f);
     mcs_scene_free(s);
     mcl_free(m);
@@ -292,11 +310,66 @@ static void grade_output(const mcx_options *o, mcx_case *c)
         c->detail = fmt("unfaithful: %u lost or changed fact(s): %s%s", c->findings.count, c->findings.items[0],
                         c->findings.count > 1 ? "; ..." : "");
     } else {
+        /* warnings do not fail a case (without --werror), but a conforming
+         * case must not hide them: every report shows this detail */
+        char warned[400];
+        mcx_warnings_text(c, warned, sizeof warned);
         c->verdict = MCX_CONFORMING;
-        c->detail = c->fit == MCS_FITS ? fmt("valid and faithful%s%s", c->warning_count ? "; warnings: " : "",
-                                             c->warning_count ? c->warnings[0] : "")
-                                       : fmt("valid and faithful to what the format keeps (%s)", c->note);
+        if (c->fit == MCS_FITS)
+            c->detail = fmt("valid and faithful%s%s", warned[0] ? "; " : "", warned);
+        else
+            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s", c->note, warned[0] ? "; " : "",
+                            warned);
     }
+}
+
+/* ---- stable text ------------------------------------------------------------------- */
+
+/* Replaces every occurrence of `from` in text with `to`; a new string (text
+ * itself when from does not occur), NULL on OOM. */
+static char *replace_all(char *text, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), hits = 0;
+    if (!text || !nf) return text;
+    for (const char *p = strstr(text, from); p; p = strstr(p + nf, from)) hits++;
+    if (!hits) return text;
+    size_t len = strlen(text);
+    char *out = malloc(len - hits * nf + hits * nt + 1), *o = out;
+    if (!out) return NULL;
+    const char *p = text;
+    for (const char *q = strstr(p, from); q; p = q + nf, q = strstr(p, from)) {
+        memcpy(o, p, (size_t)(q - p)), o += q - p;
+        memcpy(o, to, nt), o += nt;
+    }
+    memcpy(o, p, strlen(p) + 1);
+    free(text);
+    return out;
+}
+
+/* What the exporter printed or a detail, without the temporary paths that
+ * change from run to run: the case directory becomes {dir}, the root of all
+ * cases {root} (both as given and as resolved, /tmp may be a link). A tail
+ * cut by the runner's bound may begin inside a path: that partial first
+ * line is dropped. Takes ownership of text; NULL stays NULL. */
+static char *stable_text(char *text, const mcx_case *c, const char *root, int cut)
+{
+    if (!text) return NULL;
+    if (cut) {
+        const char *nl = strchr(text, '\n'), *from = nl ? nl + 1 : "";
+        char *rest = malloc(strlen(from) + 5);
+        if (rest) memcpy(rest, "...\n", 4), memcpy(rest + 4, from, strlen(from) + 1);
+        free(text);
+        if (!(text = rest)) return NULL;
+    }
+    char real_dir[4096], real_root[4096];
+    const char *paths[4][2] = {{c->dir, "{dir}"}, {root, "{root}"}, {NULL, "{dir}"}, {NULL, "{root}"}};
+    if (c->dir && realpath(c->dir, real_dir) && strcmp(real_dir, c->dir) != 0) paths[2][0] = real_dir;
+    if (root && realpath(root, real_root) && strcmp(real_root, root) != 0) paths[3][0] = real_root;
+    /* resolved forms first: the given one may be a prefix of it (/tmp in /tmp.real) */
+    static const int order[4] = {2, 0, 3, 1};
+    for (int k = 0; k < 4 && text; k++)
+        if (paths[order[k]][0]) text = replace_all(text, paths[order[k]][0], paths[order[k]][1]);
+    return text;
 }
 
 /* The last non-empty stderr line, for refusals. */
@@ -311,14 +384,16 @@ static void last_line(const char *text, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-static void grade(const mcx_options *o, mcx_case *c, const mcc_result *r)
+static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc_result *r)
 {
     char line[200], sig[32];
     c->exit_code = r->exit_code;
     c->signal = r->signal;
     c->duration_ms = r->duration_ms;
-    c->stderr_tail = r->stderr_tail ? strdup(r->stderr_tail) : NULL;
-    last_line(r->stderr_tail, line, sizeof line);
+    /* the runner keeps the last MCC_STDERR_TAIL bytes: a tail that long was cut */
+    int cut = r->stderr_tail && strlen(r->stderr_tail) >= MCC_STDERR_TAIL;
+    c->stderr_tail = stable_text(r->stderr_tail ? strdup(r->stderr_tail) : NULL, c, root, cut);
+    last_line(c->stderr_tail, line, sizeof line);
     const char *name = mcc_signal_name(r->signal);
     if (name) snprintf(sig, sizeof sig, "%s", name);
     else snprintf(sig, sizeof sig, "signal %d", r->signal);
@@ -364,6 +439,7 @@ static void grade(const mcx_options *o, mcx_case *c, const mcc_result *r)
             c->detail = fmt("runner error: %s", r->error ? r->error : "not run");
         break;
     }
+    c->detail = stable_text(c->detail, c, root, 0);
 }
 
 /* ---- the run ----------------------------------------------------------------------- */
@@ -381,37 +457,103 @@ static void tally(mcx_run *r)
     }
 }
 
-/* A word of the command that names a file of the current directory by a
- * relative path: it would not resolve in the case directory. */
-static int relative_file(const char *cmd, char *word, size_t size)
+/* ---- relative paths in the command ---------------------------------------------------- */
+
+/* The shell word w (n bytes) without one pair of enclosing quotes, into buf;
+ * 0 when it is something other than a plain name (expansions, globs,
+ * redirections, inner quotes, placeholders), which is never rewritten. */
+static int plain_word(const char *w, size_t n, char *buf, size_t size)
 {
-    const char *p = cmd;
-    while (*p) {
-        while (*p == ' ' || *p == '\t') p++;
-        size_t n = strcspn(p, " \t");
-        if (n && n < size) {
-            memcpy(word, p, n);
-            word[n] = '\0';
-            char *w = word + (word[0] == '\'' || word[0] == '"');
-            size_t len = strlen(w);
-            if (len && (w[len - 1] == '\'' || w[len - 1] == '"')) w[len - 1] = '\0';
-            struct stat st;
-            if (w[0] && w[0] != '/' && w[0] != '-' && !strchr(w, '{') && stat(w, &st) == 0 && S_ISREG(st.st_mode)) {
-                memmove(word, w, strlen(w) + 1);
-                return 1;
-            }
+    if (n >= 2 && (w[0] == '\'' || w[0] == '"') && w[n - 1] == w[0]) w++, n -= 2;
+    if (!n || n >= size) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (strchr("'\"\\$`*?[~<>;&|(){}", w[i])) return 0;
+    memcpy(buf, w, n);
+    buf[n] = '\0';
+    return 1;
+}
+
+/* A relative path naming a regular file of the directory certify started in. */
+static int local_file(const char *path)
+{
+    struct stat st;
+    return path[0] != '/' && path[0] != '-' && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int separator(const char *w, size_t n)
+{
+    static const char *const seps[] = {";", "&&", "||", "|", "(", "!"};
+    for (size_t i = 0; i < sizeof seps / sizeof *seps; i++)
+        if (n == strlen(seps[i]) && strncmp(w, seps[i], n) == 0) return 1;
+    return 0;
+}
+
+/* Every case runs in its own directory, so a relative path in the command
+ * would look there. The program of each simple command (a relative path
+ * with a '/': a bare name is looked up in PATH) and, after a program that
+ * is not such a file (an interpreter), its first word that is no option
+ * (the script: python3 tool.py, blender -b -P export.py) are made absolute
+ * when they name a file of the start directory. Any other word naming such
+ * a file is refused: it may be an input the exporter needs or a name it
+ * writes, and guessing wrong would read or overwrite the user's file. The
+ * result (shell-quoted absolute paths) is what runs; reports show the
+ * command as given. NULL with why on a refusal or OOM. */
+static char *resolve_command(const char *cmd, char *why, size_t why_size)
+{
+    char cwd[4096], word[1024];
+    if (!getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+    sbuf b = {0};
+    put(&b, "", 0, 0);
+    enum { PROGRAM, SCRIPT, ARGS } at = PROGRAM;
+    for (const char *p = cmd; *p;) {
+        size_t gap = strspn(p, " \t\n");
+        put(&b, p, gap, 0);
+        p += gap;
+        size_t n = strcspn(p, " \t\n");
+        if (!n) break;
+        int plain = plain_word(p, n, word, sizeof word), file = plain && cwd[0] && local_file(word);
+        if (!plain) word[0] = '\0';
+        int rewrite = file && ((at == PROGRAM && strchr(word, '/')) || at == SCRIPT);
+        if (file && !rewrite) {
+            char shown[2048], rel_shown[2048];
+            mcc_shown(word, shown, sizeof shown);
+            mcc_shown(strncmp(word, "./", 2) == 0 ? word + 2 : word, rel_shown, sizeof rel_shown);
+            free(b.p);
+            if (at == PROGRAM)
+                snprintf(why, why_size, "the exporter command's program '%s' is a file of the directory certify "
+                         "started in, but the shell looks a bare name up in PATH: write ./%s", shown, shown);
+            else
+                snprintf(why, why_size, "the exporter command names '%s', a file of the directory certify started "
+                         "in, by a relative path, but every case runs in its own directory (only the program and "
+                         "an interpreter's script are made absolute): write {cwd}/%s for that file, or {dir}/%s "
+                         "for one in the case directory", shown, rel_shown, rel_shown);
+            return NULL;
         }
+        if (rewrite) {
+            const char *rel = strncmp(word, "./", 2) == 0 ? word + 2 : word;
+            char abs[sizeof cwd + sizeof word + 1];
+            snprintf(abs, sizeof abs, "%s/%s", cwd, rel);
+            put(&b, abs, strlen(abs), 1);
+        } else {
+            put(&b, p, n, 0);
+        }
+        if (separator(p, n)) at = PROGRAM;
+        else if (at == PROGRAM && !(strchr(word, '=') && !strchr(word, '/')))
+            at = rewrite || !plain ? ARGS : SCRIPT; /* NAME=value prefixes keep the program to come */
+        else if (at == SCRIPT && word[0] != '-') at = ARGS; /* the script, or no plain word: done */
         p += n;
     }
-    return 0;
+    if (b.oom) {
+        free(b.p);
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    return b.p;
 }
 
 static int check_options(const mcx_options *o, char *why, size_t why_size)
 {
-    char word[512], shown[2048];
-    if (relative_file(o->command, word, sizeof word))
-        return snprintf(why, why_size, "the exporter command names '%s' by a relative path, but every case runs in "
-                        "its own directory: write {cwd}/%s", mcc_shown(word, shown, sizeof shown), shown), -1;
+    char shown[2048];
     if (mcc_format_index(o->format) < 0)
         return snprintf(why, why_size, "--exporter needs --format (aem, semodel, aamf, e3d, nlm)"), -1;
     if (!strstr(o->command, "{out}") && !o->output_name)
@@ -429,10 +571,16 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     memset(out, 0, sizeof *out);
     out->opt = *o;
     if (check_options(o, why, why_size) != 0) return -1;
+    mcx_options run_opt = *o; /* what runs: relative program and script paths made absolute */
+    char *command = resolve_command(o->command, why, why_size);
+    if (!command) return -1;
+    run_opt.command = command;
     const char *tmp = getenv("TMPDIR");
     out->root = fmt("%s/mc-certify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!out->root || !mkdtemp(out->root))
+    if (!out->root || !mkdtemp(out->root)) {
+        free(command);
         return snprintf(why, why_size, "cannot create a temporary directory: %s", strerror(errno)), -1;
+    }
     size_t n = mcs_scene_count();
     out->cases = calloc(n, sizeof *out->cases);
     mcc_case *rc = calloc(n, sizeof *rc);
@@ -443,13 +591,13 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     for (size_t i = 0; status == 0 && i < n; i++) {
         if (o->only_scene && strcmp(mcs_scene_name(i), o->only_scene) != 0) continue;
         scene_of[out->count] = i;
-        status = make_case(o, out->root, i, &out->cases[out->count], &rc[out->count], why, why_size);
+        status = make_case(&run_opt, out->root, i, &out->cases[out->count], &rc[out->count], why, why_size);
         out->count++;
     }
     if (status == 0) {
         mcc_corpus corpus = {.dir = out->root, .generator = "", .manifest_cases = out->count, .cases = rc,
                              .count = out->count};
-        mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = o->command};
+        mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
         mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
         if (mcc_run(&loader, &corpus, &ro, res) != 0) {
             snprintf(why, why_size, "interrupted (every exporter process was killed)");
@@ -457,12 +605,13 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         }
     }
     for (size_t i = 0; status == 0 && i < out->count; i++)
-        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, &out->cases[i], &res[i]);
+        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, out->root, &out->cases[i], &res[i]);
     if (status == 0) tally(out);
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
     free(rc);
     free(scene_of);
+    free(command);
     if (!o->keep) remove_tree(out->root);
     return status;
 }
@@ -475,7 +624,7 @@ void mcx_run_free(mcx_run *r)
         mcx_findings_free(&c->findings);
         for (size_t k = 0; k < c->error_count; k++) free(c->errors[k]);
         for (size_t k = 0; k < c->warning_count; k++) free(c->warnings[k]);
-        free(c->errors), free(c->warnings);
+        free(c->errors), free(c->warnings), free(c->warning_at);
     }
     free(r->cases);
     free(r->root);

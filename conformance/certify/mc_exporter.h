@@ -85,6 +85,7 @@ typedef struct mcx_case {
     char **errors;            /* validator error codes with first offsets, "CODE@0x1c" */
     size_t error_count;
     char **warnings;          /* validator warning codes */
+    uint64_t *warning_at;     /* the first offset of each */
     size_t warning_count;
     uint64_t output_bytes;
     int exit_code, signal;
@@ -116,6 +117,10 @@ typedef struct mcx_run {
  * cannot create directories, interrupted). */
 int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size);
 void mcx_run_free(mcx_run *r);
+
+/* "1 warning: CODE at 0x1c" or "2 warnings: A at 0x10, B at 0x2c" (the
+ * first few); "" without warnings. */
+void mcx_warnings_text(const mcx_case *c, char *buf, size_t size);
 
 /* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */
 double mcx_score(const mcx_counts *c);

@@ -32,9 +32,12 @@ void mcx_report_text(FILE *out, const mcx_report *r)
     mcc_put_shown(out, run->opt.command, "'");
     fprintf(out, " to %s, scenes as %s (%zu case%s)\n", run->opt.format, form_text(run), run->count, run->count == 1 ? "" : "s");
     if (r->timestamp) fprintf(out, "at %s\n", r->timestamp);
+    unsigned warned = 0;
     for (size_t i = 0; i < run->count; i++) {
         const mcx_case *c = &run->cases[i];
-        if (c->verdict == MCX_CONFORMING) continue;
+        /* a conforming case is listed only for its validator warnings */
+        if (c->verdict == MCX_CONFORMING && !c->warning_count) continue;
+        warned += c->verdict == MCX_CONFORMING;
         fprintf(out, "%-14s %s: %s\n", mcx_verdict_name(c->verdict), c->scene, c->detail ? c->detail : "");
         if (c->verdict == MCX_INVALID || c->verdict == MCX_UNFAITHFUL)
             for (unsigned k = 0; k < c->findings.count && k < MCX_MAX_FINDINGS; k++)
@@ -49,6 +52,9 @@ void mcx_report_text(FILE *out, const mcx_report *r)
             run->opt.format, mcx_counts_pass(&run->total) ? "CONFORMING" : "NOT CONFORMING", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
             run->total.total - run->total.verdict[MCX_SKIPPED]);
+    if (warned)
+        fprintf(out, "%u conforming case%s with validator warnings (listed above; --werror fails them)\n", warned,
+                warned == 1 ? "" : "s");
 }
 
 /* ---- JSON ------------------------------------------------------------------------ */
@@ -164,8 +170,17 @@ void mcx_report_junit(FILE *out, const mcx_report *r)
         mcc_put_markup(out, c->scene);
         fputc('"', out);
         if (r->timings) fprintf(out, " time=\"%.3f\"", c->duration_ms / 1000);
-        if (mcx_verdict_passes(c->verdict)) {
+        if (mcx_verdict_passes(c->verdict) && !c->warning_count) {
             fputs("/>\n", out);
+            continue;
+        }
+        if (mcx_verdict_passes(c->verdict)) {
+            /* passes, but its validator warnings stay visible */
+            char warned[400];
+            mcx_warnings_text(c, warned, sizeof warned);
+            fputs(">\n      <system-out>conforming with ", out);
+            mcc_put_markup(out, warned);
+            fputs("</system-out>\n    </testcase>\n", out);
             continue;
         }
         if (c->verdict == MCX_SKIPPED) {
@@ -220,7 +235,7 @@ static void put_case(FILE *out, const mcx_case *c)
         }
         fputs("</ul>\n", out);
     }
-    if (c->stderr_tail && c->stderr_tail[0]) {
+    if (!mcx_verdict_passes(c->verdict) && c->stderr_tail && c->stderr_tail[0]) {
         fputs("<p>stderr (last bytes):</p>\n<pre>", out);
         mcc_put_markup(out, c->stderr_tail);
         fputs("</pre>\n", out);
@@ -254,6 +269,12 @@ void mcx_report_html(FILE *out, const mcx_report *r)
     for (size_t i = 0; i < run->count; i++)
         if (!mcx_verdict_passes(run->cases[i].verdict)) put_case(out, &run->cases[i]), shown++;
     if (!shown) fputs("<p>None.</p>\n", out);
+    shown = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        if (run->cases[i].verdict != MCX_CONFORMING || !run->cases[i].warning_count) continue;
+        if (!shown++) fputs("<h2>Conforming cases with validator warnings</h2>\n", out);
+        put_case(out, &run->cases[i]);
+    }
     fputs("<h2>Every case</h2>\n<table>\n<tr><th>scene</th><th>verdict</th><th>detail</th></tr>\n", out);
     for (size_t i = 0; i < run->count; i++) {
         const mcx_case *c = &run->cases[i];

@@ -146,6 +146,12 @@ int mcs_ascii(const char *s);
 /* aem, semodel, aamf, e3d, nlm. */
 extern const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT];
 
+/* The caps of format f (an index of mcs_format_caps) for the layout an
+ * output actually has (mcl_model.layout, "" or NULL when the format has
+ * one): SEModel's 2017 draft stores normals and weights as binary16, so
+ * its tolerances are those of half precision, not of the 2018 floats. */
+mcs_caps mcs_caps_of_layout(int f, const char *layout);
+
 /* ---- the forms an exporter reads ------------------------------------------- */
 
 typedef enum mcs_form { MCS_GLTF = 0, MCS_GLTF_SEPARATE, MCS_GLB, MCS_OBJ } mcs_form;

@@ -36,6 +36,21 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
      1, 1, 1, 0, 1, 1, 0, 0, 0, 0},
 };
 
+/* binary16 keeps 11 significant bits: a value in [0.5, 1] is rounded by at
+ * most 2^-12; 2^-11 leaves room for a writer that renormalises in float
+ * before rounding. */
+#define MCS_HALF_TOL (1.0 / 2048)
+
+mcs_caps mcs_caps_of_layout(int f, const char *layout)
+{
+    mcs_caps c = mcs_format_caps[f];
+    if (strcmp(c.format, "semodel") == 0 && layout && strcmp(layout, "draft") == 0) {
+        if (c.weight_tol < MCS_HALF_TOL) c.weight_tol = MCS_HALF_TOL;
+        if (c.normal_tol < MCS_HALF_TOL) c.normal_tol = MCS_HALF_TOL;
+    }
+    return c;
+}
+
 /* ---- building ------------------------------------------------------------- */
 
 static void *keep(mcs_scene *s, size_t n, size_t size)

@@ -29,13 +29,13 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def certify(fmt, bug=None, extra=(), command=None, name="run"):
-    """Runs certify; returns (exit code, JSON document, stderr)."""
+def certify(fmt, bug=None, extra=(), command=None, name="run", cwd=None):
+    """Runs certify (in cwd); returns (exit code, JSON document, stdout and stderr)."""
     cmd = command or f"{toy} --format {fmt}{' --bug ' + bug if bug else ''} {{in}} {{out}}"
     out = os.path.join(tmp, name + ".json")
     args = [mc, "certify", "--exporter", cmd, "--format", fmt, "-j", "2", "-t", "20",
             "--json", out, "--output", "text", *extra]
-    p = subprocess.run(args, capture_output=True, text=True)
+    p = subprocess.run(args, capture_output=True, text=True, cwd=cwd)
     doc = json.load(open(out)) if os.path.exists(out) else None
     if doc is not None:
         try:
@@ -71,6 +71,21 @@ for fmt, refused in expected_refusals.items():
     suite = ET.parse(junit).getroot().find("testsuite")
     check(suite.get("failures") == "0" and suite.get("tests") == "24", f"correct {fmt}: JUnit {suite.attrib}")
     check("Exporter certificate (%s): <span class=\"ok\">conforming" % fmt in open(html).read(), f"correct {fmt}: HTML")
+
+# SEModel's 2017 draft layout (binary16 normals and weights) is graded with
+# half precision: the correct exporter is 100% in it too (skin_unnormalised's
+# 2/3 is 0.6665 in binary16), and bones swapped are still unfaithful.
+draft = f"{toy} --format semodel --layout draft {{in}} {{out}}"
+rc, doc, out = certify("semodel", command=draft, name="correct-semodel-draft")
+check(rc == 0 and doc["total"]["score"] == 100.0, f"semodel draft: exit {rc}, {doc['total']}\n{out}")
+for scene, c in verdicts(doc).items():
+    want = "refused" if scene == "empty" else "conforming"
+    check(c["verdict"] == want, f"semodel draft {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+check("SEMODEL_DRAFT_BLOCK_UNDEFINED" in verdicts(doc)["skin_unnormalised"]["warnings"],
+      "semodel draft: the output is in the draft layout")
+rc, doc, _ = certify("semodel", extra=("--scene", "joints_reversed"), name="draft-joint-index",
+                     command=f"{toy} --format semodel --layout draft --bug joint-index {{in}} {{out}}")
+check(verdicts(doc)["joints_reversed"]["verdict"] == "unfaithful", "semodel draft joint-index: unfaithful")
 
 # 2. -j does not change the report.
 rc1, d1, _ = certify("aamf", extra=("-j", "1"), name="j1")
@@ -131,6 +146,53 @@ for name, fmt, bug, extra, want in (("rep-crash", "aamf", "crash-256", (), "cras
     page = open(html).read()
     check(all(c["scene"] in page for c in bad) and page.rstrip().endswith("</html>"), f"{name}: HTML names the cases")
 
+# Validator warnings on a conforming output are named in every report, not
+# only in JSON: text, JUnit (system-out) and HTML.
+junit, html = os.path.join(tmp, "warned.xml"), os.path.join(tmp, "warned.html")
+rc, doc, out = certify("aem", "minus-one", ("--scene", "cube", "--junit", junit, "--html", html), name="warned")
+line = next((l for l in out.splitlines() if l.startswith("conforming     cube: ")), "")
+check(rc == 0 and "AEM_MATERIAL_TEXTURE_MINUS_ONE at 0x" in line and " warnings: " in line,
+      f"minus-one: the text report names the warning on the conforming case: {out}")
+check("1 conforming case with validator warnings" in out, f"minus-one: the text summary counts it: {out}")
+tc = ET.parse(junit).getroot().find("testsuite").find("testcase")
+so = tc.find("system-out")
+check(tc.find("failure") is None and so is not None and "AEM_MATERIAL_TEXTURE_MINUS_ONE at 0x" in so.text,
+      f"minus-one: JUnit passes the case and names the warning in system-out: {ET.tostring(tc)}")
+page = open(html).read()
+check("Conforming cases with validator warnings" in page and "AEM_MATERIAL_TEXTURE_MINUS_ONE at 0x" in page,
+      "minus-one: the HTML page names the warning")
+check(verdicts(doc)["cube"]["detail"].startswith("valid and faithful; 2 warnings: "),
+      f"minus-one: detail {verdicts(doc)['cube']['detail']}")
+
+# Reports do not depend on the temporary directories: an exporter that prints
+# its paths (also resolved, through a TMPDIR that is a link, and so much that
+# the runner's 4 KiB tail starts inside one) gives byte-identical reports.
+real_tmp = os.path.join(tmp, "real-tmp")
+os.makedirs(real_tmp)
+os.symlink(real_tmp, os.path.join(tmp, "link-tmp"))
+noisy = ('echo "reading {in} writing {out} in $(pwd -P)" >&2; '
+         'i=0; while [ $i -lt 60 ]; do echo "$i {in}" >&2; i=$((i+1)); done; '
+         'echo "cannot convert {in} to {out} in $(pwd -P)" >&2; exit 3')
+runs = []
+for k in (1, 2):
+    files = {kind: os.path.join(tmp, f"noisy{k}.{kind}") for kind in ("json", "xml", "html", "txt")}
+    p = subprocess.run([mc, "certify", "--exporter", noisy, "--format", "aem", "--scene", "triangle",
+                        "--json", files["json"], "--junit", files["xml"], "--html", files["html"],
+                        "--text", files["txt"]], capture_output=True, text=True,
+                       env={**os.environ, "TMPDIR": os.path.join(tmp, "link-tmp")})
+    check(p.returncode == 1, f"noisy run {k}: exit {p.returncode}: {p.stderr}")
+    runs.append({kind: open(f, "rb").read() for kind, f in files.items()})
+for kind in ("json", "xml", "html", "txt"):
+    check(runs[0][kind] == runs[1][kind], f"noisy: the two {kind} reports differ")
+    check(b"mc-certify-" not in runs[0][kind] and real_tmp.encode() not in runs[0][kind],
+          f"noisy: the {kind} report names a temporary path")
+case = json.loads(runs[0]["json"])["cases"][0]
+# (the placeholders are replaced by shell-quoted paths, which echo "..." prints with their quotes)
+check(case["detail"] == "refused a scene the format can hold (exit 3): cannot convert '{dir}/triangle.gltf' to "
+      "'{dir}/triangle.aem' in {dir}", f"noisy: detail {case['detail']}")
+check(case["stderr_tail"].startswith("...\n") and "\n59 '{dir}/triangle.gltf'\n" in case["stderr_tail"],
+      f"noisy: the cut tail starts at a whole line: {case['stderr_tail'][:120]}")
+
 # The correct exporter has no -1 sentinel warning.
 rc, doc, _ = certify("aem", extra=("--scene", "cube"), name="cube")
 check("AEM_MATERIAL_TEXTURE_MINUS_ONE" not in verdicts(doc)["cube"]["warnings"], "correct aem writes 255, not -1")
@@ -155,7 +217,44 @@ rc, doc, out = certify("aem", extra=("--scene", "triangle", "--output-name", "ou
                        command=f"cd {{dir}} && {toy} --format aem {{in}} out_{{stem}}.aem", name="output-name")
 check(rc == 0 and verdicts(doc)["triangle"]["verdict"] == "conforming", f"--output-name: {out}")
 
-# 6. Usage errors.
+# 6. Relative paths, as a new user writes them: the program (./toy_export)
+# and an interpreter's script (python3 py_export_nlm.py) are made absolute;
+# the reports show the command as given.
+toy_dir, toy_name = os.path.split(toy)
+rc, doc, out = certify("aem", extra=("--scene", "cube"), command=f"./{toy_name} --format aem {{in}} {{out}}",
+                       name="relative-program", cwd=toy_dir)
+check(rc == 0 and verdicts(doc)["cube"]["verdict"] == "conforming", f"./toy_export: exit {rc}\n{out}")
+check(doc["exporter"]["command"] == f"./{toy_name} --format aem {{in}} {{out}}", "the report shows the command as given")
+for command, word, advice in ((f"{toy_name} --format aem {{in}} {{out}}", toy_name, f"write ./{toy_name}"),
+                              (f"./{toy_name} --format aem {toy_name} {{in}} {{out}}", toy_name,
+                               f"write {{cwd}}/{toy_name} for that file, or {{dir}}/{toy_name}")):
+    p = subprocess.run([mc, "certify", "--exporter", command, "--format", "aem"], capture_output=True, text=True,
+                       cwd=toy_dir)
+    check(p.returncode == 2 and f"'{word}'" in p.stderr and advice in p.stderr and p.stderr.count("\n") == 1,
+          f"relative '{command}': exit {p.returncode}: {p.stderr}")
+
+# A Python exporter (tests/exporters/py_export_nlm.py: static meshes to NLM)
+# named by a relative path, paying Python's start-up per case, choosing its
+# own output name beside its input (--output-name).
+here = os.path.dirname(os.path.abspath(__file__))
+py_cmd = "python3 py_export_nlm.py {in}"
+rc, doc, out = certify("nlm", extra=("--output-name", "{stem}.nlm"), command=py_cmd, name="python", cwd=here)
+check(doc is not None and doc["exporter"]["command"] == py_cmd, f"python: {out}")
+static = {"triangle", "cube", "materials", "textures", "non_indexed", "index_widths", "many_vertices", "instances",
+          "degenerate", "far_coordinates"}
+skinned_fits = {"skin_1_to_4", "skin_unnormalised", "joints_reversed", "two_skins", "interpolation"}
+for scene, c in (verdicts(doc) if doc else {}).items():
+    want = ("conforming" if scene in static else "unfaithful" if scene == "lines_points"
+            else "failed" if scene in skinned_fits else "refused")
+    check(c["verdict"] == want, f"python {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    if want == "failed":
+        check("py_export_nlm: refused: this exporter writes static meshes only" in c["detail"],
+              f"python {scene}: the refusal names its reason: {c['detail']}")
+if doc:
+    check("line segments lost" in verdicts(doc)["lines_points"]["detail"], "python: the dropped lines are named")
+    check(rc == 1, f"python: exit {rc}")
+
+# 7. Usage errors.
 for args, what in (([], "no --format"), (["--format", "aem", "--exporter", "x {in}"], "no {out}, no --output-name"),
                    (["--format", "aem", "--scene", "nope"], "unknown scene"),
                    (["--format", "aem", "--scene-format", "fbx"], "unknown scene format")):

@@ -1,8 +1,9 @@
 /*
- * toy_export --format aem|aamf|nlm|semodel|e3d [--bug NAME] IN.gltf OUT
+ * toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft] [--bug NAME] IN.gltf OUT
  *
  * The toy exporters of the exporter-certification tests: a glTF scene to
- * AEM, SAMF v2, NLM, SEModel (2018 layout) or E3D through the project's builders, written the way a careful
+ * AEM, SAMF v2, NLM, SEModel (2018 layout, or with --layout draft the 2017
+ * draft's half-float normals and weights) or E3D through the project's builders, written the way a careful
  * exporter would (bones parents first, weights pruned to 4 and
  * renormalised, SAMF weights rounded to sum 255, names cut at a UTF-8
  * boundary, a refusal with exit 1 where the format cannot hold the scene),
@@ -658,21 +659,38 @@ static void semodel_bone(const xmodel *x, uint32_t b, semb_bone *o)
     memcpy(o->scale, sc, sizeof o->scale);
 }
 
-static int write_semodel(xmodel *x, const char *out)
+/* The most influences of a vertex of mesh k (at least 1). */
+static int mesh_influences(const xmodel *x, uint32_t k)
+{
+    const xmesh *xm = &x->meshes[k];
+    int influences = 1;
+    for (uint32_t i = 0; i < xm->count; i++)
+        if (x->v[xm->first + i].influences > influences) influences = x->v[xm->first + i].influences;
+    return influences;
+}
+
+/* The 2018 layout, or with draft the 2017 draft of semodel.md: binary16
+ * normals and weights, one influence count for the file in the header, a
+ * material index per vertex and UV layer (and no material block: the draft
+ * leaves it TODO). */
+static int write_semodel(xmodel *x, const char *out, int draft)
 {
     const gr_scene *s = x->s;
-    semb_model *m = semb_new(SEMB_2018);
+    semb_model *m = semb_new(draft ? SEMB_DRAFT : SEMB_2018);
     if (!m) return -1;
-    int rc = -1;
+    int rc = -1, file_influences = 1;
     m->bone_flags = SEMB_GLOBAL | SEMB_LOCAL | SEMB_SCALES;
     m->mesh_flags = SEMB_UVSET | SEMB_NORMALS | (x->nbones ? SEMB_WEIGHTS : 0);
-    if (semb_set_bones(m, x->nbones) || semb_set_materials(m, s->material_count)) goto out;
+    /* the draft's per-vertex material indices need a material to point at */
+    uint32_t materials = draft && !s->material_count ? 1 : s->material_count;
+    if (semb_set_bones(m, x->nbones) || semb_set_materials(m, materials)) goto out;
     for (uint32_t b = 0; b < x->nbones; b++) semodel_bone(x, b, &m->bones[b]);
+    for (uint32_t k = 0; draft && k < x->nmeshes; k++)
+        if (mesh_influences(x, k) > file_influences) file_influences = mesh_influences(x, k);
+    if (draft) m->max_influence = (uint8_t)(x->nbones ? file_influences : 0);
     for (uint32_t k = 0; k < x->nmeshes; k++) {
         const xmesh *xm = &x->meshes[k];
-        int influences = 1;
-        for (uint32_t i = 0; i < xm->count; i++)
-            if (x->v[xm->first + i].influences > influences) influences = x->v[xm->first + i].influences;
+        int influences = draft ? file_influences : mesh_influences(x, k);
         semb_mesh *me = semb_add_mesh(m, xm->count, xm->count / 3, 1, (uint8_t)(x->nbones ? influences : 0));
         if (!me) goto out;
         for (uint32_t i = 0; i < xm->count; i++) {
@@ -680,6 +698,7 @@ static int write_semodel(xmodel *x, const char *out)
             memcpy(me->position[i], v->pos, sizeof me->position[i]);
             memcpy(me->normal[i], v->nrm, sizeof me->normal[i]);
             memcpy(me->uv + (size_t)i * 2, v->uv, 2 * sizeof(float));
+            me->uv_material[i] = xm->material >= 0 ? (uint32_t)xm->material : 0;
             for (int q = 0; x->nbones && q < influences; q++) {
                 me->bone[(size_t)i * influences + q] = q < v->influences ? (uint32_t)v->bone[q] : 0;
                 me->weight[(size_t)i * influences + q] = q < v->influences ? v->w[q] : 0;
@@ -863,18 +882,21 @@ static int write_e3d(xmodel *x, const char *out)
 
 int main(int argc, char **argv)
 {
-    const char *format = NULL, *bugname = NULL;
+    const char *format = NULL, *bugname = NULL, *layout = "2018";
     int i = 1;
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
         if (strcmp(argv[i], "--format") == 0) format = argv[i + 1];
         else if (strcmp(argv[i], "--bug") == 0) bugname = argv[i + 1];
+        else if (strcmp(argv[i], "--layout") == 0) layout = argv[i + 1];
         else break;
     }
+    int draft = strcmp(layout, "draft") == 0;
     static const char *const formats[5] = {"aem", "aamf", "nlm", "semodel", "e3d"};
     int f = 0;
     while (format && f < 5 && strcmp(format, formats[f]) != 0) f++;
-    if (!format || argc - i != 2 || f == 5) {
-        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--bug NAME] IN OUT\n", stderr);
+    if (!format || argc - i != 2 || f == 5 || (!draft && strcmp(layout, "2018") != 0) || (draft && f != 3)) {
+        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft (semodel)] [--bug NAME] IN OUT\n",
+              stderr);
         return 2;
     }
     gr_scene s;
@@ -894,7 +916,7 @@ int main(int argc, char **argv)
         goto done;
     }
     rc = f == 0 ? write_aem(&x, argv[i + 1]) : f == 1 ? write_samf(&x, argv[i + 1])
-         : f == 2 ? write_nlm(&x, argv[i + 1]) : f == 3 ? write_semodel(&x, argv[i + 1]) : write_e3d(&x, argv[i + 1]);
+         : f == 2 ? write_nlm(&x, argv[i + 1]) : f == 3 ? write_semodel(&x, argv[i + 1], draft) : write_e3d(&x, argv[i + 1]);
     if (rc < 0) rc = refuse("cannot write the output");
 done:
     free(x.v), free(x.meshes), free(x.lines), free(x.bone_node), free(x.node_bone), free(x.bone_parent), free(x.ibm);
