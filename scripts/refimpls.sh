@@ -19,10 +19,21 @@
 #                                             abi_<format>_sa built over the C reader) that goes
 #                                             on past crashes; findings in
 #                                             build/refimpl/IMPL/fuzz-TARGET/artifacts
+#   scripts/refimpls.sh replay IMPL TARGET FILE...
+#                                             builds that fuzz target (no campaign) and prints
+#                                             the crash site of each FILE, as triage names it
+#                                             (the libaem reproducers in fuzz/external/ are
+#                                             named after their site in the abi_aem build)
+#   scripts/refimpls.sh reduce IMPL TARGET FILE...
+#                                             libaem: each FILE reduced in place by sections
+#                                             (conformance/refimpl/libaem/reduce.py), its crash
+#                                             site kept; what triage does when -minimize_crash
+#                                             drifts to another site
 #   scripts/refimpls.sh triage IMPL TARGET    those findings deduplicated by crash site, the
 #                                             smallest of each site minimised (-minimize_crash)
-#                                             and kept in fuzz/external/IMPL/ (not our bugs:
-#                                             never replayed by CI)
+#                                             and kept in fuzz/external/IMPL/ unless another
+#                                             campaign's reproducer of that site is smaller (not
+#                                             our bugs: never replayed by CI)
 #   scripts/refimpls.sh blindfuzz unnamedhb1 SECONDS
 #                                             for the 32-bit runtime no engine can drive: batches
 #                                             of structure-aware mutants (fuzz/mutators, mcm_gen)
@@ -199,6 +210,11 @@ site_of() { # BIN FILE
         "$2" 2>&1 || true; } | "$site_tool"
 }
 
+# Reduces an AEM reproducer in place, its site kept (reduce.py says how).
+reduce_aem() { # BIN FILE
+    env "$(env_of "$impl")" "$python" -B "$data/libaem/reduce.py" "$1" "$site_tool" "$2" "$2" 60
+}
+
 triage() { # IMPL TARGET
     local impl=$1 target=$2 dir=$out/$1/fuzz-$2 bin=$out/fuzz-$1/fuzz/mc_fuzz_$2
     local fmt keep=$root/fuzz/external/$impl
@@ -227,8 +243,18 @@ triage() { # IMPL TARGET
         env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" "$(env_of "$impl")" \
             "$bin" -minimize_crash=1 -max_total_time=15 -timeout=5 -rss_limit_mb=6144 \
             -malloc_limit_mb=4200 -exact_artifact_path="$min" "$dir/artifacts/$a" >/dev/null 2>&1 || true
-        # minimising may drift to another crash: keep the original then
-        if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then cp "$dir/artifacts/$a" "$min"; fi
+        # minimising may drift to another crash: keep the original then, and
+        # reduce it by sections where the format allows (AEM)
+        if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then
+            cp "$dir/artifacts/$a" "$min"
+            [ "$fmt" != aem ] || reduce_aem "$bin" "$min" >/dev/null || true
+        fi
+        # one reproducer per site whatever the campaign: the smaller one stays
+        local other
+        for other in "$keep"/*-"$slug.$fmt"; do
+            [ -f "$other" ] && [ "$other" != "$min" ] || continue
+            if [ "$(stat -c %s "$other")" -le "$(stat -c %s "$min")" ]; then rm "$min"; min=$other; else rm "$other"; fi
+        done
         printf '%s\t%s\t%s\t%s\n' "$target" "$site" "$runs" "$(basename "$min")"
     done | tee "$dir/triage.tsv"
     echo "refimpls: $impl: $target: $(wc -l < "$dir/triage.tsv") distinct sites from $(wc -l < "$dir/sites.tsv") findings; reproducers in $keep" >&2
@@ -506,6 +532,29 @@ check|expect)
 markdown)
     [ $# -ge 2 ] || die "usage: $0 markdown IMPL [DIR]"
     markdown "${3:-$out/$2/certificate}/$2.json" ;;
+replay)
+    [ $# -ge 4 ] || die "usage: $0 replay IMPL TARGET FILE..."
+    impl=$2
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    fmt=$(format_of "$impl")
+    case $3 in abi_$fmt|abi_${fmt}_sa) ;; *) die "$impl: target abi_$fmt or abi_${fmt}_sa" ;; esac
+    bin=$(fuzz_build "$impl" "$(obtain "$(upstream_of "$impl")")" "$3")
+    shift 3
+    for f in "$@"; do
+        site=$(site_of "$bin" "$f")
+        printf '%s\t%s\n' "${site:-no crash}" "$f"
+    done ;;
+reduce)
+    [ $# -ge 4 ] || die "usage: $0 reduce IMPL TARGET FILE..."
+    impl=$2
+    [ "$(format_of "$impl")" = aem ] || die "reduce: AEM readers only"
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    case $3 in abi_aem|abi_aem_sa) ;; *) die "$impl: target abi_aem or abi_aem_sa" ;; esac
+    bin=$(fuzz_build "$impl" "$(obtain aem)" "$3")
+    shift 3
+    for f in "$@"; do reduce_aem "$bin" "$f" || echo "refimpls: $f: kept as it was" >&2; done ;;
 triage)
     [ $# -eq 3 ] || die "usage: $0 triage IMPL TARGET"
     impl=$2
@@ -522,5 +571,5 @@ blindtriage)
     [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
     [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
     blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz|blindfuzz|blindtriage IMPL (see the top of this file)" ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL (see the top of this file)" ;;
 esac
