@@ -14,8 +14,9 @@ typedef void (*mc_jobs_deliver)(void *ctx, size_t index, mc_result *result, mc_s
 /* Validates paths[0..count), paths[i] with options[i], on up to `workers`
  * threads (the calling thread is one of them) and delivers each result in list order, so what the
  * callback writes does not depend on `workers`. At most `workers` files are
- * being validated (mapped) at once and at most 2 x workers results wait for
- * delivery: memory is bounded by the number of workers, not by count. With
+ * being validated (read or mapped) at once and at most max(2 x workers, 256)
+ * results wait for delivery: memory is bounded by the number of workers,
+ * not by count. With
  * workers <= 1, or when no thread can be started, the files are validated
  * one by one on the calling thread. listed (NULL: none) marks the paths a
  * directory listing showed as regular files (mc_validate_listed_path). */
