@@ -14,12 +14,15 @@ typedef void (*mc_jobs_deliver)(void *ctx, size_t index, mc_result *result, mc_s
 /* Validates paths[0..count), paths[i] with options[i], on up to `workers`
  * threads (the calling thread is one of them) and delivers each result in list order, so what the
  * callback writes does not depend on `workers`. At most `workers` files are
- * being validated (mapped) at once and at most 2 x workers results wait for
- * delivery: memory is bounded by the number of workers, not by count. With
+ * being validated (read or mapped) at once and at most max(2 x workers, 256)
+ * results wait for delivery: memory is bounded by the number of workers,
+ * not by count. With
  * workers <= 1, or when no thread can be started, the files are validated
- * one by one on the calling thread. */
-void mc_jobs_validate(const char *const *paths, size_t count, const mc_options *const *options,
-                      unsigned workers, mc_jobs_deliver deliver, void *ctx);
+ * one by one on the calling thread. listed (NULL: none) marks the paths a
+ * directory listing showed as regular files (mc_validate_listed_path). */
+void mc_jobs_validate(const char *const *paths, const unsigned char *listed, size_t count,
+                      const mc_options *const *options, unsigned workers,
+                      mc_jobs_deliver deliver, void *ctx);
 
 /* The default for -j: the number of online CPUs (1 if unknown). */
 unsigned mc_jobs_default(void);

@@ -338,14 +338,17 @@ static void deliver(void *ctx, size_t index, mc_result *r, mc_status st)
 
 /* Validates paths (-j of them at once) and reports them in list order.
  * The configuration's excluded paths are skipped, and each file gets the
- * options of the per-path overrides it matches. */
-static void check_files(cli *c, const char *const *paths, size_t count, int from_walk)
+ * options of the per-path overrides it matches. listed: see mc_jobs_validate. */
+static void check_files(cli *c, const char *const *paths, const unsigned char *listed, size_t count,
+                        int from_walk)
 {
     size_t cap = count ? count : 1;
     const char **kept = cap <= SIZE_MAX / sizeof *kept ? malloc(cap * sizeof *kept) : NULL;
     const mc_options **opts = kept ? malloc(cap * sizeof *opts) : NULL;
-    if (!opts) {
+    unsigned char *kept_listed = opts && listed ? malloc(cap) : NULL;
+    if (!opts || (listed && !kept_listed)) {
         free(kept);
+        free(opts);
         fputs("modelcheck: out of memory\n", stderr);
         raise_exit(c, EXIT_UNREADABLE);
         return;
@@ -360,12 +363,14 @@ static void check_files(cli *c, const char *const *paths, size_t count, int from
             report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
             continue;
         }
+        if (kept_listed) kept_listed[n] = listed[i];
         kept[n++] = paths[i];
     }
     batch b = {c, kept, from_walk};
-    mc_jobs_validate(kept, n, opts, c->jobs, deliver, &b);
+    mc_jobs_validate(kept, kept_listed, n, opts, c->jobs, deliver, &b);
     free(kept);
     free(opts);
+    free(kept_listed);
 }
 
 /* A directory that cannot be listed hides files from the check: the run
@@ -388,7 +393,7 @@ static void check_directory(cli *c, const char *dir)
         path_error(dir, "out of memory listing the directory");
         raise_exit(c, EXIT_UNREADABLE);
     }
-    check_files(c, (const char *const *)list.paths, list.count, 1);
+    check_files(c, (const char *const *)list.paths, list.listed, list.count, 1);
     if (c->summary.files == before_files)
         path_error(dir, "no model files found (%" PRIu64 " skipped)",
                 c->summary.skipped - before_skipped);
@@ -415,7 +420,7 @@ static void check_paths(cli *c, char **paths, int count)
         int end = i + 1;
         if (strcmp(paths[i], "-") != 0)
             while (end < count && !is_directory(paths[end]) && strcmp(paths[end], "-") != 0) end++;
-        check_files(c, (const char *const *)(paths + i), (size_t)(end - i), 0);
+        check_files(c, (const char *const *)(paths + i), NULL, (size_t)(end - i), 0);
         i = end;
     }
 }

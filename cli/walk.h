@@ -6,6 +6,9 @@
 
 typedef struct mc_pathlist {
     char **paths;
+    /* listed[i]: the directory listing said paths[i] is a regular file, so
+     * it may be opened without a stat first (mc_validate_listed_path) */
+    unsigned char *listed;
     size_t count, cap;
 } mc_pathlist;
 

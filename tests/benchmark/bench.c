@@ -288,10 +288,13 @@ static int bench_cli_hash(const config *cfg)
     char *text_nohash[] = {(char *)cfg->cli, "-q", "--no-sha256", file, NULL};
     char *json[] = {(char *)cfg->cli, "-o", "json", file, NULL};
     char *json_nohash[] = {(char *)cfg->cli, "-o", "json", "--no-sha256", file, NULL};
-    double t[4][MAX_RUNS];
+    char *sarif[] = {(char *)cfg->cli, "-o", "sarif", file, NULL};
+    char *sarif_nohash[] = {(char *)cfg->cli, "-o", "sarif", "--no-sha256", file, NULL};
+    double t[6][MAX_RUNS];
     for (int r = 0; r < cfg->runs; r++) {
-        run_stat s[4] = {run(text, NULL), run(text_nohash, NULL), run(json, NULL), run(json_nohash, NULL)};
-        for (int k = 0; k < 4; k++) {
+        run_stat s[6] = {run(text, NULL),  run(text_nohash, NULL),  run(json, NULL),
+                         run(json_nohash, NULL), run(sarif, NULL), run(sarif_nohash, NULL)};
+        for (int k = 0; k < 6; k++) {
             if (s[k].status != 0) {
                 fprintf(stderr, "mc_bench: %s exited %d\n", cfg->cli, s[k].status);
                 return -1;
@@ -302,6 +305,8 @@ static int bench_cli_hash(const config *cfg)
     row("CLI, AEM, default (text)", median(t[0], cfg->runs), "`--no-sha256`", median(t[1], cfg->runs));
     row("CLI, AEM, `--output json`", median(t[2], cfg->runs), "`--output json --no-sha256`",
         median(t[3], cfg->runs));
+    row("CLI, AEM, `--output sarif`", median(t[4], cfg->runs), "`--output sarif --no-sha256`",
+        median(t[5], cfg->runs));
     return 0;
 }
 

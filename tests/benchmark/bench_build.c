@@ -58,10 +58,12 @@ static int build_aem(uint64_t bytes, const char *path)
 }
 
 /* SEModel: the skinned sample plus one mesh of about 46 bytes per vertex
- * (position, normal, two weights, a face). */
+ * in the 2018 layout (position, normal, two weights, a face) and 36 in the
+ * draft one (half-float weights and normals), so that both files are as
+ * large as asked (issue 16: at least 100 MB). */
 static int build_semodel(uint64_t bytes, const char *path, enum semb_layout layout)
 {
-    uint32_t nv = (uint32_t)(bytes / 46);
+    uint32_t nv = (uint32_t)(bytes / (layout == SEMB_DRAFT ? 36 : 46));
     semb_model *m = semb_sample(SEMB_SKINNED, layout);
     if (!m) return -1;
     semb_mesh *s = semb_add_mesh(m, nv, nv, 0, 2);

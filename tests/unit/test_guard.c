@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -122,4 +123,92 @@ Test(guard, without_a_free_slot_the_file_is_read_instead)
     mc_result_free(r);
     unlink(path);
     free(path);
+}
+
+/* Files up to 64 KiB are read, not mapped (issue 16): a cut there is a
+ * short read, reported like a cut under the mapping. */
+Test(guard, small_file_cut_while_read_is_reported)
+{
+    char *path = make_file(60000);
+    mc_result *r = NULL;
+    mc_status st = mc_validate_path_hooked(path, NULL, &r, truncate_it, path);
+    cr_expect_eq(st, MC_ERR_IO);
+    cr_assert_not_null(r);
+    cr_assert_eq(r->issue_count, 1);
+    cr_expect_eq(r->issues[0].code, MC_IO_READ_FAILED);
+    cr_expect_eq(r->size, 60000);
+    cr_expect_str_eq(r->issues[0].instances[0].message,
+                     "file changed while it was being read (shorter when read; 60000 bytes when opened)");
+    mc_result_free(r);
+    unlink(path);
+    free(path);
+}
+
+/* The code and message of the one issue of path's listed result. */
+static void expect_io(const char *path, mc_code code, const char *msg)
+{
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_listed_path(path, NULL, &r), MC_ERR_IO);
+    cr_assert_not_null(r);
+    cr_assert_eq(r->issue_count, 1);
+    cr_expect_eq(r->issues[0].code, code);
+    cr_expect_str_eq(r->issues[0].instances[0].message, msg);
+    mc_result_free(r);
+}
+
+/* mc_validate_listed_path trusts a listing for the stat it skips, not for
+ * what it opens: each kind of path gets mc_validate_path's result. */
+Test(guard, listed_path_reports_what_the_path_is_now)
+{
+    char dir[] = "/tmp/mc_listed_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char file[64], big[64], link[64], fifo[64], fifo_link[64], gone[64];
+    snprintf(file, sizeof file, "%s/small.aem", dir);
+    snprintf(big, sizeof big, "%s/big.aem", dir);
+    snprintf(link, sizeof link, "%s/link.aem", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(fifo_link, sizeof fifo_link, "%s/fifo_link", dir);
+    snprintf(gone, sizeof gone, "%s/gone.aem", dir);
+    char *small_tmp = make_file(100), *big_tmp = make_file(BIG);
+    cr_assert_eq(rename(small_tmp, file), 0);
+    cr_assert_eq(rename(big_tmp, big), 0);
+    cr_assert_eq(symlink(file, link), 0);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    cr_assert_eq(symlink(fifo, fifo_link), 0);
+
+    /* read (small), mapped (large), through a link: as mc_validate_path */
+    const char *same[] = {file, big, link};
+    for (size_t i = 0; i < 3; i++) {
+        mc_result *a = NULL, *b = NULL;
+        cr_expect_eq(mc_validate_listed_path(same[i], NULL, &a), MC_OK);
+        cr_expect_eq(mc_validate_path(same[i], NULL, &b), MC_OK);
+        cr_assert(a && b);
+        cr_expect_eq(a->format, MC_FORMAT_AEM);
+        cr_expect_eq(a->size, b->size);
+        cr_assert_eq(a->issue_count, b->issue_count);
+        cr_expect_gt(a->issue_count, 0);
+        for (size_t k = 0; k < a->issue_count; k++) {
+            cr_expect_eq(a->issues[k].code, b->issues[k].code);
+            cr_expect_eq(a->issues[k].count, b->issues[k].count);
+            cr_expect_eq(a->issues[k].first_offset, b->issues[k].first_offset);
+        }
+        cr_expect(a->hashed && b->hashed);
+        cr_expect_eq(memcmp(a->sha256, b->sha256, 32), 0);
+        mc_result_free(a);
+        mc_result_free(b);
+    }
+    /* a FIFO in place of the file: reported at once, never waited on,
+     * directly or through a link */
+    expect_io(fifo, MC_IO_NOT_REGULAR, "cannot validate a FIFO: not a regular file");
+    expect_io(fifo_link, MC_IO_NOT_REGULAR, "cannot validate a FIFO: not a regular file");
+    expect_io(dir, MC_IO_NOT_REGULAR, "is a directory: Is a directory");
+    expect_io(gone, MC_IO_OPEN_FAILED, "cannot open: No such file or directory");
+    mc_result *r = NULL;
+    cr_expect_eq(mc_validate_listed_path(NULL, NULL, &r), MC_ERR_INVALID_ARG);
+
+    const char *all[] = {file, big, link, fifo, fifo_link};
+    for (size_t i = 0; i < 5; i++) unlink(all[i]);
+    rmdir(dir);
+    free(small_tmp);
+    free(big_tmp);
 }

@@ -1,6 +1,7 @@
 /*
- * Reading a path: a read-only private mapping for regular files (the input
- * is never modified), standard input read into memory for "-". Failures
+ * Reading a path: a regular file is read into memory when small and through
+ * a read-only private mapping otherwise (the input is never modified);
+ * standard input is read into memory for "-". Failures
  * become an IO_ issue in the result and MC_ERR_IO.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -134,14 +135,15 @@ static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
     return st;
 }
 
-/* A file that changed while it was read (truncated under the mapping, or a
- * different size or modification time afterwards) is not reported on: what
- * was read is not one version of it. */
-static mc_status check_unchanged(int fd, const struct stat *before, int faulted, mc_status st,
+/* A file that changed while it was read (cut short under the mapping or
+ * the read, or a different size or modification time afterwards) is not
+ * reported on: what was read is not one version of it. cut says how it was
+ * seen to be cut short (NULL: it was not). */
+static mc_status check_unchanged(int fd, const struct stat *before, const char *cut, mc_status st,
                                  const mc_settings *opt, mc_result **out)
 {
     struct stat now;
-    int same = !faulted && fstat(fd, &now) == 0 && now.st_size == before->st_size &&
+    int same = !cut && fstat(fd, &now) == 0 && now.st_size == before->st_size &&
                now.st_mtim.tv_sec == before->st_mtim.tv_sec &&
                now.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
     if (same) return st;
@@ -149,13 +151,14 @@ static mc_status check_unchanged(int fd, const struct stat *before, int faulted,
     *out = NULL;
     char msg[200];
     snprintf(msg, sizeof msg, "file changed while it was being read (%s; %" PRIu64 " bytes when opened)",
-             faulted ? "truncated under the mapping" : "new size or modification time",
+             cut ? cut : "new size or modification time",
              (uint64_t)before->st_size);
     mc_status s = one_issue(MC_IO_READ_FAILED, 1, (uint64_t)before->st_size, msg, opt, out);
     return s == MC_OK ? MC_ERR_IO : s;
 }
 
-/* Without a guard slot: the file is read into memory instead of mapped. */
+/* Read into memory instead of mapped: a small file, or any file when no
+ * guard slot is free. */
 static mc_status validate_read(int fd, const struct stat *before, const mc_settings *opt, mc_result **out)
 {
     size_t size = (size_t)before->st_size, len = 0;
@@ -166,9 +169,14 @@ static mc_status validate_read(int fd, const struct stat *before, const mc_setti
         free(buf);
         return io_failure(MC_IO_READ_FAILED, "cannot read", err, opt, out);
     }
-    mc_status st = mc_validate_sized(buf, len, len, opt, out);
+    if (len != size) {
+        /* what was read is not the file that was opened: nothing to check */
+        free(buf);
+        return check_unchanged(fd, before, "shorter when read", MC_OK, opt, out);
+    }
+    mc_status st = mc_validate_sized(buf, size, size, opt, out);
     free(buf);
-    return check_unchanged(fd, before, len != size, st, opt, out);
+    return check_unchanged(fd, before, NULL, st, opt, out);
 }
 
 static mc_status validate_mapped(int fd, const struct stat *before, const mc_settings *opt,
@@ -188,7 +196,33 @@ static mc_status validate_mapped(int fd, const struct stat *before, const mc_set
     mc_status st = mc_validate_sized(map, size, size, opt, out);
     int faulted = mc_guard_unmap(slot);
     munmap(map, size);
-    return check_unchanged(fd, before, faulted, st, opt, out);
+    return check_unchanged(fd, before, faulted ? "truncated under the mapping" : NULL, st, opt, out);
+}
+
+/* Files up to this size are read, not mapped. A mapping costs three system
+ * calls (mmap, madvise, munmap) and page faults, and mmap and munmap take
+ * the process's address-space lock, which -j's threads then queue on: on a
+ * directory of small files that made -j 2 no faster than -j 1 (issue 16).
+ * One read costs one call and a copy that is cheap at this size; the
+ * buffer stays below glibc's mmap threshold (128 KiB), so malloc serves it
+ * from the thread's heap without a system call. A read also cannot fault:
+ * a file cut short while read is a short read, seen by check_unchanged. */
+#define READ_MAX_BYTES (64u << 10)
+
+/* The opened fd of path: what it is decides how it is read. */
+static mc_status validate_fd(int fd, const mc_settings *settings, mc_result **out,
+                             void (*hook)(void *), void *arg)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) return io_failure(MC_IO_READ_FAILED, "cannot stat", errno, settings, out);
+    if (!S_ISREG(st.st_mode)) return not_regular(&st, settings, out);
+    if (st.st_size == 0 || (uint64_t)st.st_size > settings->max_file_bytes ||
+        (uint64_t)st.st_size > SIZE_MAX)
+        /* nothing to read: the driver reports FILE_EMPTY or FILE_TOO_LARGE */
+        return mc_validate_sized(NULL, 0, (uint64_t)st.st_size, settings, out);
+    if (st.st_size > (off_t)READ_MAX_BYTES) return validate_mapped(fd, &st, settings, out, hook, arg);
+    if (hook) hook(arg);
+    return validate_read(fd, &st, settings, out);
 }
 
 mc_status mc_validate_path(const char *path, const mc_options *options, mc_result **out)
@@ -215,15 +249,27 @@ mc_status mc_validate_path_hooked(const char *path, const mc_options *options, m
         return not_regular(&pre, settings, out);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, settings, out);
-    struct stat st;
-    mc_status s;
-    if (fstat(fd, &st) != 0) s = io_failure(MC_IO_READ_FAILED, "cannot stat", errno, settings, out);
-    else if (!S_ISREG(st.st_mode)) s = not_regular(&st, settings, out);
-    else if (st.st_size == 0 || (uint64_t)st.st_size > settings->max_file_bytes ||
-             (uint64_t)st.st_size > SIZE_MAX)
-        /* nothing to map: the driver reports FILE_EMPTY or FILE_TOO_LARGE */
-        s = mc_validate_sized(NULL, 0, (uint64_t)st.st_size, settings, out);
-    else s = validate_mapped(fd, &st, settings, out, mapped, arg);
+    mc_status s = validate_fd(fd, settings, out, mapped, arg);
+    close(fd);
+    return s;
+}
+
+mc_status mc_validate_listed_path(const char *path, const mc_options *options, mc_result **out)
+{
+    if (!path || !out) return MC_ERR_INVALID_ARG;
+    *out = NULL;
+    /* The caller's listing stands in for mc_validate_path's stat: the open
+     * is of what was a regular file a moment ago. What replaced it since is
+     * caught as there: a FIFO or a directory by O_NONBLOCK and the fstat, a
+     * symbolic link (which could lead to a device) by O_NOFOLLOW, and that
+     * one path is then taken the long way, which follows it as
+     * mc_validate_path does. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0 && errno == ELOOP) return mc_validate_path(path, options, out);
+    mc_settings settings;
+    mc_settings_resolve(&settings, options);
+    if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, &settings, out);
+    mc_status s = validate_fd(fd, &settings, out, NULL, NULL);
     close(fd);
     return s;
 }

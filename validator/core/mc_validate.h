@@ -23,8 +23,9 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
 int mc_guard_map(void *base, size_t size);
 int mc_guard_unmap(int slot);
 
-/* mc_validate_path with a hook called once the file is mapped, before it
- * is read: tests truncate the file there. */
+/* mc_validate_path with a hook called once the file is open and mapped (or,
+ * when small, about to be read into memory), before it is read: tests
+ * truncate the file there. */
 mc_status mc_validate_path_hooked(const char *path, const mc_options *options, mc_result **out,
                                   void (*mapped)(void *arg), void *arg);
 

@@ -199,11 +199,21 @@ typedef struct mc_result {
 MC_API mc_status mc_validate_memory(const void *data, size_t size,
                              const mc_options *options, mc_result **out);
 
-/* Validates a file through a read-only mapping; "-" reads standard input
- * into memory. On MC_ERR_IO, *out still holds a result whose IO_ issue says
- * what failed. */
+/* Validates a file: read into memory when small, else through a read-only
+ * mapping; "-" reads standard input into memory. Only a regular file is
+ * opened (a FIFO or a device is reported without it). On MC_ERR_IO, *out
+ * still holds a result whose IO_ issue says what failed. */
 MC_API mc_status mc_validate_path(const char *path, const mc_options *options,
                            mc_result **out);
+
+/* mc_validate_path for a path that the caller's directory listing has just
+ * shown to be a regular file (readdir's d_type is DT_REG): it skips the
+ * lookup that mc_validate_path makes before opening, one system call per
+ * file. Whatever has replaced the file since is still reported as
+ * mc_validate_path reports it, and a symbolic link put in its place is
+ * followed only the way mc_validate_path follows it. Results are identical. */
+MC_API mc_status mc_validate_listed_path(const char *path, const mc_options *options,
+                                         mc_result **out);
 
 /* A result for a path the caller could not read itself, such as a directory
  * it could not list: one IO_OPEN_FAILED issue saying "what: strerror(err)".
