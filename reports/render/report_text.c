@@ -90,8 +90,10 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int qu
 void mc_report_summary_text(FILE *out, const mc_run_summary *s)
 {
     fputs("modelcheck: ", out);
-    counted(out, s->files, "file", ": ");
-    fprintf(out, "%" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64 " unreadable, %" PRIu64
+    /* skipped files are not among the files checked: the semicolon keeps the
+     * three counts that add up to the first apart from them */
+    counted(out, s->files, "file", " checked: ");
+    fprintf(out, "%" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64 " unreadable; %" PRIu64
             " skipped (unrecognised); ", s->valid, s->invalid, s->unreadable, s->skipped);
     print_counts(out, s->counts);
 }

@@ -102,7 +102,7 @@ contains unrecognised-msg "$tmp/out" "FILE_UNRECOGNIZED: content matches no supp
 mkdir -p "$tmp/assets/sub" "$tmp/nomodels/deeper"
 cp "$valid" "$tmp/assets/sub/a.aem"; cp "$tmp/notes.txt" "$tmp/assets/readme.txt"; : >"$tmp/assets/empty"
 expect dir 0 "$mc" "$tmp/assets"
-contains dir-summary "$tmp/out" "1 file: 1 valid, 0 invalid, 0 unreadable, 2 skipped"
+contains dir-summary "$tmp/out" "1 file checked: 1 valid, 0 invalid, 0 unreadable; 2 skipped"
 echo "x" >"$tmp/nomodels/deeper/x.txt"
 expect no-models 0 "$mc" "$tmp/nomodels"
 contains no-models-msg "$tmp/err" "modelcheck: $tmp/nomodels: no model files found (1 skipped)"
@@ -218,7 +218,7 @@ if [ -z "$limit" ]; then
 else
     expect stdin-no-memory 3 bash -c 'ulimit -v 65536; head -c 100000000 /dev/zero | "$0" -' "$mc"
     contains stdin-no-memory-msg "$tmp/err" "modelcheck: -: out of memory"
-    contains stdin-no-memory-summary "$tmp/out" "1 file: 0 valid, 0 invalid, 1 unreadable, 0 skipped"
+    contains stdin-no-memory-summary "$tmp/out" "1 file checked: 0 valid, 0 invalid, 1 unreadable; 0 skipped"
 fi
 
 # a directory that cannot be listed is named on stderr while the rest of the
@@ -232,7 +232,7 @@ if [ "$(id -u)" -ne 0 ] || [ ${#as[@]} -gt 0 ]; then
     expect locked-dir 3 ${as[@]+"${as[@]}"} "$mc" "$tmp/walk"
     contains locked-dir-msg "$tmp/err" "modelcheck: $tmp/walk/locked: cannot list directory: Permission denied"
     # every count has its entries: the directory is a file entry of its own
-    contains locked-dir-rest "$tmp/out" "2 files: 1 valid, 0 invalid, 1 unreadable, 0 skipped"
+    contains locked-dir-rest "$tmp/out" "2 files checked: 1 valid, 0 invalid, 1 unreadable; 0 skipped"
     expect locked-dir-json 3 ${as[@]+"${as[@]}"} "$mc" --output json "$tmp/walk"
     contains locked-dir-entry "$tmp/out" "\"path\":	\"$tmp/walk/locked\""
 else

@@ -159,7 +159,7 @@ cp "$weights" "$d/bad.aem"
 cp "$valid" "$deep/good.aem"
 expect deep-walk 1 "$mc" "$deep"
 contains deep-found "$tmp/out" "$d/bad.aem:0x23c: error: AEM_WEIGHT_SUM"
-contains deep-summary "$tmp/out" "2 files: 1 valid, 1 invalid"
+contains deep-summary "$tmp/out" "2 files checked: 1 valid, 1 invalid"
 # order: depth first, by name, as before (d/... before good.aem)
 [ "$(grep -c ': aem (aem1)' "$tmp/out")" -eq 2 ] && [ "$(grep ': aem (aem1)' "$tmp/out" | head -1 | grep -c bad.aem)" -eq 1 ] \
     && ok || fail "deep-order: not depth first by name"
