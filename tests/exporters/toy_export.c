@@ -507,9 +507,11 @@ static int write_samf(xmodel *x, const char *out)
         memcpy(an->name, name, strlen(name));
         an->keyframe_count = frames;
         if (aamfb_resize_keys(an, frames * nbones)) goto out;
-        for (uint32_t f = 0; f < frames; f++)
-            for (uint32_t b = 0; b < nbones; b++)
-                an->keys[f * nbones + b] = b < x->nbones ? samf_local(s, ga, f + 1 == frames ? duration : (float)f / 30, x->bone_node[b])
+        /* bone-major, as the runtime indexes them (keyframe + bone * keyframe_count,
+         * docs/LOADERS.md): all frames of bone 0, then of bone 1 */
+        for (uint32_t b = 0; b < nbones; b++)
+            for (uint32_t f = 0; f < frames; f++)
+                an->keys[b * frames + f] = b < x->nbones ? samf_local(s, ga, f + 1 == frames ? duration : (float)f / 30, x->bone_node[b])
                                                          : m->bones[b].bind;
     }
     mcb_buf buf = {0};
