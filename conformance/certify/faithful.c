@@ -6,10 +6,11 @@
  * segments where it keeps lines, the bones (by name where the format keeps
  * names, else by bind position) with their parent relation, every skinned
  * vertex's weights by bone (pruned to the format's influence limit and
- * renormalised), the animations (count, names) and, where the model gives
- * its animations a time unit (AEM's seconds, NLM's ticks per second; not
- * SAMF's frames or the E3D loader's), durations and the skinning matrices
- * at sampled times.
+ * renormalised), the animations (count, names) and the skinning matrices
+ * at sampled times: where the model gives its animations a time unit (AEM's
+ * seconds, NLM's ticks per second) at the same times, with durations; where
+ * it does not (SAMF's and E3D's frames, no rate) at the same fractions of
+ * the animation's length, without durations (compare_pose).
  *
  * Triangles are matched without regard to vertex order, index width,
  * splitting or merging of meshes: both sets are sorted by centroid x and
