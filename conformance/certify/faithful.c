@@ -6,10 +6,11 @@
  * segments where it keeps lines, the bones (by name where the format keeps
  * names, else by bind position) with their parent relation, every skinned
  * vertex's weights by bone (pruned to the format's influence limit and
- * renormalised), the animations (count, names) and, where the model gives
- * its animations a time unit (AEM's seconds, NLM's ticks per second; not
- * SAMF's frames or the E3D loader's), durations and the skinning matrices
- * at sampled times.
+ * renormalised), the animations (count, names) and the skinning matrices
+ * at sampled times: where the model gives its animations a time unit (AEM's
+ * seconds, NLM's ticks per second) at the same times, with durations; where
+ * it does not (SAMF's and E3D's frames, no rate) at the same fractions of
+ * the animation's length, without durations (compare_pose).
  *
  * Triangles are matched without regard to vertex order, index width,
  * splitting or merging of meshes: both sets are sorted by centroid x and
@@ -423,31 +424,105 @@ static int name_matches(const char *model, const char *scene, uint32_t field)
     return len > 0 && len <= field && strlen(scene) > len && strncmp(model, scene, len) == 0;
 }
 
-static void compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma,
-                         const mcs_fanim *fa, const int *model_of, float *skin, mcx_findings *out)
+/* The times of the output's first and last keyframes: a format in frames
+ * without a frame rate (SAMF, E3D) places the source's start and end there.
+ * Not the duration: SAMF's (keyframe_count) also counts the last frame's
+ * display [N - 1, N), E3D's (animationFrames' end) may hold the last pose
+ * longer; the scene's duration is the time of its last key, so the last
+ * key is what matches (the reference writer gltf2aamf.py copies the glTF
+ * keys one for one). */
+static void key_range(const mcl_animation *an, double *first, double *last)
 {
-    double unit = caps->seconds ? 1 : m->animations[ma].units_per_second;
-    if (!(unit > 0)) return; /* no time unit: poses cannot be placed in time */
-    for (uint32_t k = 0; k < fa->sample_count; k++) {
-        if (mcl_evaluate_pose(m, ma, fa->times[k] * unit, NULL, skin) != MCL_OK) return;
-        double worst = 0;
-        int worst_bone = -1;
-        for (uint32_t b = 0; b < f->bone_count; b++) {
-            if (model_of[b] < 0) continue;
-            const float *want = fa->skin + ((size_t)k * f->bone_count + b) * 16;
-            const float *got = skin + (size_t)model_of[b] * 16;
-            /* translations get a tolerance growing with the lever arm: readers
-             * interpolate rotations by slerp or nlerp, and both are faithful */
-            double arm = 1 + sqrt((double)want[12] * want[12] + (double)want[13] * want[13] + (double)want[14] * want[14]);
-            for (int e = 0; e < 16; e++) {
-                double d = fabs((double)want[e] - got[e]) / (e >= 12 && e < 15 ? arm : 1);
-                if (d > worst) worst = d, worst_bone = (int)b;
-            }
+    *first = *last = 0;
+    for (uint32_t t = 0; t < an->track_count; t++) {
+        const mcl_track *tr = &an->tracks[t];
+        if (t == 0 || tr->times[0] < *first) *first = tr->times[0];
+        if (t == 0 || tr->times[tr->key_count - 1] > *last) *last = tr->times[tr->key_count - 1];
+    }
+    if (*last > an->duration) *last = an->duration > *first ? an->duration : *first;
+}
+
+/* Does a skinning matrix scale (a column of its 3x3 off unit length)? */
+static int scales(const float *m, double tol)
+{
+    for (int c = 0; c < 3; c++) {
+        const float *v = m + c * 4;
+        if (fabs(sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]) - 1) > tol) return 1;
+    }
+    return 0;
+}
+
+/* How far the scene's skinning matrices lie outside the range the model's
+ * two poses span (lo and hi may be the same pose); *bone gets the worst
+ * fact bone. A bone the scene scales at that moment (itself or through a
+ * parent) is skipped where the format keeps no scale (SAMF, fit_format
+ * calls those scenes lossy): its pose, and its children's positions,
+ * cannot be what the scene's are. */
+static double pose_distance(const mcs_facts *f, const mcs_caps *caps, const int *model_of, const float *want_pose,
+                            const float *lo, const float *hi, int *bone)
+{
+    double worst = 0;
+    *bone = -1;
+    for (uint32_t b = 0; b < f->bone_count; b++) {
+        if (model_of[b] < 0) continue;
+        const float *want = want_pose + (size_t)b * 16;
+        if (!caps->anim_scale && scales(want, caps->matrix_tol)) continue;
+        const float *a = lo + (size_t)model_of[b] * 16, *c = hi + (size_t)model_of[b] * 16;
+        /* translations get a tolerance growing with the lever arm: readers
+         * interpolate rotations by slerp or nlerp, and both are faithful */
+        double arm = 1 + sqrt((double)want[12] * want[12] + (double)want[13] * want[13] + (double)want[14] * want[14]);
+        for (int e = 0; e < 16; e++) {
+            double low = a[e] < c[e] ? a[e] : c[e], high = a[e] < c[e] ? c[e] : a[e];
+            double d = (want[e] < low ? low - want[e] : want[e] > high ? want[e] - high : 0) / (e >= 12 && e < 15 ? arm : 1);
+            if (d > worst) worst = d, *bone = (int)b;
         }
+    }
+    return worst;
+}
+
+/* The skinning matrices of every bone at the scene's sample times. With a
+ * time unit (AEM's seconds, NLM's ticks per second) the model is posed at
+ * the same time. Without one (SAMF's frames, E3D's frames: neither spec nor
+ * file states a frame rate) it is posed at the same fraction of its length,
+ * first key to last key (key_range), which needs no rate and still tells a
+ * frozen, reversed, scrambled or shortened animation.
+ *
+ * A fraction seldom lands on a frame (0.37 of 30 frames is frame 11.1), and
+ * between frames formats disagree: SAMF holds each frame (step), E3D's
+ * loader interpolates linearly, while the source may be step, linear or a
+ * cubic spline. So the scene's pose must lie within the range of the two
+ * frames around that point, element by element (within the format's
+ * matrix tolerance): a correct export's frames are the source sampled on
+ * either side of the sample time, and the source moves from one to the
+ * other (a step lands on one of them). A wrong pose lies outside unless the
+ * two frames differ as much as the error, which a broken exporter does not
+ * get on all four samples of every bone. */
+static void compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma,
+                         const mcs_fanim *fa, const int *model_of, float *skin, float *skin2, mcx_findings *out)
+{
+    double unit = caps->seconds ? 1 : m->animations[ma].units_per_second, first, last;
+    key_range(&m->animations[ma], &first, &last);
+    for (uint32_t k = 0; k < fa->sample_count; k++) {
+        double at = unit > 0 ? fa->times[k] * unit
+                    : first + (fa->duration > 0 ? fa->times[k] / fa->duration * (last - first) : 0);
+        double frame = unit > 0 ? at : floor(at), next = frame < at ? frame + 1 : frame;
+        if (mcl_evaluate_pose(m, ma, frame, NULL, skin) != MCL_OK ||
+            (next != frame && mcl_evaluate_pose(m, ma, next, NULL, skin2) != MCL_OK))
+            return;
+        int bone;
+        double worst = pose_distance(f, caps, model_of, fa->skin + (size_t)k * f->bone_count * 16, skin,
+                                     next != frame ? skin2 : skin, &bone);
         if (worst > caps->matrix_tol + 1e-4) {
             char na[48], nb[48];
-            mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
-                     shown(fa->name, na), fa->times[k], shown(f->bones[worst_bone].name, nb), worst);
+            if (unit > 0)
+                mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
+                         shown(fa->name, na), fa->times[k], shown(f->bones[bone].name, nb), worst);
+            else
+                mcx_find(out,
+                         "animation '%s' at %.0f%% of its length (%.3g s; frame %.4g of %.4g..%.4g): bone '%s' "
+                         "posed differently (largest matrix difference %.3g)",
+                         shown(fa->name, na), fa->duration > 0 ? fa->times[k] / fa->duration * 100 : 0, fa->times[k],
+                         at, first, last, shown(f->bones[bone].name, nb), worst);
             return;
         }
     }
@@ -462,7 +537,8 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
     for (uint32_t a = 0; a < f->anim_count; a++) zero += !(f->anims[a].duration > 0);
     if (m->animation_count != want && !(m->animation_count + zero == want))
         mcx_find(out, "%u animations (expected %u)", m->animation_count, want);
-    float *skin = malloc(((size_t)m->bone_count + 1) * 16 * sizeof *skin);
+    /* two poses: the frames on either side of a sample (compare_pose) */
+    float *skin = malloc(((size_t)m->bone_count + 1) * 32 * sizeof *skin);
     unsigned char *used = calloc(m->animation_count + 1, 1);
     for (uint32_t a = 0; skin && used && a < f->anim_count; a++) {
         const mcs_fanim *fa = &f->anims[a];
@@ -488,7 +564,7 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
         double unit = caps->seconds ? 1 : ma->units_per_second;
         if (unit > 0 && fa->duration > 0 && fabs(ma->duration / unit - fa->duration) > 1e-3)
             mcx_find(out, "animation '%s': duration %.4g s (expected %.4g s)", cut, ma->duration / unit, fa->duration);
-        compare_pose(f, caps, m, found, fa, model_of, skin, out);
+        compare_pose(f, caps, m, found, fa, model_of, skin, skin + ((size_t)m->bone_count + 1) * 16, out);
     }
     free(skin);
     free(used);

@@ -138,6 +138,7 @@ typedef struct mcs_caps {
     int ascii_names;           /* animation names must be printable ASCII */
     int seconds;               /* key times in seconds (else format units: durations not compared) */
     uint32_t max_bone_depth;   /* deepest bone chain a file can nest (E3D meshNodes); 0: any */
+    int anim_scale;            /* keeps animated bone scale (SAMF's MATRIX holds a rotation) */
 } mcs_caps;
 
 /* Only printable ASCII bytes. */

@@ -15,25 +15,26 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
     /* AEM: float everything, 4 influences, i32 bone indices, no names for
      * bones, animation names of 127 bytes, times in seconds, u32 indices */
     {"aem", 0x7FFFFFFF, 4, 0xFFFFFFFF, 0x55555555, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0},
+     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1},
     /* SEModel (2018): float positions and normals, up to 255 influences,
      * NUL-terminated bone names (empty is an error), no animations */
     {"semodel", 0xFFFFFFFF, 255, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1},
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
      * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
-     * animation names, times in frames */
+     * animation names, times in frames, keyframes without scale (a MATRIX
+     * holds a rotation; FIELD-NOTES: the writer drops scale) */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
-     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0},
+     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0},
     /* E3D: float attributes, u8 bone ids and weights per skin, node names;
      * bones are nested meshNode blocks, and readers (modelcheck's too)
      * stop at 64 levels of blocks */
     {"e3d", 255, 8, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 2.5e-3, 1e-4, 1.01 / 255, 1e-3,
-     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60},
+     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1},
     /* NLM: float vertices of 4 influences, bone slots of a 100-entry array,
      * line lists, no names, one animation in ticks */
     {"nlm", 100, 4, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     1, 1, 1, 0, 1, 1, 0, 0, 0, 0},
+     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1},
 };
 
 /* binary16 keeps 11 significant bits: a value in [0.5, 1] is rounded by at
@@ -780,6 +781,24 @@ static uint32_t longest_anim_name(const mcs_scene *s)
     return (uint32_t)n;
 }
 
+/* Does animation a change a node's scale (a channel holding the node's rest
+ * scale, with flat tangents, changes no pose)? */
+static int animates_scale(const mcs_scene *s, const mcs_anim *a)
+{
+    for (uint32_t c = 0; c < a->channel_count; c++) {
+        const mcs_channel *ch = &a->channels[c];
+        if (ch->path != MCS_S) continue;
+        int cubic = ch->interp == MCS_CUBIC;
+        for (uint32_t k = 0; k < ch->key_count * (cubic ? 3u : 1u); k++) {
+            const float *v = ch->values + (size_t)k * 3;
+            int tangent = cubic && k % 3 != 1;
+            for (int e = 0; e < 3; e++)
+                if (v[e] != (tangent ? 0.0f : s->nodes[ch->node].s[e])) return 1;
+        }
+    }
+    return 0;
+}
+
 static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
 {
     const mcs_caps *c = &mcs_format_caps[k];
@@ -809,6 +828,11 @@ static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
     if (uvs && !c->uvs) note(s, k, MCS_LOSSY, "UVs are dropped");
     if (s->anim_count > c->max_animations)
         note(s, k, MCS_LOSSY, c->max_animations ? "more animations than the format holds" : "animations are dropped");
+    for (uint32_t a = 0; a < s->anim_count && c->max_animations && !c->anim_scale; a++)
+        if (animates_scale(s, &s->anims[a])) {
+            note(s, k, MCS_LOSSY, "animated bone scale is dropped");
+            break;
+        }
     if (s->anim_count && c->anim_name_bytes && longest_anim_name(s) > c->anim_name_bytes)
         note(s, k, MCS_LOSSY, "animation names are cut to the format's field");
     for (uint32_t a = 0; a < s->anim_count && c->ascii_names && c->max_animations; a++)

@@ -130,6 +130,43 @@ for i, (fmt, bug, scene, want, mark, extra) in enumerate(bugs):
     if want in ("invalid_output",):
         check(c["errors"] and c["findings"], f"{bug}: errors and findings listed")
 
+# Animation poses in formats without a frame rate (SAMF, E3D): compared at
+# 0, 37%, 62% and 100% of the output's first-to-last key span. The correct
+# toy passes on every animated scene (step and cubic samplers, channels of
+# different key counts, a zero-length animation, SAMF's 4.12 matrices)...
+animated = {"skin_1_to_4", "chain_128", "joints_reversed", "two_skins", "interpolation", "animations", "names"}
+for fmt in ("aamf", "e3d"):
+    rc, doc, out = certify(fmt, extra=sum((("--scene", s) for s in sorted(animated)), ()), name="poses-" + fmt)
+    for scene, c in verdicts(doc).items():
+        want = "refused" if scene in expected_refusals[fmt] else "conforming"
+        check(c["verdict"] == want, f"correct {fmt} poses {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+# ...and one whose keyframes are all the rest pose, or in reverse order, is
+# unfaithful exactly where a sample shows it, naming the animation and bone.
+# The waves of the other scenes are palindromes (0, 30, 0 degrees): reversed
+# they are the same animation, and faithful.
+frozen = {"skin_1_to_4": "animation 'bend' at 37% of its length (0.37 s; frame 11.1 of 0..30): bone 'bone2'",
+          "chain_128": "animation 'curl' at 37% of its length (0.74 s; frame 22.2 of 0..60): bone 'link64'",
+          "joints_reversed": "animation 'swing' at 37% of its length (0.37 s; frame 11.1 of 0..30): bone 'tip'",
+          "two_skins": "animation 'both' at 37% of its length (0.37 s; frame 11.1 of 0..30): bone 'left1'",
+          "interpolation": "animation 'three_samplers' at 37% of its length (0.37 s; frame 11.1 of 0..30): bone 'bone0'",
+          "animations": "animation 'pose' at 0% of its length (0 s; frame 0 of 0..0): bone 'bone1'",
+          "names": "animation 'cccccccccccccccccccccccccccccccccccccccc...' at 37% of its length"}
+pose_bugs = [("aamf", "anim-rest", frozen),
+             ("e3d", "anim-rest", {s: f for s, f in frozen.items() if s != "chain_128"}),
+             ("aamf", "anim-reversed", {"interpolation": "animation 'three_samplers' at 0% of its length (0 s; "
+                                                         "frame 0 of 0..30): bone 'bone1'"}),
+             ("e3d", "anim-reversed", {"interpolation": "animation 'three_samplers' at 0% of its length (0 s; "
+                                                        "frame 0 of 0..30): bone 'bone2'"})]
+for fmt, bug, unfaithful in pose_bugs:
+    rc, doc, out = certify(fmt, bug, name=f"{fmt}-{bug}")
+    check(rc == 1, f"{bug} ({fmt}): exit {rc}")
+    for scene, c in verdicts(doc).items():
+        want = ("unfaithful" if scene in unfaithful else "refused" if scene in expected_refusals[fmt] else "conforming")
+        check(c["verdict"] == want, f"{bug} ({fmt}) on {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+        if scene in unfaithful:
+            check(any(x.startswith(unfaithful[scene]) and " posed differently (largest matrix difference " in x
+                      for x in c["findings"]), f"{bug} ({fmt}) on {scene}: findings {c['findings']}")
+
 # JUnit and HTML of failing runs: a crash with its stderr tail, an invalid
 # output with its findings, skipped scenes; each well-formed and naming them.
 for name, fmt, bug, extra, want in (("rep-crash", "aamf", "crash-256", (), "crash"),

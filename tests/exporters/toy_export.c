@@ -21,6 +21,8 @@
  *   no-output         exit 0 without writing anything
  *   joint-index       skin bone indices are the glTF joint slots, not the
  *                     bones' places in the (reordered) bone table
+ *   anim-reversed     SAMF and E3D keyframes in reverse order (the last pose first)
+ *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
  *
  * Not part of modelcheck: test code. Exit 0 written, 1 refused, 2 usage.
  */
@@ -397,6 +399,21 @@ static int write_aem(xmodel *x, const char *out)
 
 /* ---- SAMF -------------------------------------------------------------------------- */
 
+/* The scene time of frame f of `frames` sampled at 30 per second, the last
+ * frame at the animation's end (SAMF and E3D keep no rate: the frames'
+ * order is all a reader knows); reversed with --bug anim-reversed. */
+static float frame_time(const xmodel *x, uint32_t f, uint32_t frames, float duration)
+{
+    if (bug(x, "anim-reversed")) f = frames - 1 - f;
+    return f + 1 == frames ? duration : (float)f / 30;
+}
+
+/* The animation whose poses a frame shows: none (the rest pose) with --bug anim-rest. */
+static int posed_anim(const xmodel *x, int a)
+{
+    return bug(x, "anim-rest") ? -1 : a;
+}
+
 static int16_t fx16(float v)
 {
     long r = lroundf(v * 4096);
@@ -507,9 +524,11 @@ static int write_samf(xmodel *x, const char *out)
         memcpy(an->name, name, strlen(name));
         an->keyframe_count = frames;
         if (aamfb_resize_keys(an, frames * nbones)) goto out;
-        for (uint32_t f = 0; f < frames; f++)
-            for (uint32_t b = 0; b < nbones; b++)
-                an->keys[f * nbones + b] = b < x->nbones ? samf_local(s, ga, f + 1 == frames ? duration : (float)f / 30, x->bone_node[b])
+        /* bone-major, as the runtime indexes them (keyframe + bone * keyframe_count,
+         * docs/LOADERS.md): all frames of bone 0, then of bone 1 */
+        for (uint32_t b = 0; b < nbones; b++)
+            for (uint32_t f = 0; f < frames; f++)
+                an->keys[b * frames + f] = b < x->nbones ? samf_local(s, posed_anim(x, ga), frame_time(x, f, frames, duration), x->bone_node[b])
                                                          : m->bones[b].bind;
     }
     mcb_buf buf = {0};
@@ -818,8 +837,8 @@ static void e3d_animation(const xmodel *x, e3db *w, int a)
             int n = path == MCS_R ? 4 : 3;
             for (uint32_t f = 0; f < frames; f++) {
                 float tr[3], r[4], sc[3];
-                float t = f + 1 == frames ? s->anims[a].duration : (float)f / 30;
-                gr_local_trs(s, a, t, (uint32_t)x->bone_node[b], tr, r, sc);
+                gr_local_trs(s, posed_anim(x, a), frame_time(x, f, frames, s->anims[a].duration),
+                             (uint32_t)x->bone_node[b], tr, r, sc);
                 float *o = buf + (size_t)f * n;
                 if (path == MCS_T) memcpy(o, tr, sizeof tr);
                 else if (path == MCS_S) memcpy(o, sc, sizeof sc);
