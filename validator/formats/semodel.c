@@ -674,12 +674,21 @@ static inline bool weights_clean_w(const uint8_t *p, unsigned inf, unsigned widt
     return ok && fabs(sum - 1.0) <= per_weight * (nonzero ? nonzero : 1);
 }
 
-static bool weights_clean(const uint8_t *p, unsigned inf, unsigned width, bool half,
-                          uint32_t bones, double per_weight, unsigned *used)
+/* One copy per layout and index width, so that each reads in place. */
+static bool weights_clean_2018(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
+                               double per_weight, unsigned *used)
 {
-    if (width == 1) return weights_clean_w(p, inf, 1, half, bones, per_weight, used);
-    if (width == 2) return weights_clean_w(p, inf, 2, half, bones, per_weight, used);
-    return weights_clean_w(p, inf, 4, half, bones, per_weight, used);
+    if (width == 1) return weights_clean_w(p, inf, 1, false, bones, per_weight, used);
+    if (width == 2) return weights_clean_w(p, inf, 2, false, bones, per_weight, used);
+    return weights_clean_w(p, inf, 4, false, bones, per_weight, used);
+}
+
+static bool weights_clean_draft(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
+                                double per_weight, unsigned *used)
+{
+    if (width == 1) return weights_clean_w(p, inf, 1, true, bones, per_weight, used);
+    if (width == 2) return weights_clean_w(p, inf, 2, true, bones, per_weight, used);
+    return weights_clean_w(p, inf, 4, true, bones, per_weight, used);
 }
 
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
@@ -828,29 +837,34 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     float w[255];
     size_t record = (size_t)inf * (f->bone_w + 4u);
     unsigned most = c->info->max_influences;
-    for (uint32_t v = 0; v < m->vertices && inf; v++) {
-        slot_layout sl = {r->pos, f->bone_w + 4u, r->pos + f->bone_w, f->bone_w + 4u};
-        if (!r->fail && record <= mc_reader_left(r)) {
-            /* the whole record is there: one bounds check (issue 16) */
-            const uint8_t *p = mc_read_bytes(r, record);
+    for (uint32_t v0 = 0; v0 < m->vertices && inf; v0 += SE_CHUNK) {
+        uint32_t n = chunk_of(m->vertices, v0);
+        mc_reader x = *r;
+        const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
+        if (!b) break; /* unreachable: the mesh was checked to fit */
+        bool ok = true;
+        unsigned chunk_most = most;
+        for (uint32_t v = 0; v < n; v++) {
             unsigned fast;
-            if (weights_clean(p, inf, f->bone_w, false, f->bones, c->opt->weight_sum_tolerance,
-                              &fast)) {
-                if (fast > most) most = fast;
-                continue;
-            }
+            ok &= weights_clean_2018(b + (size_t)v * record, inf, f->bone_w, f->bones,
+                                     c->opt->weight_sum_tolerance, &fast);
+            if (fast > chunk_most) chunk_most = fast;
+        }
+        if (ok) {
+            most = chunk_most;
+            continue;
+        }
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            slot_layout sl = {x.pos, f->bone_w + 4u, x.pos + f->bone_w, f->bone_w + 4u};
+            const uint8_t *p = mc_read_bytes(&x, record); /* inside the chunk read above */
+            if (!p) break;
             for (unsigned j = 0; j < inf; j++, p += f->bone_w + 4u) {
                 bone[j] = le_index(p, f->bone_w);
                 w[j] = mc_bits_f32(mc_le32(p + f->bone_w));
             }
-        } else {
-            for (unsigned j = 0; j < inf; j++) {
-                bone[j] = read_index(r, f->bone_w);
-                w[j] = mc_read_f32(r);
-            }
+            unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, c->opt->weight_sum_tolerance);
+            if (used > most) most = used;
         }
-        unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, c->opt->weight_sum_tolerance);
-        if (used > most) most = used;
     }
     c->info->max_influences = most;
     check_faces(c, r, m, m->face_w);
@@ -938,7 +952,7 @@ static bool draft_vertex_clean(const mc_ctx *c, const se_file *f, const se_mesh 
     if (!ok || !inf) return ok;
     double tol = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE ? c->opt->weight_sum_tolerance
                                                                          : SE_HALF_WEIGHT_TOLERANCE;
-    return weights_clean(p, inf, f->bone_w, true, f->bones, tol, used);
+    return weights_clean_draft(p, inf, f->bone_w, f->bones, tol, used);
 }
 
 static void read_mesh_header(const se_file *f, mc_reader *r, se_mesh *m)
