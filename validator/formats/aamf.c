@@ -532,21 +532,17 @@ static bool normals_surely_clean(const uint8_t *b, size_t n)
     return !bad;
 }
 
+/* The exact loops over the n records at b of one chunk, first v0. */
+typedef void svector_exact_fn(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0,
+                              uint32_t n);
+
 /* aamf.md, Vertices: SVECTOR positions; FIELD-NOTES: the writer saturates
  * at +-8.0, so a component at the int16 limit lost part of the shape. */
-static void check_positions(mc_ctx *c, const aamf_file *f)
+static void positions_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0, uint32_t n)
 {
-    mc_reader all = window(c, f->positions, (uint64_t)f->vertices * SVECTOR_SIZE);
-    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
-        uint32_t n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
-        const uint8_t *b = mc_read_bytes(&all, (size_t)n * SVECTOR_SIZE);
-        if (!b) return;
-        if (positions_surely_clean(b, n)) continue;
-        mc_reader r = mc_reader_make(b, (size_t)n * SVECTOR_SIZE);
-        for (uint32_t v = v0; v < v0 + n; v++) {
+    for (uint32_t v = v0; v < v0 + n; v++) {
         int16_t p[4];
-        mc_read_i16s(&r, p, 4);
-        if (r.fail) return;
+        for (int k = 0; k < 4; k++) p[k] = le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
         uint64_t off = f->positions + (uint64_t)v * SVECTOR_SIZE;
         for (int k = 0; k < 3; k++) {
             if (p[k] != INT16_MIN && p[k] != INT16_MAX) continue;
@@ -557,25 +553,16 @@ static void check_positions(mc_ctx *c, const aamf_file *f)
             break;
         }
         if (p[3] != 0) report_pad(c, off, v, "positions", p[3]);
-        }
     }
 }
 
 /* aamf.md, Normals: 4.12 SVECTOR, unit length within the rounding bound
  * AAMF_NORMAL_TOLERANCE. */
-static void check_normals(mc_ctx *c, const aamf_file *f)
+static void normals_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0, uint32_t count)
 {
-    mc_reader all = window(c, f->normals, (uint64_t)f->vertices * SVECTOR_SIZE);
-    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
-        uint32_t count = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
-        const uint8_t *b = mc_read_bytes(&all, (size_t)count * SVECTOR_SIZE);
-        if (!b) return;
-        if (normals_surely_clean(b, count)) continue;
-        mc_reader r = mc_reader_make(b, (size_t)count * SVECTOR_SIZE);
-        for (uint32_t v = v0; v < v0 + count; v++) {
+    for (uint32_t v = v0; v < v0 + count; v++) {
         int16_t n[4];
-        mc_read_i16s(&r, n, 4);
-        if (r.fail) return;
+        for (int k = 0; k < 4; k++) n[k] = le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
         int64_t n2 = (int64_t)n[0] * n[0] + (int64_t)n[1] * n[1] + (int64_t)n[2] * n[2];
         if (n2 >= NORMAL_CLEAN_MIN && n2 <= NORMAL_CLEAN_MAX && n[3] == 0) continue;
         uint64_t off = f->normals + (uint64_t)v * SVECTOR_SIZE;
@@ -587,7 +574,20 @@ static void check_normals(mc_ctx *c, const aamf_file *f)
                    v, n[0], n[1], n[2], len / FX_ONE, AAMF_NORMAL_TOLERANCE / FX_ONE);
         }
         if (n[3] != 0) report_pad(c, off, v, "normals", n[3]);
-        }
+    }
+}
+
+/* An SVECTOR table at off, a chunk at a time: its clean path, or the exact
+ * loop over the chunk. */
+static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
+                           bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
+{
+    mc_reader all = window(c, off, (uint64_t)f->vertices * SVECTOR_SIZE);
+    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
+        uint32_t n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
+        const uint8_t *b = mc_read_bytes(&all, (size_t)n * SVECTOR_SIZE);
+        if (!b) return;
+        if (!clean(b, n)) exact(c, f, b, v0, n);
     }
 }
 
@@ -1106,8 +1106,8 @@ static void aamf_validate(mc_ctx *c)
         check_samf_counts(c, &f);
         check_bone_table(c, &f);
         check_bind_poses(c, &f);
-        check_positions(c, &f);
-        check_normals(c, &f);
+        check_svectors(c, &f, f.positions, positions_surely_clean, positions_exact);
+        check_svectors(c, &f, f.normals, normals_surely_clean, normals_exact);
         check_skin(c, &f);
         check_faces(c, &f);
         check_animations(c, &f);
