@@ -96,12 +96,13 @@ static inline float mc_half_to_f32(uint16_t h)
 {
     unsigned exponent = (h >> 10) & 0x1Fu, fraction = h & 0x3FFu;
     float v;
-    if (exponent == 0)
-        v = ldexpf((float)fraction, -24);
-    else if (exponent == 31)
+    if (exponent == 31)
         v = fraction ? NAN : INFINITY;
-    else /* normal: the same value, built from its bits (no libm call) */
-        v = mc_bits_f32((uint32_t)(exponent + 112u) << 23 | (uint32_t)fraction << 13);
+    else /* the magnitude's bits moved into a float's place are the value
+          * times 2^-112 (a half subnormal becomes a float subnormal, a
+          * normal a normal); the power-of-two scale is exact: no branch, no
+          * libm call (issue 16) */
+        v = mc_bits_f32((uint32_t)(h & 0x7FFFu) << 13) * 0x1p112f;
     return (h & 0x8000u) ? -v : v;
 }
 

@@ -393,17 +393,84 @@ static void check_matrix(mc_ctx *c, uint64_t off, const fx_matrix *x, const matr
     }
 }
 
+/*
+ * The clean path of check_matrix (issue 16): ok[k] is true when check_matrix
+ * would report nothing for x[k]. One loop without branches over a batch, so
+ * that the compiler runs it on several matrices at once. Exact, not an
+ * estimate:
+ *
+ * - Dot products of int16 rows are summed in uint32, wrapping (each
+ *   int16 x int16 product fits int32: no signed overflow). A true sum S
+ *   lies in [-3 * 2^30, 3 * 2^30]; the accepted windows are W = 2^24 +-
+ *   AAMF_ORTHO_TOLERANCE (diagonal) and 0 +- AAMF_ORTHO_TOLERANCE; the
+ *   wrapped sum lands in W when S is in W + k 2^32, and for k != 0 that
+ *   lies outside S's range (2^32 - 2^24 - 14192 > 3 * 2^30).
+ * - The determinant as row2 . (row0 x row1), the value determinant()
+ *   expands by row 0: each cross-product term is the difference of two
+ *   int16 products, within +-(2^31 - 2^15) (int32); the dot with row2, in
+ *   double, has products below 2^46 and a sum below 2^48: no rounding.
+ * - pad 0 and no translation at an int32 limit, as check_matrix tests them.
+ */
+enum { MATRIX_BATCH = 64 };
+
+static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *restrict ok)
+{
+    const uint32_t one = (uint32_t)FX_ONE * FX_ONE, tol = (uint32_t)AAMF_ORTHO_TOLERANCE;
+    for (size_t k = 0; k < n; k++) {
+        const int16_t *m = x[k].m;
+        int32_t a0 = m[0], a1 = m[1], a2 = m[2], b0 = m[3], b1 = m[4], b2 = m[5];
+        int32_t c0 = m[6], c1 = m[7], c2 = m[8];
+        uint32_t aa = (uint32_t)(a0 * a0) + (uint32_t)(a1 * a1) + (uint32_t)(a2 * a2);
+        uint32_t bb = (uint32_t)(b0 * b0) + (uint32_t)(b1 * b1) + (uint32_t)(b2 * b2);
+        uint32_t cc = (uint32_t)(c0 * c0) + (uint32_t)(c1 * c1) + (uint32_t)(c2 * c2);
+        uint32_t ab = (uint32_t)(a0 * b0) + (uint32_t)(a1 * b1) + (uint32_t)(a2 * b2);
+        uint32_t ac = (uint32_t)(a0 * c0) + (uint32_t)(a1 * c1) + (uint32_t)(a2 * c2);
+        uint32_t bc = (uint32_t)(b0 * c0) + (uint32_t)(b1 * c1) + (uint32_t)(b2 * c2);
+        int32_t x0 = a1 * b2 - a2 * b1, x1 = a2 * b0 - a0 * b2, x2 = a0 * b1 - a1 * b0;
+        double det = (double)c0 * x0 + (double)c1 * x1 + (double)c2 * x2;
+        bool good = (aa - one + tol <= 2 * tol) & (bb - one + tol <= 2 * tol) &
+                    (cc - one + tol <= 2 * tol) & (ab + tol <= 2 * tol) & (ac + tol <= 2 * tol) &
+                    (bc + tol <= 2 * tol) & (det >= 0.0) & (x[k].pad == 0);
+        for (int t = 0; t < 3; t++) /* INT32_MIN and INT32_MAX map to 0 and UINT32_MAX */
+            good &= ((uint32_t)x[k].t[t] ^ UINT32_C(0x80000000)) - 1u < UINT32_MAX - 1u;
+        ok[k] = good;
+    }
+}
+
+/* Checks the n matrices at the reader's position (file offset off): those
+ * of animation anim (-1: the bind poses), keyframe-major over bones. The
+ * caller checked that they fit. */
+static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
+                           uint32_t bones)
+{
+    fx_matrix x[MATRIX_BATCH];
+    bool ok[MATRIX_BATCH];
+    for (uint64_t k0 = 0; k0 < n; k0 += MATRIX_BATCH) {
+        size_t batch = n - k0 < MATRIX_BATCH ? (size_t)(n - k0) : MATRIX_BATCH;
+        if (MC_HOST_LE) { /* the bytes are the records: one bounds check and one copy */
+            const uint8_t *b = mc_read_bytes(r, batch * MATRIX_SIZE);
+            if (!b) return;
+            memcpy(x, b, batch * MATRIX_SIZE);
+        } else {
+            for (size_t k = 0; k < batch; k++) x[k] = read_matrix(r);
+            if (r->fail) return;
+        }
+        matrices_surely_clean(x, batch, ok);
+        for (size_t k = 0; k < batch; k++) {
+            if (ok[k]) continue;
+            uint64_t i = k0 + k;
+            matrix_ref w = {anim, (uint32_t)(i / bones), (uint32_t)(i % bones)};
+            check_matrix(c, off + i * MATRIX_SIZE, &x[k], &w);
+        }
+    }
+}
+
 /* ---- SAMF unified mesh ---- */
 
 static void check_bind_poses(mc_ctx *c, const aamf_file *f)
 {
     mc_reader r = window(c, f->bind, (uint64_t)f->bones * MATRIX_SIZE);
-    for (uint32_t b = 0; b < f->bones; b++) {
-        fx_matrix x = read_matrix(&r);
-        if (r.fail) return;
-        matrix_ref w = {-1, 0, b};
-        check_matrix(c, f->bind + (uint64_t)b * MATRIX_SIZE, &x, &w);
-    }
+    check_matrices(c, &r, f->bind, -1, f->bones, f->bones);
 }
 
 static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, int16_t pad)
@@ -413,15 +480,69 @@ static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, i
     mc_msg(in, "vertex %" PRIu32 ": %s pad is %d (expected 0)", v, table, pad);
 }
 
+/*
+ * The clean paths of the SAMF vertex tables (issue 16): a chunk of
+ * VERTEX_CHUNK records is first tested in one loop without branches (the
+ * compiler runs it on several records at once); only a chunk with a doubt
+ * goes through the exact loop, which alone reports.
+ */
+enum { VERTEX_CHUNK = 1024 };
+
+/* The int16 at b, little-endian; one load on a little-endian host (kept
+ * per component, so the loops below vectorise). */
+static int16_t le_i16(const uint8_t *b)
+{
+    int16_t v;
+    if (MC_HOST_LE) {
+        memcpy(&v, b, sizeof v);
+    } else {
+        uint16_t u = mc_le16(b);
+        memcpy(&v, &u, sizeof v); /* two's complement reinterpretation */
+    }
+    return v;
+}
+
+/* No component at an int16 limit, pads 0: check_positions reports nothing. */
+static bool positions_surely_clean(const uint8_t *b, size_t n)
+{
+    unsigned bad = 0;
+    for (size_t v = 0; v < n; v++) {
+        const uint8_t *p = b + v * SVECTOR_SIZE;
+        for (int k = 0; k < 3; k++) {
+            int16_t x = le_i16(p + 2 * k);
+            bad |= (x == INT16_MIN) | (x == INT16_MAX);
+        }
+        bad |= le_i16(p + 6) != 0;
+    }
+    return !bad;
+}
+
+/* Squared lengths inside NORMAL_CLEAN_MIN .. MAX, pads 0: check_normals
+ * reports nothing. A sum of three int16 squares is below 3 * 2^30, so it
+ * fits uint32 (each square fits int32). */
+static bool normals_surely_clean(const uint8_t *b, size_t n)
+{
+    unsigned bad = 0;
+    for (size_t v = 0; v < n; v++) {
+        const uint8_t *p = b + v * SVECTOR_SIZE;
+        int32_t x[4] = {le_i16(p), le_i16(p + 2), le_i16(p + 4), le_i16(p + 6)};
+        uint32_t n2 = (uint32_t)(x[0] * x[0]) + (uint32_t)(x[1] * x[1]) + (uint32_t)(x[2] * x[2]);
+        bad |= (n2 < (uint32_t)NORMAL_CLEAN_MIN) | (n2 > (uint32_t)NORMAL_CLEAN_MAX) | (x[3] != 0);
+    }
+    return !bad;
+}
+
+/* The exact loops over the n records at b of one chunk, first v0. */
+typedef void svector_exact_fn(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0,
+                              uint32_t n);
+
 /* aamf.md, Vertices: SVECTOR positions; FIELD-NOTES: the writer saturates
  * at +-8.0, so a component at the int16 limit lost part of the shape. */
-static void check_positions(mc_ctx *c, const aamf_file *f)
+static void positions_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0, uint32_t n)
 {
-    mc_reader r = window(c, f->positions, (uint64_t)f->vertices * SVECTOR_SIZE);
-    for (uint32_t v = 0; v < f->vertices; v++) {
+    for (uint32_t v = v0; v < v0 + n; v++) {
         int16_t p[4];
-        mc_read_i16s(&r, p, 4);
-        if (r.fail) return;
+        for (int k = 0; k < 4; k++) p[k] = le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
         uint64_t off = f->positions + (uint64_t)v * SVECTOR_SIZE;
         for (int k = 0; k < 3; k++) {
             if (p[k] != INT16_MIN && p[k] != INT16_MAX) continue;
@@ -437,13 +558,11 @@ static void check_positions(mc_ctx *c, const aamf_file *f)
 
 /* aamf.md, Normals: 4.12 SVECTOR, unit length within the rounding bound
  * AAMF_NORMAL_TOLERANCE. */
-static void check_normals(mc_ctx *c, const aamf_file *f)
+static void normals_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0, uint32_t count)
 {
-    mc_reader r = window(c, f->normals, (uint64_t)f->vertices * SVECTOR_SIZE);
-    for (uint32_t v = 0; v < f->vertices; v++) {
+    for (uint32_t v = v0; v < v0 + count; v++) {
         int16_t n[4];
-        mc_read_i16s(&r, n, 4);
-        if (r.fail) return;
+        for (int k = 0; k < 4; k++) n[k] = le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
         int64_t n2 = (int64_t)n[0] * n[0] + (int64_t)n[1] * n[1] + (int64_t)n[2] * n[2];
         if (n2 >= NORMAL_CLEAN_MIN && n2 <= NORMAL_CLEAN_MAX && n[3] == 0) continue;
         uint64_t off = f->normals + (uint64_t)v * SVECTOR_SIZE;
@@ -455,6 +574,20 @@ static void check_normals(mc_ctx *c, const aamf_file *f)
                    v, n[0], n[1], n[2], len / FX_ONE, AAMF_NORMAL_TOLERANCE / FX_ONE);
         }
         if (n[3] != 0) report_pad(c, off, v, "normals", n[3]);
+    }
+}
+
+/* An SVECTOR table at off, a chunk at a time: its clean path, or the exact
+ * loop over the chunk. */
+static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
+                           bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
+{
+    mc_reader all = window(c, off, (uint64_t)f->vertices * SVECTOR_SIZE);
+    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
+        uint32_t n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
+        const uint8_t *b = mc_read_bytes(&all, (size_t)n * SVECTOR_SIZE);
+        if (!b) return;
+        if (!clean(b, n)) exact(c, f, b, v0, n);
     }
 }
 
@@ -506,17 +639,53 @@ static void check_weight_sum(mc_ctx *c, uint64_t off, uint32_t v, const uint8_t 
            w[1], w[2], w[3], sum, truncated ? ": the writer's int(w*255) truncation" : "");
 }
 
+/* The clean path of check_skin_slots and check_weight_sum over n records
+ * (issue 16): true when neither would report for any; *max_influences
+ * then holds the largest influence count seen. */
+static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+{
+    unsigned bad = 0, most = *max_influences;
+    for (size_t v = 0; v < n; v++) {
+        const uint8_t *idx = b + v * SKIN_SIZE, *w = idx + 4;
+        bad |= (unsigned)w[0] + w[1] + w[2] + w[3] != 255;
+        unsigned on[4], used = 0;
+        for (unsigned j = 0; j < 4; j++) {
+            on[j] = w[j] != 0;
+            used += on[j];
+            /* a used slot names a bone; an unused one holds index 0 */
+            bad |= (on[j] & (idx[j] >= bones)) | (!on[j] & (idx[j] != 0));
+        }
+        /* no bone in two used slots (the six pairs, written out so that
+         * the loop has no inner loop and vectorises) */
+        bad |= on[0] & on[1] & (idx[0] == idx[1]);
+        bad |= on[0] & on[2] & (idx[0] == idx[2]);
+        bad |= on[0] & on[3] & (idx[0] == idx[3]);
+        bad |= on[1] & on[2] & (idx[1] == idx[2]);
+        bad |= on[1] & on[3] & (idx[1] == idx[3]);
+        bad |= on[2] & on[3] & (idx[2] == idx[3]);
+        most = used > most ? used : most;
+    }
+    if (bad) return false;
+    *max_influences = most;
+    return true;
+}
+
 static void check_skin(mc_ctx *c, const aamf_file *f)
 {
-    mc_reader r = window(c, f->skin, (uint64_t)f->vertices * SKIN_SIZE);
-    uint32_t max_influences = 0;
-    for (uint32_t v = 0; v < f->vertices; v++) {
-        const uint8_t *s = mc_read_bytes(&r, SKIN_SIZE);
-        if (!s) return;
-        uint64_t off = f->skin + (uint64_t)v * SKIN_SIZE;
-        unsigned used = check_skin_slots(c, f, off, v, s, s + 4);
-        if (used > max_influences) max_influences = used;
-        check_weight_sum(c, off, v, s + 4, used);
+    mc_reader all = window(c, f->skin, (uint64_t)f->vertices * SKIN_SIZE);
+    unsigned max_influences = 0;
+    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
+        uint32_t n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
+        const uint8_t *b = mc_read_bytes(&all, (size_t)n * SKIN_SIZE);
+        if (!b) return;
+        if (skin_surely_clean(b, n, f->bones, &max_influences)) continue;
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            const uint8_t *s = b + (size_t)(v - v0) * SKIN_SIZE;
+            uint64_t off = f->skin + (uint64_t)v * SKIN_SIZE;
+            unsigned used = check_skin_slots(c, f, off, v, s, s + 4);
+            if (used > max_influences) max_influences = used;
+            check_weight_sum(c, off, v, s + 4, used);
+        }
     }
     c->info->max_influences = max_influences;
 }
@@ -826,13 +995,8 @@ static void check_keyframes(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_
 {
     uint64_t n = (uint64_t)keys * f->bones;
     mc_reader r = window(c, pos + ANIM_HEAD_SIZE, n * MATRIX_SIZE);
-    for (uint64_t k = 0; k < n; k++) {
-        fx_matrix x = read_matrix(&r);
-        if (r.fail) return;
-        /* keyframe-major: the bones of keyframe 0, then of keyframe 1 */
-        matrix_ref w = {a, (uint32_t)(k / f->bones), (uint32_t)(k % f->bones)};
-        check_matrix(c, pos + ANIM_HEAD_SIZE + k * MATRIX_SIZE, &x, &w);
-    }
+    /* keyframe-major: the bones of keyframe 0, then of keyframe 1 */
+    check_matrices(c, &r, pos + ANIM_HEAD_SIZE, a, n, f->bones);
 }
 
 /* One animation block at pos whose size fits the file (aamf.md, Animation
@@ -942,8 +1106,8 @@ static void aamf_validate(mc_ctx *c)
         check_samf_counts(c, &f);
         check_bone_table(c, &f);
         check_bind_poses(c, &f);
-        check_positions(c, &f);
-        check_normals(c, &f);
+        check_svectors(c, &f, f.positions, positions_surely_clean, positions_exact);
+        check_svectors(c, &f, f.normals, normals_surely_clean, normals_exact);
         check_skin(c, &f);
         check_faces(c, &f);
         check_animations(c, &f);

@@ -567,10 +567,145 @@ static unsigned check_weights(mc_ctx *c, const se_file *f, const se_mesh *m, uin
     return influences;
 }
 
+/* ---- meshes: clean paths (issue 16) ----
+ *
+ * A column of the 2018 layout is first tested a chunk of SE_CHUNK elements
+ * at a time by one loop without branches (the compiler runs it on several
+ * elements at once), a weight record or a draft vertex record by one
+ * function without paths or messages; only a chunk or record with a doubt
+ * goes through the exact checks above, which alone report. Where the clean
+ * path computes what an exact check computes (weight sums, index ranges)
+ * it does so the same way, so it never passes what the exact check would
+ * report.
+ */
+enum { SE_CHUNK = 1024 };
+
+/* The float at b, little-endian; one load on a little-endian host. */
+static float le_f32(const uint8_t *b)
+{
+    if (MC_HOST_LE) {
+        float v;
+        memcpy(&v, b, sizeof v);
+        return v;
+    }
+    return mc_bits_f32(mc_le32(b));
+}
+
+static uint32_t le_index(const uint8_t *b, unsigned width)
+{
+    return width == 1 ? b[0] : width == 2 ? mc_le16(b) : mc_le32(b);
+}
+
+/* n floats, none NaN or infinite (all exponent bits set). */
+static bool f32s_finite(const uint8_t *b, size_t n)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        if (MC_HOST_LE) memcpy(&u, b + 4 * i, sizeof u);
+        else u = mc_le32(b + 4 * i);
+        bad |= (u & UINT32_C(0x7F800000)) == UINT32_C(0x7F800000);
+    }
+    return !bad;
+}
+
+/* n float normals, each inside the clean-path bounds (mc_surely_unit: NaN,
+ * infinity and zero fall outside): check_normal reports and counts none. */
+static bool normals_surely_unit(const uint8_t *b, size_t n, mc_unit_bounds u)
+{
+    unsigned bad = 0;
+    for (size_t v = 0; v < n; v++) {
+        float x = le_f32(b + 12 * v), y = le_f32(b + 12 * v + 4), z = le_f32(b + 12 * v + 8);
+        float s = x * x + y * y + z * z;
+        bad |= !((s >= u.lo2) & (s <= u.hi2));
+    }
+    return !bad;
+}
+
+/* n faces of width-byte indices, each below vertices and none repeated:
+ * check_faces reports nothing. */
+static inline bool faces_clean_w(const uint8_t *b, size_t n, uint32_t vertices, unsigned width)
+{
+    unsigned bad = 0;
+    for (size_t t = 0; t < n; t++) {
+        const uint8_t *p = b + 3 * width * t;
+        uint32_t i0 = le_index(p, width), i1 = le_index(p + width, width),
+                 i2 = le_index(p + 2 * width, width);
+        bad |= (i0 >= vertices) | (i1 >= vertices) | (i2 >= vertices) | (i0 == i1) |
+               (i1 == i2) | (i0 == i2);
+    }
+    return !bad;
+}
+
+static bool faces_clean(const uint8_t *b, size_t n, uint32_t vertices, unsigned width)
+{
+    /* a constant width per call, so each loop reads its indices in place */
+    if (width == 1) return faces_clean_w(b, n, vertices, 1);
+    if (width == 2) return faces_clean_w(b, n, vertices, 2);
+    return faces_clean_w(b, n, vertices, 4);
+}
+
+/* inf (bone index, weight) slots as check_weights judges them: true when it
+ * would report nothing; the influences (weights > 0) go to *used. The sum
+ * is the exact check's, in the same order. half: binary16 weights after
+ * all the indices (draft), else a float after each index (2018). */
+static inline bool weights_clean_w(const uint8_t *p, unsigned inf, unsigned width, bool half,
+                                   uint32_t bones, double per_weight, unsigned *used)
+{
+    double sum = 0.0;
+    unsigned nonzero = 0, positive = 0;
+    bool ok = true;
+    for (unsigned j = 0; j < inf; j++) {
+        uint32_t bone;
+        float w;
+        if (half) {
+            bone = le_index(p + j * width, width);
+            w = mc_half_to_f32(mc_le16(p + inf * width + 2 * j));
+        } else {
+            bone = le_index(p + j * (width + 4u), width);
+            w = le_f32(p + j * (width + 4u) + width);
+        }
+        ok &= (bone < bones) & (w >= 0.0f) & (w <= 1.0f); /* NaN fails both */
+        sum += (double)w;
+        nonzero += w != 0.0f;
+        positive += w > 0.0f;
+    }
+    *used = positive;
+    return ok && fabs(sum - 1.0) <= per_weight * (nonzero ? nonzero : 1);
+}
+
+/* One copy per layout and index width, so that each reads in place. */
+static bool weights_clean_2018(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
+                               double per_weight, unsigned *used)
+{
+    if (width == 1) return weights_clean_w(p, inf, 1, false, bones, per_weight, used);
+    if (width == 2) return weights_clean_w(p, inf, 2, false, bones, per_weight, used);
+    return weights_clean_w(p, inf, 4, false, bones, per_weight, used);
+}
+
+static bool weights_clean_draft(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
+                                double per_weight, unsigned *used)
+{
+    if (width == 1) return weights_clean_w(p, inf, 1, true, bones, per_weight, used);
+    if (width == 2) return weights_clean_w(p, inf, 2, true, bones, per_weight, used);
+    return weights_clean_w(p, inf, 4, true, bones, per_weight, used);
+}
+
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
 static void check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned width)
 {
-    for (uint32_t t = 0; t < m->faces; t++) {
+    /* the clean path (issue 16): a chunk of faces in range and without
+     * repeats is passed whole; any other goes through the loop below */
+    uint32_t t0 = 0;
+    while (t0 < m->faces) {
+        uint32_t n = m->faces - t0 < 1024u ? m->faces - t0 : 1024u;
+        size_t bytes = (size_t)n * 3u * width;
+        if (r->fail || bytes > mc_reader_left(r) || !faces_clean(r->p + r->pos, n, m->vertices, width))
+            break;
+        r->pos += bytes;
+        t0 += n;
+    }
+    for (uint32_t t = t0; t < m->faces; t++) {
         uint64_t at = r->pos;
         uint32_t idx[3];
         for (int k = 0; k < 3; k++) idx[k] = read_index(r, width);
@@ -642,31 +777,58 @@ static void count_mesh(mc_ctx *c, const se_mesh *m, unsigned uv_layers)
 
 /* ---- meshes: the 2018 layout (FIELD-NOTES) ---- */
 
+/* The first n of the SE_CHUNK elements that start at the reader: the
+ * element count of the chunk at v0. */
+static uint32_t chunk_of(uint32_t total, uint32_t v0)
+{
+    return total - v0 < SE_CHUNK ? total - v0 : SE_CHUNK;
+}
+
 static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
 {
     unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
-    for (uint32_t v = 0; v < m->vertices; v++) {
-        uint64_t at = r->pos;
-        float p[3];
-        mc_read_f32s(r, p, 3);
-        check_position(c, at, m, v, p);
+    /* each loop: a chunk passes its clean path, or the exact checks run
+     * over it from the same position (x); the mesh was checked to fit */
+    for (uint32_t v0 = 0; v0 < m->vertices; v0 += SE_CHUNK) {
+        uint32_t n = chunk_of(m->vertices, v0);
+        mc_reader x = *r;
+        const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
+        if (!b || f32s_finite(b, (size_t)n * 3u)) continue;
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            uint64_t at = x.pos;
+            float p[3];
+            mc_read_f32s(&x, p, 3);
+            check_position(c, at, m, v, p);
+        }
     }
-    for (uint32_t v = 0; v < m->vertices; v++) {
-        for (unsigned l = 0; l < layers; l++) {
-            uint64_t at = r->pos;
-            float uv[2];
-            mc_read_f32s(r, uv, 2);
-            check_uv(c, at, m, v, uv);
+    for (uint32_t v0 = 0; v0 < m->vertices && layers; v0 += SE_CHUNK) {
+        uint32_t n = chunk_of(m->vertices, v0);
+        mc_reader x = *r;
+        const uint8_t *b = mc_read_bytes(r, (size_t)n * layers * 8u);
+        if (!b || f32s_finite(b, (size_t)n * layers * 2u)) continue;
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            for (unsigned l = 0; l < layers; l++) {
+                uint64_t at = x.pos;
+                float uv[2];
+                mc_read_f32s(&x, uv, 2);
+                check_uv(c, at, m, v, uv);
+            }
         }
     }
     if (f->mesh_flags & M_NORMALS) {
         mc_zero_normals zero = {0};
-        for (uint32_t v = 0; v < m->vertices; v++) {
-            uint64_t at = r->pos;
-            float n[3];
-            mc_read_f32s(r, n, 3);
-            check_normal(c, at, m, v, n, &zero);
+        for (uint32_t v0 = 0; v0 < m->vertices; v0 += SE_CHUNK) {
+            uint32_t n = chunk_of(m->vertices, v0);
+            mc_reader x = *r;
+            const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
+            if (!b || normals_surely_unit(b, n, c->unit)) continue;
+            for (uint32_t v = v0; v < v0 + n; v++) {
+                uint64_t at = x.pos;
+                float nv[3];
+                mc_read_f32s(&x, nv, 3);
+                check_normal(c, at, m, v, nv, &zero);
+            }
         }
         report_zero_normals(c, m, &zero);
     }
@@ -674,24 +836,37 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     uint32_t bone[255];
     float w[255];
     size_t record = (size_t)inf * (f->bone_w + 4u);
-    for (uint32_t v = 0; v < m->vertices && inf; v++) {
-        slot_layout sl = {r->pos, f->bone_w + 4u, r->pos + f->bone_w, f->bone_w + 4u};
-        if (!r->fail && record <= mc_reader_left(r)) {
-            /* the whole record is there: one bounds check (issue 16) */
-            const uint8_t *p = mc_read_bytes(r, record);
+    unsigned most = c->info->max_influences;
+    for (uint32_t v0 = 0; v0 < m->vertices && inf; v0 += SE_CHUNK) {
+        uint32_t n = chunk_of(m->vertices, v0);
+        mc_reader x = *r;
+        const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
+        if (!b) break; /* unreachable: the mesh was checked to fit */
+        bool ok = true;
+        unsigned chunk_most = most;
+        for (uint32_t v = 0; v < n; v++) {
+            unsigned fast;
+            ok &= weights_clean_2018(b + (size_t)v * record, inf, f->bone_w, f->bones,
+                                     c->opt->weight_sum_tolerance, &fast);
+            if (fast > chunk_most) chunk_most = fast;
+        }
+        if (ok) {
+            most = chunk_most;
+            continue;
+        }
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            slot_layout sl = {x.pos, f->bone_w + 4u, x.pos + f->bone_w, f->bone_w + 4u};
+            const uint8_t *p = mc_read_bytes(&x, record); /* inside the chunk read above */
+            if (!p) break;
             for (unsigned j = 0; j < inf; j++, p += f->bone_w + 4u) {
-                bone[j] = f->bone_w == 1 ? p[0] : f->bone_w == 2 ? mc_le16(p) : mc_le32(p);
+                bone[j] = le_index(p, f->bone_w);
                 w[j] = mc_bits_f32(mc_le32(p + f->bone_w));
             }
-        } else {
-            for (unsigned j = 0; j < inf; j++) {
-                bone[j] = read_index(r, f->bone_w);
-                w[j] = mc_read_f32(r);
-            }
+            unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, c->opt->weight_sum_tolerance);
+            if (used > most) most = used;
         }
-        unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, c->opt->weight_sum_tolerance);
-        if (used > c->info->max_influences) c->info->max_influences = used;
     }
+    c->info->max_influences = most;
     check_faces(c, r, m, m->face_w);
     /* FIELD-NOTES: i32 materialIndex[matReferenceCount] after the faces, -1 none */
     for (unsigned l = 0; l < m->layers; l++) {
@@ -753,6 +928,31 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
                                                                          : SE_HALF_WEIGHT_TOLERANCE;
     unsigned used = check_weights(c, f, m, v, inf, bone, w, &sl, tol);
     if (used > c->info->max_influences) c->info->max_influences = used;
+}
+
+/* The clean path of check_draft_vertex over the record at p: true when it
+ * would report nothing and count no zero normal; the influences go to
+ * *used (0 without weights). */
+static bool draft_vertex_clean(const mc_ctx *c, const se_file *f, const se_mesh *m,
+                               const uint8_t *p, unsigned *used)
+{
+    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    bool ok = f32s_finite(p, 3u + 2u * layers);
+    p += 12u + 8u * layers;
+    for (unsigned l = 0; l < layers; l++, p += f->mat_w) ok &= le_index(p, f->mat_w) < f->mats;
+    if (f->mesh_flags & M_NORMALS) {
+        float n[3] = {mc_half_to_f32(mc_le16(p)), mc_half_to_f32(mc_le16(p + 2)),
+                      mc_half_to_f32(mc_le16(p + 4))};
+        ok &= mc_surely_unit(n, 3, c->unit); /* NaN, infinity and zero fall outside */
+        p += 6;
+    }
+    if (f->mesh_flags & M_COLOR) p += 4;
+    *used = 0;
+    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
+    if (!ok || !inf) return ok;
+    double tol = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE ? c->opt->weight_sum_tolerance
+                                                                         : SE_HALF_WEIGHT_TOLERANCE;
+    return weights_clean_draft(p, inf, f->bone_w, f->bones, tol, used);
 }
 
 static void read_mesh_header(const se_file *f, mc_reader *r, se_mesh *m)
@@ -831,7 +1031,17 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
         check_mesh_header(c, f, &m);
         if (f->draft) {
             mc_zero_normals zero = {0};
-            for (uint32_t v = 0; v < m.vertices; v++) check_draft_vertex(c, f, r, &m, v, &zero);
+            size_t record = (size_t)draft_vertex_size(f, &m); /* the mesh fits the file */
+            for (uint32_t v = 0; v < m.vertices; v++) {
+                unsigned used;
+                if (!r->fail && record <= mc_reader_left(r) &&
+                    draft_vertex_clean(c, f, &m, r->p + r->pos, &used)) {
+                    r->pos += record;
+                    if (used > c->info->max_influences) c->info->max_influences = used;
+                    continue;
+                }
+                check_draft_vertex(c, f, r, &m, v, &zero);
+            }
             report_zero_normals(c, &m, &zero);
             check_faces(c, r, &m, 4);
             count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
