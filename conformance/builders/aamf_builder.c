@@ -133,7 +133,7 @@ static int sample_anims(aamfb_model *m, int kind)
         an->keyframe_count = frames[a];
         if (aamfb_resize_keys(an, frames[a] * m->bone_count) != 0) return -1;
         for (uint32_t k = 0; k < an->key_count; k++) {
-            uint32_t f = k / m->bone_count, b = k % m->bone_count;
+            uint32_t f = k % an->keyframe_count, b = k / an->keyframe_count;
             an->keys[k] = aamfb_rotation(0.3 * f + 0.01 * b, 0.2 * a, 0.5236 * f,
                                          (int32_t)(f * 4096), (int32_t)(b * 2048), -(int32_t)a * 100);
         }

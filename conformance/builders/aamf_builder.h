@@ -67,7 +67,7 @@ typedef struct aamfb_anim {
     uint32_t keyframe_count;
     uint32_t keyframe_pointer;
     uint32_t key_count;  /* matrices written: bone_count * keyframe_count by default */
-    aamfb_matrix *keys;  /* keyframe-major: all bones of keyframe 0, then 1, ... */
+    aamfb_matrix *keys;  /* bone-major, as the runtime reads: keyframe f of bone b at b * keyframe_count + f */
     uint32_t extra;      /* zero bytes appended inside the block */
     int32_t size_delta;  /* added to the written block_size */
 } aamfb_anim;

@@ -170,7 +170,7 @@ static void bind_mirrored(aamfb_model *m)
 
 static void keyframe_scaled(aamfb_model *m)
 {
-    aamfb_matrix *k = &m->anims[1].keys[2 * m->bone_count + 5];
+    aamfb_matrix *k = &m->anims[1].keys[5 * m->anims[1].keyframe_count + 2];
     for (int i = 0; i < 9; i++) k->m[i] = (int16_t)(k->m[i] / 2);
 }
 
@@ -377,7 +377,7 @@ static const aamf_case aamf_cases[] = {
     {LEGACY("invalid", "legacy_parent_after_child.aamf", "AAMF_BONE_PARENT_FORWARD", "bone 3's parent is bone 7 (the runtime asserts parent <= i)", "AAMF_BONE_PARENT_FORWARD"), MANY, 1, parent_forward, 0, 0, AT(AAMFB_BONE_TABLE, 3, 2), NULL},
     {SAMF("invalid", "samf_bind_pose_scaled_1_2.aamf", "AAMF_MATRIX_NOT_ORTHONORMAL", "bone 2's bind rotation scaled by 1.2", "AAMF_MATRIX_NOT_ORTHONORMAL"), MANY, 0, bind_scaled, 0, 0, AT(AAMFB_BIND_POSES, 2, 0), NULL},
     {SAMF("invalid", "samf_bind_pose_mirrored.aamf", "AAMF_MATRIX_REFLECTION", "bone 6's bind rotation with its third row negated: orthonormal, determinant -1", "AAMF_MATRIX_REFLECTION"), MANY, 0, bind_mirrored, 0, 0, AT(AAMFB_BIND_POSES, 6, 0), NULL},
-    {LEGACY("invalid", "legacy_keyframe_scaled_0_5.aamf", "AAMF_MATRIX_NOT_ORTHONORMAL", "animation 1, keyframe 2, bone 5: rotation scaled by 0.5", "AAMF_MATRIX_NOT_ORTHONORMAL"), MANY, 1, keyframe_scaled, 0, 0, AT(AAMFB_ANIMS, 1, 20 + (2 * 32 + 5) * 32), NULL},
+    {LEGACY("invalid", "legacy_keyframe_scaled_0_5.aamf", "AAMF_MATRIX_NOT_ORTHONORMAL", "animation 1, keyframe 2, bone 5: rotation scaled by 0.5", "AAMF_MATRIX_NOT_ORTHONORMAL"), MANY, 1, keyframe_scaled, 0, 0, AT(AAMFB_ANIMS, 1, 20 + (5 * 4 + 2) * 32), NULL},
     {SAMF("invalid", "samf_no_animations.aamf", "AAMF_NO_ANIMATIONS", "anim_count 0", "AAMF_NO_ANIMATIONS"), ONE, 0, no_animations, 0, 0, MCG_ABS(8), NULL},
     {LEGACY("invalid", "legacy_no_animations.aamf", "AAMF_NO_ANIMATIONS", "anim_count 0", "AAMF_NO_ANIMATIONS"), ONE, 1, no_animations, 0, 0, MCG_ABS(2), NULL},
     {SAMF("invalid", "samf_keyframe_count_vs_block_size.aamf", "AAMF_ANIM_BLOCK_SIZE", "animation 1 says 5 keyframes, its block holds 4", "AAMF_ANIM_BLOCK_SIZE"), MANY, 0, anim_block_size, 0, 0, AT(AAMFB_ANIMS, 1, 0), NULL},

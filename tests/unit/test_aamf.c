@@ -419,10 +419,10 @@ Test(aamf, diagonal_off_by_two_units_is_not_orthonormal)
 Test(aamf, scaled_keyframe_is_not_orthonormal)
 {
     sample(AAMFB_32_BONES, 1);
-    aamfb_matrix *k = &m->anims[1].keys[2 * 32 + 5];
+    aamfb_matrix *k = &m->anims[1].keys[5 * 4 + 2]; /* bone 5, keyframe 2 of 4 */
     for (int i = 0; i < 9; i++) k->m[i] = (int16_t)(k->m[i] * 11 / 10);
     r = run(0, 0);
-    expect_only(r, MC_AAMF_MATRIX_NOT_ORTHONORMAL, 1, off(AAMFB_ANIMS, 1) + 20 + (2 * 32 + 5) * 32);
+    expect_only(r, MC_AAMF_MATRIX_NOT_ORTHONORMAL, 1, off(AAMFB_ANIMS, 1) + 20 + (5 * 4 + 2) * 32);
     cr_expect_str_eq(r->issues[0].instances[0].path, "/animations/1/keyframes/2/5/m");
 }
 

@@ -438,10 +438,10 @@ static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *r
 }
 
 /* Checks the n matrices at the reader's position (file offset off): those
- * of animation anim (-1: the bind poses), keyframe-major over bones. The
- * caller checked that they fit. */
+ * of animation anim (-1: the bind poses, one key each), bone-major, keys
+ * matrices a bone. The caller checked that they fit. */
 static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
-                           uint32_t bones)
+                           uint32_t keys)
 {
     fx_matrix x[MATRIX_BATCH];
     bool ok[MATRIX_BATCH];
@@ -459,7 +459,7 @@ static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, 
         for (size_t k = 0; k < batch; k++) {
             if (ok[k]) continue;
             uint64_t i = k0 + k;
-            matrix_ref w = {anim, (uint32_t)(i / bones), (uint32_t)(i % bones)};
+            matrix_ref w = {anim, (uint32_t)(i % keys), (uint32_t)(i / keys)};
             check_matrix(c, off + i * MATRIX_SIZE, &x[k], &w);
         }
     }
@@ -470,7 +470,7 @@ static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, 
 static void check_bind_poses(mc_ctx *c, const aamf_file *f)
 {
     mc_reader r = window(c, f->bind, (uint64_t)f->bones * MATRIX_SIZE);
-    check_matrices(c, &r, f->bind, -1, f->bones, f->bones);
+    check_matrices(c, &r, f->bind, -1, f->bones, 1);
 }
 
 static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, int16_t pad)
@@ -995,8 +995,10 @@ static void check_keyframes(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_
 {
     uint64_t n = (uint64_t)keys * f->bones;
     mc_reader r = window(c, pos + ANIM_HEAD_SIZE, n * MATRIX_SIZE);
-    /* keyframe-major: the bones of keyframe 0, then of keyframe 1 */
-    check_matrices(c, &r, pos + ANIM_HEAD_SIZE, a, n, f->bones);
+    /* bone-major, as the runtime reads them (keyframe f of bone b at
+     * b * keyframe_count + f, setAnimationKeyframe): aamf.md's
+     * "bone_count * keyframe_count" leaves the order open */
+    if (keys) check_matrices(c, &r, pos + ANIM_HEAD_SIZE, a, n, keys);
 }
 
 /* One animation block at pos whose size fits the file (aamf.md, Animation
