@@ -7,7 +7,9 @@
 #   scripts/refimpls.sh list                  the implementations and their loaders
 #   scripts/refimpls.sh build IMPL            obtain and build (prints what it used)
 #   scripts/refimpls.sh certify IMPL [DIR]    certificates (text, JSON, HTML, JUnit) in DIR
-#                                             (default build/refimpl/IMPL/certificate)
+#                                             (default build/refimpl/IMPL/certificate); a
+#                                             writer is certified as an exporter
+#                                             (certify --exporter) on the source scenes
 #   scripts/refimpls.sh check IMPL            build, certify (2 jobs), compare the verdicts
 #                                             with conformance/refimpl/expected/IMPL.txt;
 #                                             exit 77 (skip) without snapshot or network
@@ -46,7 +48,9 @@
 #                                             that last step again, on the last campaign's findings
 #
 # IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
-# (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python).
+# (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python), and
+# semodel-writer: semodel.py's writer (save()), driven by our exporter adapter
+# conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model).
 # Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
 # source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
 # modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
@@ -77,7 +81,7 @@ upstream_of() { # IMPL -> the upstream key
     case $1 in
     libaem|libaem-bounded) echo aem ;;
     unnamedhb1|aamf2gltf) echo hb1 ;;
-    semodel) echo semodel ;;
+    semodel|semodel-writer) echo semodel ;;
     *) die "unknown implementation '$1' (see: $0 list)" ;;
     esac
 }
@@ -397,7 +401,8 @@ blind_sites() { # DIR KEEP FMT
     done | tee "$dir/sites.tsv" >&2
 }
 
-# The certify loader argument(s) for IMPL, after building it.
+# The certify loader argument(s) for IMPL, after building it (for a writer:
+# --exporter and its command).
 loader_of() {
     local impl=$1 key src
     key=$(upstream_of "$impl")
@@ -414,6 +419,9 @@ loader_of() {
         # -B: no bytecode written into the snapshot
         echo "--loader"
         printf '%q -B %q %s %q {}\n' "$python" "$data/python/run_reader.py" "$impl" "$src" ;;
+    semodel-writer)
+        echo "--exporter"
+        printf '%q -B %q %q {in} {out}\n' "$python" "$data/python/semodel_export.py" "$src" ;;
     *) die "$impl: not yet" ;;
     esac
 }
@@ -422,7 +430,7 @@ format_of() {
     case $1 in
     libaem|libaem-bounded) echo aem ;;
     unnamedhb1|aamf2gltf) echo aamf ;;
-    semodel) echo semodel ;;
+    semodel|semodel-writer) echo semodel ;;
     esac
 }
 
@@ -452,41 +460,56 @@ certify() { # IMPL DIR JOBS TIMEOUT
     mapfile -t loader < "$out/$impl.loader"
     [ ${#loader[@]} -eq 2 ] || die "$impl: no loader"
     mkdir -p "$dir"
+    # an exporter's source scenes are built into modelcheck: no corpus
+    local corpus=(--corpus "$root/corpus")
+    [ "${loader[0]}" != --exporter ] || corpus=()
     local rc=0
     env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
         "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
-        --jobs "$jobs" --timeout "$timeout" --corpus "$root/corpus" \
+        --jobs "$jobs" --timeout "$timeout" "${corpus[@]}" \
         --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
         --junit "$dir/$impl.junit.xml" --report /dev/null || rc=$?
     [ $rc -le 1 ] || die "$impl: certify failed (exit $rc)"
     echo "refimpls: $impl: certificates in $dir/$impl.{txt,json,html,junit.xml}" >&2
 }
 
-# One line per case: file, format, verdict and crash site, from the JSON.
+# One line per case: file, format, verdict and crash site, from the JSON (an
+# exporter's: scene, format, verdict and the validator's error codes).
 verdicts() {
     python3 - "$1" <<'PY'
 import json, sys
 cert = json.load(open(sys.argv[1]))
 for c in cert["cases"]:
+    if "scene" in c:
+        codes = ",".join(e.split("@")[0] for e in c["errors"]) or "-"
+        print(f'{c["scene"]} {cert["exporter"]["format"]} {c["verdict"]} {codes}')
+        continue
     site = c.get("crash_site") or "-"
     print(f'{c["file"]} {c["format"]} {c["verdict"]} {site}')
 PY
 }
 
-# The certificate as markdown: per rule group, then the crash sites.
+# The certificate as markdown: per rule group, then the crash sites (an
+# exporter's: per scene group).
 markdown() {
     "$python" - "$1" <<'PY'
 import json, sys
 cert = json.load(open(sys.argv[1]))
-v = ["conforming", "too_lenient", "too_strict", "crash", "hang", "skipped"]
-print("| rule group | runs | " + " | ".join(x.replace("_", " ") for x in v) + " |")
+exporter = "exporter" in cert
+if exporter:
+    v = ["conforming", "refused", "failed", "invalid_output", "unfaithful", "crash", "hang", "no_output", "error", "skipped"]
+    tables = [(cert["groups"], cert["total"])]
+else:
+    v = ["conforming", "too_lenient", "too_strict", "crash", "hang", "skipped"]
+    tables = [(f["groups"], f) for f in cert["formats"]]
+print(f"| {'scene' if exporter else 'rule'} group | runs | " + " | ".join(x.replace("_", " ") for x in v) + " |")
 print("|---|" + "---:|" * (len(v) + 1))
-for f in cert["formats"]:
-    rows = [(g["group"], g) for g in f["groups"]] + [("**all**", f)]
+for groups, all_ in tables:
+    rows = [(g["group"], g) for g in groups] + [("**all**", all_)]
     for name, g in rows:
         print(f"| {name} | {g['runs']} | " + " | ".join(str(g["verdicts"][x]) for x in v) + " |")
 print(f"\nscore {cert['total']['score']}%\n")
-if cert["crash_sites"]:
+if cert.get("crash_sites"):
     print("| crash site | runs | cases |")
     print("|---|---:|---|")
     for s in cert["crash_sites"]:
@@ -506,6 +529,7 @@ libaem-bounded  the same, the viewer's texture test bounded by the texture count
 unnamedhb1      kiwanowski/UnnamedHB1 @9d03bbb  aamfInitData/samfInitData + animation (C, 32-bit, ASan+UBSan)  aamf
 aamf2gltf       kiwanowski/UnnamedHB1 @9d03bbb  tools/aamf2gltf.py (Python command)  aamf
 semodel         dtzxporter/io_model_semodel @188a443  semodel.py (Python command)  semodel
+semodel-writer  dtzxporter/io_model_semodel @188a443  semodel.py's save() via semodel_export.py (exporter)  semodel
 L
     ;;
 build)
