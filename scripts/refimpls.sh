@@ -46,6 +46,11 @@
 #                                             SITES.tsv
 #   scripts/refimpls.sh blindtriage unnamedhb1
 #                                             that last step again, on the last campaign's findings
+#   scripts/refimpls.sh amftools [DIR]        UnnamedHB1's amf2gltf.py and amf2obj.py (standalone
+#                                             AMF converters: no certify cases) run on the distinct
+#                                             AMF blocks embedded in the corpus's legacy AAMF
+#                                             (conformance/refimpl/python/amf_tools.py; blocks and
+#                                             outputs in DIR, default build/refimpl/amftools)
 #
 # IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python), and
@@ -595,5 +600,9 @@ blindtriage)
     [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
     [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
     blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL (see the top of this file)" ;;
+amftools)
+    [ $# -le 2 ] || die "usage: $0 amftools [DIR]"
+    src=$(obtain hb1)
+    "$python" -B "$data/python/amf_tools.py" "$src" "$root/corpus" "${2:-$out/amftools}" ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, or amftools (see the top of this file)" ;;
 esac
