@@ -155,7 +155,7 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
     rc->format = mcc_format_names[fi];
     if (o->form == MCS_OBJ && !s->has_obj) {
         c->verdict = MCX_SKIPPED;
-        c->detail = fmt("skipped: the scene has no OBJ form (OBJ holds static meshes: no skin, no animation, no empty scene)");
+        c->detail = fmt("skipped: the scene has no OBJ form (OBJ holds static meshes: no skin, no animation, no vertex colour, no empty scene)");
         rc->skip_reason = c->detail;
         mcs_scene_free(s);
         return 0;

@@ -2,7 +2,9 @@
  * Faithfulness: does the model the reference loader made of an exporter's
  * output hold what the source scene holds? Compared, within the format's
  * precision (mcs_caps): the triangle set in bind-pose model space
- * (positions, and normals and UVs where the format keeps them), line
+ * (positions, and normals, UVs and vertex colours where the format keeps
+ * them: colours per scene triangle corner, RGB alone where it has no
+ * alpha), line
  * segments where it keeps lines, the bones (by name where the format keeps
  * names, else by bind position) with their parent relation, every skinned
  * vertex's weights by bone (pruned to the format's influence limit and
@@ -61,8 +63,8 @@ static const char *shown(const char *name, char buf[48])
 /* ---- the model's side ------------------------------------------------------- */
 
 typedef struct mvert {
-    float pos[3], nrm[3], uv[2];
-    int has_nrm, has_uv;
+    float pos[3], nrm[3], uv[2], color[4];
+    int has_nrm, has_uv, has_color;
     int influences;
     int bone[8];   /* fact bone, -1 when the model bone matches none */
     float weight[8];
@@ -88,6 +90,7 @@ static void model_vertex(const mcl_model *m, const mcl_mesh *me, uint32_t v, con
     memcpy(out->pos, me->positions + (size_t)v * 3, sizeof out->pos);
     if (me->normals) memcpy(out->nrm, me->normals + (size_t)v * 3, sizeof out->nrm), out->has_nrm = 1;
     if (me->uv_layer_count) memcpy(out->uv, me->uvs + (size_t)v * 2, sizeof out->uv), out->has_uv = 1;
+    if (me->colors) memcpy(out->color, me->colors + (size_t)v * 4, sizeof out->color), out->has_color = 1;
     if (me->rigid_bone >= 0 && (uint32_t)me->rigid_bone < m->bone_count) {
         /* the rigid bone's rest skinning matrix places the mesh (identity when consistent) */
         mcs_mat_point(rest_skin + (size_t)me->rigid_bone * 16, out->pos, out->pos);
@@ -306,12 +309,22 @@ static int weights_differ(const mcs_fvertex *fv, const mvert *mv, const mcs_caps
 }
 
 typedef struct attr_tally {
-    unsigned flipped, normals, uvs, weights, unskinned;
-    char first_normal[200], first_uv[200], first_weight[480];
+    unsigned flipped, normals, uvs, colors, weights, unskinned;
+    char first_normal[200], first_uv[200], first_color[240], first_weight[480];
 } attr_tally;
 
-static void compare_attrs(const mcs_facts *f, const mcs_caps *caps, const mcs_fvertex *fv, const mvert *mv,
-                          attr_tally *t)
+/* Only the channels the format keeps (caps->colors: 3 or 4). */
+static int colors_differ(const mcs_caps *caps, const float *want, const float *got)
+{
+    for (int c = 0; c < caps->colors; c++)
+        if (!(fabsf(want[c] - got[c]) <= caps->color_tol + 1e-6)) return 1;
+    return 0;
+}
+
+/* tri, corner: the scene triangle and its corner, so a finding names them
+ * (a colour, unlike a position, does not say where it belongs). */
+static void compare_attrs(const mcs_facts *f, const mcs_caps *caps, uint32_t tri, int corner, const mcs_fvertex *fv,
+                          const mvert *mv, attr_tally *t)
 {
     if (caps->normals && fv->has_nrm) {
         if (!mv->has_nrm || !near3(fv->nrm, mv->nrm, caps->normal_tol)) {
@@ -328,6 +341,22 @@ static void compare_attrs(const mcs_facts *f, const mcs_caps *caps, const mcs_fv
                 snprintf(t->first_uv, sizeof t->first_uv, "at (%g %g %g): expected (%g %g), found (%g %g)%s",
                          fv->pos[0], fv->pos[1], fv->pos[2], fv->uv[0], fv->uv[1], mv->uv[0], mv->uv[1],
                          mv->has_uv ? "" : " (no UVs)");
+        }
+    }
+    if (caps->colors && fv->has_color && (!mv->has_color || colors_differ(caps, fv->color, mv->color))) {
+        if (!t->colors++) {
+            /* RGB formats: the alpha the loader fills in is not the file's, so it is not shown */
+            const float *c = fv->color, *m = mv->color;
+            char want[64], got[64];
+            snprintf(want, sizeof want, caps->colors == 4 ? "%.3g %.3g %.3g %.3g" : "%.3g %.3g %.3g", c[0], c[1], c[2], c[3]);
+            if (mv->has_color)
+                snprintf(got, sizeof got, caps->colors == 4 ? "(%.3g %.3g %.3g %.3g)" : "(%.3g %.3g %.3g)", m[0], m[1],
+                         m[2], m[3]);
+            else
+                snprintf(got, sizeof got, "no colours");
+            snprintf(t->first_color, sizeof t->first_color,
+                     "scene triangle %u corner %d at (%g %g %g): expected %s (%s), found %s", tri, corner, fv->pos[0],
+                     fv->pos[1], fv->pos[2], caps->colors == 4 ? "RGBA" : "RGB", want, got);
         }
     }
     if (fv->influences) {
@@ -377,7 +406,7 @@ static void compare_triangles(const mcs_facts *f, const mcs_caps *caps, mtri *mt
         mt[j].used = 1;
         kept++;
         if (rot >= 3) t.flipped++;
-        for (int e = 0; e < 3; e++) compare_attrs(f, caps, &fv[e], &mt[j].v[order[rot][e]], &t);
+        for (int e = 0; e < 3; e++) compare_attrs(f, caps, i, e, &fv[e], &mt[j].v[order[rot][e]], &t);
     }
     for (size_t j = 0; j < mcount; j++) extra += !mt[j].used && !model_degenerate(&mt[j]);
     if (lost)
@@ -386,6 +415,8 @@ static void compare_triangles(const mcs_facts *f, const mcs_caps *caps, mtri *mt
     if (t.flipped) mcx_find(out, "%u triangles with reversed winding (back facing)", t.flipped);
     if (t.normals) mcx_find(out, "normals changed at %u vertices (first %s)", t.normals, t.first_normal);
     if (t.uvs) mcx_find(out, "UVs changed at %u vertices (first %s)", t.uvs, t.first_uv);
+    if (t.colors)
+        mcx_find(out, "vertex colours changed at %u triangle corners (first %s)", t.colors, t.first_color);
     if (t.weights) mcx_find(out, "skin weights changed at %u vertices (first %s)", t.weights, t.first_weight);
     (void)kept;
 }

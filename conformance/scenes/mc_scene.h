@@ -30,6 +30,7 @@ typedef struct mcs_prim {
     int mode;
     uint32_t vertex_count;
     float *pos, *nrm, *tan, *uv; /* 3, 3, 4, 2 per vertex; NULL when absent */
+    float *color;                /* COLOR_0: RGBA 0..1, 4 per vertex; NULL when absent */
     int influences;              /* 0, 4 or 8 */
     uint16_t *joints;            /* influences per vertex: slots of the node's skin */
     float *weights;              /* influences per vertex */
@@ -139,6 +140,8 @@ typedef struct mcs_caps {
     int seconds;               /* key times in seconds (else format units: durations not compared) */
     uint32_t max_bone_depth;   /* deepest bone chain a file can nest (E3D meshNodes); 0: any */
     int anim_scale;            /* keeps animated bone scale (SAMF's MATRIX holds a rotation) */
+    int colors;                /* vertex colour channels kept: 0 none, 3 RGB (alpha reads 1), 4 RGBA */
+    double color_tol;          /* per channel, after the format's rounding */
 } mcs_caps;
 
 /* Only printable ASCII bytes. */
@@ -171,8 +174,8 @@ int mcs_write_obj(const mcs_scene *s, const char *dir, const char *name);
 #define MCS_MAX_INFLUENCES 8
 
 typedef struct mcs_fvertex {
-    float pos[3], nrm[3], uv[2];
-    int has_nrm, has_uv;
+    float pos[3], nrm[3], uv[2], color[4];
+    int has_nrm, has_uv, has_color;
     int influences;
     int bone[MCS_MAX_INFLUENCES];   /* fact bone index */
     float weight[MCS_MAX_INFLUENCES]; /* normalised: sum 1 */

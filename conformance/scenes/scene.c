@@ -241,6 +241,10 @@ static void fact_vertex(const mcs_scene *s, const mcs_node *node, const float *w
         memcpy(out->uv, p->uv + (size_t)v * 2, sizeof out->uv);
         out->has_uv = 1;
     }
+    if (p->color) {
+        memcpy(out->color, p->color + (size_t)v * 4, sizeof out->color);
+        out->has_color = 1;
+    }
     if (p->influences && node->skin >= 0) skin_vertex(s, node, p, v, node_bone, out);
 }
 

@@ -13,28 +13,33 @@
 
 const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
     /* AEM: float everything, 4 influences, i32 bone indices, no names for
-     * bones, animation names of 127 bytes, times in seconds, u32 indices */
+     * bones, animation names of 127 bytes, times in seconds, u32 indices,
+     * no vertex colours (aem.md's vertex has none) */
     {"aem", 0x7FFFFFFF, 4, 0xFFFFFFFF, 0x55555555, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1},
+     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1, 0, 0},
     /* SEModel (2018): float positions and normals, up to 255 influences,
-     * NUL-terminated bone names (empty is an error), no animations */
+     * NUL-terminated bone names (empty is an error), no animations, vertex
+     * colours as vec4_b (RGBA u8: 1/255, a writer may truncate or round) */
     {"semodel", 0xFFFFFFFF, 255, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1},
+     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 4, 1.01 / 255},
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
      * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
      * animation names, times in frames, keyframes without scale (a MATRIX
-     * holds a rotation; FIELD-NOTES: the writer drops scale) */
+     * holds a rotation; FIELD-NOTES: the writer drops scale), no vertex
+     * colours */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
-     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0},
+     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0, 0, 0},
     /* E3D: float attributes, u8 bone ids and weights per skin, node names;
      * bones are nested meshNode blocks, and readers (modelcheck's too)
-     * stop at 64 levels of blocks */
+     * stop at 64 levels of blocks; the `colors` attribute (0x2070) is RGBA
+     * u8 (0..1 mapped to 0..255) */
     {"e3d", 255, 8, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 2.5e-3, 1e-4, 1.01 / 255, 1e-3,
-     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1},
+     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1, 4, 1.01 / 255},
     /* NLM: float vertices of 4 influences, bone slots of a 100-entry array,
-     * line lists, no names, one animation in ticks */
+     * line lists, no names, one animation in ticks; a float RGB colour in
+     * every vertex (nlm.md: vec3, no alpha: loaders read alpha as 1) */
     {"nlm", 100, 4, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1},
+     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 3, 1e-4},
 };
 
 /* binary16 keeps 11 significant bits: a value in [0.5, 1] is rounded by at
@@ -115,7 +120,7 @@ static int mesh(mcs_scene *s, const char *name)
     return i < 0 ? 0 : i;
 }
 
-enum { P_NRM = 1, P_UV = 2, P_TAN = 4 };
+enum { P_NRM = 1, P_UV = 2, P_TAN = 4, P_COLOR = 8 };
 
 /* A primitive of mesh m; index_bits 0 for non-indexed. */
 static mcs_prim *prim(mcs_scene *s, int m, int mode, uint32_t nv, uint32_t ni, int index_bits,
@@ -134,6 +139,7 @@ static mcs_prim *prim(mcs_scene *s, int m, int mode, uint32_t nv, uint32_t ni, i
     if (flags & P_NRM) p->nrm = keep(s, (size_t)nv * 3, sizeof(float));
     if (flags & P_UV) p->uv = keep(s, (size_t)nv * 2, sizeof(float));
     if (flags & P_TAN) p->tan = keep(s, (size_t)nv * 4, sizeof(float));
+    if (flags & P_COLOR) p->color = keep(s, (size_t)nv * 4, sizeof(float));
     p->influences = influences;
     if (influences) {
         p->joints = keep(s, (size_t)nv * influences, sizeof *p->joints);
@@ -322,6 +328,20 @@ static void sc_textures(mcs_scene *s)
     material_quad(s, m, 0, 0, a);
     material_quad(s, m, 1.5f, 0, b);
     set_mesh(s, node(s, "textured", -1, 0, 0, 0), m);
+}
+
+/* A quad whose corners are red, green, blue and an orange, with alpha 1, 0.5,
+ * 0 and 0.25: every channel takes 0 and 1 somewhere, red and blue differ at
+ * three corners (a writer swapping them shows) and alpha is not constant. */
+static void sc_vertex_colors(mcs_scene *s)
+{
+    static const float rgba[4][4] = {{1, 0, 0, 1}, {0, 1, 0, 0.5f}, {0, 0, 1, 0}, {0.75f, 0.5f, 0.25f, 0.25f}};
+    int m = mesh(s, "vertex_colors");
+    mcs_prim *p = prim(s, m, MCS_TRIANGLES, 4, 6, 16, P_NRM | P_UV | P_COLOR, 0);
+    if (!p) return;
+    quad(p, 0, 0, 0, 0, 1, 1, 0);
+    memcpy(p->color, rgba, sizeof rgba);
+    set_mesh(s, node(s, "vertex_colors", -1, 0, 0, 0), m);
 }
 
 static void sc_lines_points(mcs_scene *s)
@@ -725,6 +745,9 @@ static const def defs[] = {
     {"cube", "geometry", "a cube with normals, UVs and tangents, one material", 1, sc_cube},
     {"materials", "materials", "several meshes and materials, a mesh with two primitives", 1, sc_materials},
     {"textures", "materials", "textures: one embedded (data: URI), one external file", 1, sc_textures},
+    /* no OBJ form: OBJ has no vertex colour, and the colours are facts (as
+     * skins are, whose scenes have none either) */
+    {"vertex_colors", "materials", "vertex colours (COLOR_0, float RGBA) differing at every corner", 0, sc_vertex_colors},
     {"lines_points", "geometry", "a triangle, line and point primitives", 1, sc_lines_points},
     {"non_indexed", "geometry", "non-indexed triangles", 1, sc_non_indexed},
     {"index_widths", "geometry", "8-, 16- and 32-bit indices", 1, sc_index_widths},
@@ -802,12 +825,14 @@ static int animates_scale(const mcs_scene *s, const mcs_anim *a)
 static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
 {
     const mcs_caps *c = &mcs_format_caps[k];
-    uint32_t vertices = 0, uvs = 0;
+    uint32_t vertices = 0, uvs = 0, colors = 0, alpha = 0;
     for (uint32_t m = 0; m < s->mesh_count; m++)
         for (uint32_t p = 0; p < s->meshes[m].prim_count; p++) {
             vertices += s->meshes[m].prims[p].vertex_count;
             uvs += s->meshes[m].prims[p].uv != NULL;
+            colors += s->meshes[m].prims[p].color != NULL;
         }
+    for (uint32_t t = 0; t < f->triangle_count * 3; t++) alpha += f->tri[t].has_color && f->tri[t].color[3] != 1;
     if (f->bone_count > c->max_bones) note(s, k, MCS_NO_FIT, "more bones than the format addresses");
     if (c->max_coord > 0 && f->max_abs_coord > c->max_coord)
         note(s, k, MCS_NO_FIT, "coordinates beyond the fixed-point range");
@@ -826,6 +851,8 @@ static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
     if (f->line_count && !c->lines) note(s, k, MCS_LOSSY, "line primitives are dropped");
     if (f->point_count) note(s, k, MCS_LOSSY, "point primitives are dropped");
     if (uvs && !c->uvs) note(s, k, MCS_LOSSY, "UVs are dropped");
+    if (colors && !c->colors) note(s, k, MCS_LOSSY, "vertex colours are dropped");
+    else if (alpha && c->colors < 4) note(s, k, MCS_LOSSY, "vertex colour alpha is dropped");
     if (s->anim_count > c->max_animations)
         note(s, k, MCS_LOSSY, c->max_animations ? "more animations than the format holds" : "animations are dropped");
     for (uint32_t a = 0; a < s->anim_count && c->max_animations && !c->anim_scale; a++)

@@ -40,6 +40,7 @@ static cJSON *vertex_json(const mcs_facts *f, const mcs_fvertex *v)
     cJSON_AddItemToObject(o, "position", nums(v->pos, 3));
     if (v->has_nrm) cJSON_AddItemToObject(o, "normal", nums(v->nrm, 3));
     if (v->has_uv) cJSON_AddItemToObject(o, "uv", nums(v->uv, 2));
+    if (v->has_color) cJSON_AddItemToObject(o, "color", nums(v->color, 4));
     if (v->influences) {
         cJSON *w = cJSON_AddObjectToObject(o, "weights");
         for (int k = 0; k < v->influences; k++) {

@@ -154,6 +154,7 @@ static cJSON *prim_json(writer *w, const mcs_prim *p)
     if (p->nrm) cJSON_AddNumberToObject(attrs, "NORMAL", add_floats(w, p->nrm, p->vertex_count, 3, 0, 34962));
     if (p->tan) cJSON_AddNumberToObject(attrs, "TANGENT", add_floats(w, p->tan, p->vertex_count, 4, 0, 34962));
     if (p->uv) cJSON_AddNumberToObject(attrs, "TEXCOORD_0", add_floats(w, p->uv, p->vertex_count, 2, 0, 34962));
+    if (p->color) cJSON_AddNumberToObject(attrs, "COLOR_0", add_floats(w, p->color, p->vertex_count, 4, 0, 34962));
     if (p->influences) add_skin_sets(w, attrs, p);
     if (p->indices)
         cJSON_AddNumberToObject(o, "indices", add_uints(w, p->indices, p->index_count, p->index_bits, 1, 34963));

@@ -63,13 +63,13 @@ for fmt, refused in expected_refusals.items():
     rc, doc, out = certify(fmt, extra=("--junit", junit, "--html", html), name="correct-" + fmt)
     check(rc == 0, f"correct {fmt}: exit {rc}, expected 0\n{out}")
     cases = verdicts(doc)
-    check(len(cases) == 24, f"correct {fmt}: {len(cases)} cases")
+    check(len(cases) == 25, f"correct {fmt}: {len(cases)} cases")
     for scene, c in cases.items():
         want = "refused" if scene in refused else "conforming"
         check(c["verdict"] == want, f"correct {fmt} {scene}: {c['verdict']} ({c['detail']}), expected {want}")
     check(doc["total"]["score"] == 100.0 and doc["total"]["conforming"], f"correct {fmt}: score {doc['total']}")
     suite = ET.parse(junit).getroot().find("testsuite")
-    check(suite.get("failures") == "0" and suite.get("tests") == "24", f"correct {fmt}: JUnit {suite.attrib}")
+    check(suite.get("failures") == "0" and suite.get("tests") == "25", f"correct {fmt}: JUnit {suite.attrib}")
     check("Exporter certificate (%s): <span class=\"ok\">conforming" % fmt in open(html).read(), f"correct {fmt}: HTML")
 
 # SEModel's 2017 draft layout (binary16 normals and weights) is graded with
@@ -117,6 +117,13 @@ bugs = [
     ("aem", "hang-empty", "empty", "hang", "killed", ("-t", "2")),
     ("aem", "no-output", "triangle", "no_output", "no output", ()),
     ("aem", None, "cube", "crash", "SIGXFSZ", ("--max-output-bytes", "600")),
+    # red and blue swapped: 5 of the quad's 6 triangle corners (not the green one); the first is red, found blue
+    ("semodel", "swap-rb", "vertex_colors", "unfaithful",
+     "vertex colours changed at 5 triangle corners (first scene triangle 0 corner 0 at (0 0 0): "
+     "expected RGBA (1 0 0 1), found (0 0 1 1))", ()),
+    ("e3d", "swap-rb", "vertex_colors", "unfaithful", "expected RGBA (1 0 0 1), found (0 0 1 1)", ()),
+    ("nlm", "swap-rb", "vertex_colors", "unfaithful", "expected RGB (1 0 0), found (0 0 1)", ()),
+    ("aem", "swap-rb", "vertex_colors", "conforming", "", ()),  # AEM keeps no vertex colours
 ]
 for i, (fmt, bug, scene, want, mark, extra) in enumerate(bugs):
     rc, doc, out = certify(fmt, bug, ("--scene", scene, *extra), name=f"bug{i}")
@@ -277,8 +284,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 py_cmd = "python3 py_export_nlm.py {in}"
 rc, doc, out = certify("nlm", extra=("--output-name", "{stem}.nlm"), command=py_cmd, name="python", cwd=here)
 check(doc is not None and doc["exporter"]["command"] == py_cmd, f"python: {out}")
-static = {"triangle", "cube", "materials", "textures", "non_indexed", "index_widths", "many_vertices", "instances",
-          "degenerate", "far_coordinates"}
+static = {"triangle", "cube", "materials", "textures", "vertex_colors", "non_indexed", "index_widths",
+          "many_vertices", "instances", "degenerate", "far_coordinates"}
 skinned_fits = {"skin_1_to_4", "skin_unnormalised", "joints_reversed", "two_skins", "interpolation"}
 for scene, c in (verdicts(doc) if doc else {}).items():
     want = ("conforming" if scene in static else "unfaithful" if scene == "lines_points"

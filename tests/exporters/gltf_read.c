@@ -118,6 +118,7 @@ static void read_prim(const ctx *c, const cJSON *p, gr_prim *out)
     if (num(at, "NORMAL", -1) >= 0) out->nrm = read_floats(c, num(at, "NORMAL", -1), 3, &k);
     if (num(at, "TANGENT", -1) >= 0) out->tan = read_floats(c, num(at, "TANGENT", -1), 4, &k);
     if (num(at, "TEXCOORD_0", -1) >= 0) out->uv = read_floats(c, num(at, "TEXCOORD_0", -1), 2, &k);
+    if (num(at, "COLOR_0", -1) >= 0) out->color = read_floats(c, num(at, "COLOR_0", -1), 4, &k);
     int sets = num(at, "JOINTS_1", -1) >= 0 ? 2 : num(at, "JOINTS_0", -1) >= 0 ? 1 : 0;
     out->influences = sets * 4;
     if (sets) {
@@ -320,7 +321,7 @@ void gr_free(gr_scene *s)
     for (uint32_t m = 0; s->meshes && m < s->mesh_count; m++) {
         for (uint32_t p = 0; s->meshes[m].prims && p < s->meshes[m].prim_count; p++) {
             gr_prim *q = &s->meshes[m].prims[p];
-            free(q->pos), free(q->nrm), free(q->tan), free(q->uv), free(q->joints), free(q->weights), free(q->indices);
+            free(q->pos), free(q->nrm), free(q->tan), free(q->uv), free(q->color), free(q->joints), free(q->weights), free(q->indices);
         }
         free(s->meshes[m].prims);
     }

@@ -15,6 +15,7 @@ typedef struct gr_prim {
     int mode, material;
     uint32_t vertex_count;
     float *pos, *nrm, *tan, *uv; /* NULL when absent */
+    float *color;                /* COLOR_0 as float RGBA (what the scenes write), NULL when absent */
     int influences;              /* 0, 4, 8 */
     uint32_t *joints;            /* skin joint slots */
     float *weights;

@@ -5,7 +5,8 @@ way a new user's converter looks (ctest exporter_certify runs it through
 --output-name '{stem}.nlm'`): it picks its own output name, <stem>.nlm in
 the working directory, beside its input.
 
-Static triangle meshes only (node transforms baked, normals and UVs kept);
+Static triangle meshes only (node transforms baked, normals, UVs and the RGB
+of COLOR_0 kept: NLM has no alpha; white without COLOR_0);
 a skinned, animated or empty scene is refused with exit 1. Test code, not
 part of modelcheck.
 """
@@ -98,11 +99,12 @@ def meshes(doc, buffers):
             pos = read(doc, buffers, attrs["POSITION"])
             nrm = read(doc, buffers, attrs["NORMAL"]) if "NORMAL" in attrs else [(0, 0, 0)] * len(pos)
             uv = read(doc, buffers, attrs["TEXCOORD_0"]) if "TEXCOORD_0" in attrs else [(0, 0)] * len(pos)
+            col = read(doc, buffers, attrs["COLOR_0"]) if "COLOR_0" in attrs else [(1, 1, 1)] * len(pos)
             idx = [i[0] for i in read(doc, buffers, prim["indices"])] if "indices" in prim else list(range(len(pos)))
             verts, mirrored = [], False
-            for p, n, t in zip(pos, nrm, uv):
+            for p, n, t, c in zip(pos, nrm, uv, col):
                 wn, mirrored = normal(world, n)
-                verts.append((point(world, p), wn if any(n) else (0, 0, 0), t))
+                verts.append((point(world, p), wn if any(n) else (0, 0, 0), t, c[:3]))
             tris = [idx[i:i + 3] for i in range(0, len(idx) - 2, 3)]
             if mirrored:  # a negative scale turns the winding: keep it front facing
                 tris = [(a, c, b) for a, b, c in tris]
@@ -129,8 +131,8 @@ def main():
     out += struct.pack("<I", len(parts))
     for verts, idx in parts:
         out += struct.pack("<II", len(verts), len(idx))
-        for p, n, t in verts:
-            out += struct.pack("<3f3f3f2f4i4f", *p, 1, 1, 1, *n, *t, -1, -1, -1, -1, 0, 0, 0, 0)
+        for p, n, t, c in verts:
+            out += struct.pack("<3f3f3f2f4i4f", *p, *c, *n, *t, -1, -1, -1, -1, 0, 0, 0, 0)
         out += struct.pack(f"<{len(idx)}I", *idx)
         out += struct.pack("<I", 0)  # no embedded texture
     stem = os.path.splitext(os.path.basename(sys.argv[1]))[0]

@@ -23,6 +23,7 @@
  *                     bones' places in the (reordered) bone table
  *   anim-reversed     SAMF and E3D keyframes in reverse order (the last pose first)
  *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
+ *   swap-rb           vertex colours written B, G, R (A): red and blue swapped
  *
  * Not part of modelcheck: test code. Exit 0 written, 1 refused, 2 usage.
  */
@@ -42,6 +43,7 @@
 
 typedef struct xvert {
     float pos[3], nrm[3], tan[4], uv[2];
+    float color[4]; /* RGBA; opaque white where the source has none */
     int influences;
     int bone[8];
     float w[8];
@@ -68,6 +70,7 @@ typedef struct xmodel {
     int limit;             /* influences per vertex the format holds */
     float *lines;          /* 6 per segment, world space */
     uint32_t nlines;
+    int colors;            /* the source has vertex colours: write them where the format keeps them */
 } xmodel;
 
 static int bug(const xmodel *x, const char *name)
@@ -199,6 +202,12 @@ static int add_triangle(xmodel *x, const gr_node *node, const float *world, cons
             v->tan[3] = p->tan[(size_t)src * 4 + 3];
         }
         if (p->uv) memcpy(v->uv, p->uv + (size_t)src * 2, sizeof v->uv);
+        for (int c = 0; c < 4; c++) v->color[c] = p->color ? p->color[(size_t)src * 4 + c] : 1;
+        if (p->color && bug(x, "swap-rb")) {
+            v->color[0] = p->color[(size_t)src * 4 + 2];
+            v->color[2] = p->color[(size_t)src * 4];
+        }
+        x->colors |= p->color != NULL;
         if (p->influences && node->skin >= 0) weights(x, p, &x->s->skins[node->skin], src, v);
     }
     if (!p->nrm) { /* flat normals, as an exporter computes them */
@@ -539,6 +548,12 @@ out:
     return rc;
 }
 
+/* A 0..1 value as u8, rounded (SEModel vec4_b, E3D colors). */
+static uint8_t unit_u8(float v)
+{
+    return (uint8_t)lroundf((v < 0 ? 0 : v > 1 ? 1 : v) * 255);
+}
+
 /* ---- NLM ------------------------------------------------------------------------- */
 
 static void nlm_vertex(const xvert *xv, nlmb_vertex *v, int animated)
@@ -547,7 +562,7 @@ static void nlm_vertex(const xvert *xv, nlmb_vertex *v, int animated)
     memcpy(v->position, xv->pos, sizeof v->position);
     memcpy(v->normal, xv->nrm, sizeof v->normal);
     memcpy(v->uv, xv->uv, sizeof v->uv);
-    v->color[0] = v->color[1] = v->color[2] = 1;
+    memcpy(v->color, xv->color, sizeof v->color); /* RGB: NLM has no alpha */
     for (int k = 0; k < 4; k++) {
         v->bone[k] = animated && k < xv->influences ? xv->bone[k] : -1;
         v->weight[k] = animated && k < xv->influences ? xv->w[k] : 0;
@@ -622,6 +637,7 @@ static int write_nlm(xmodel *x, const char *out)
             xvert v;
             memset(&v, 0, sizeof v);
             memcpy(v.pos, x->lines + (size_t)i * 3, sizeof v.pos);
+            v.color[0] = v.color[1] = v.color[2] = v.color[3] = 1;
             nlm_vertex(&v, &me->vertices[i], 0);
             me->indices[i] = i;
         }
@@ -699,7 +715,7 @@ static int write_semodel(xmodel *x, const char *out, int draft)
     if (!m) return -1;
     int rc = -1, file_influences = 1;
     m->bone_flags = SEMB_GLOBAL | SEMB_LOCAL | SEMB_SCALES;
-    m->mesh_flags = SEMB_UVSET | SEMB_NORMALS | (x->nbones ? SEMB_WEIGHTS : 0);
+    m->mesh_flags = SEMB_UVSET | SEMB_NORMALS | (x->colors ? SEMB_COLOR : 0) | (x->nbones ? SEMB_WEIGHTS : 0);
     /* the draft's per-vertex material indices need a material to point at */
     uint32_t materials = draft && !s->material_count ? 1 : s->material_count;
     if (semb_set_bones(m, x->nbones) || semb_set_materials(m, materials)) goto out;
@@ -717,6 +733,7 @@ static int write_semodel(xmodel *x, const char *out, int draft)
             memcpy(me->position[i], v->pos, sizeof me->position[i]);
             memcpy(me->normal[i], v->nrm, sizeof me->normal[i]);
             memcpy(me->uv + (size_t)i * 2, v->uv, 2 * sizeof(float));
+            for (int c = 0; x->colors && c < 4; c++) me->color[i][c] = unit_u8(v->color[c]);
             me->uv_material[i] = xm->material >= 0 ? (uint32_t)xm->material : 0;
             for (int q = 0; x->nbones && q < influences; q++) {
                 me->bone[(size_t)i * influences + q] = q < v->influences ? (uint32_t)v->bone[q] : 0;
@@ -770,9 +787,11 @@ static void e3d_mesh(const xmodel *x, e3db *w, uint32_t k, uint32_t first, uint3
     e3db_begin(w, 0x2000);
     mcb_u32(&w->b, xm->count);
     e3db_begin(w, 0x2800);
-    unsigned stride = 12 + 4 + 8 + (skinned ? 16 : 0); /* 8 bone IDs, 8 weights */
-    static const uint16_t layout[4][2] = {{0x2010, 0}, {0x2020, 12}, {0x2030, 16}, {0x2090, 24}};
-    for (int e = 0; e < (skinned ? 4 : 3); e++) mcb_u16(&w->b, layout[e][0]), mcb_u16(&w->b, layout[e][1]);
+    /* position, normal, UV, then RGBA u8 colours when the source has them, then 8 bone IDs, 8 weights */
+    unsigned colors = x->colors ? 4 : 0, stride = 12 + 4 + 8 + colors + (skinned ? 16 : 0);
+    const uint16_t layout[5][2] = {{0x2010, 0}, {0x2020, 12}, {0x2030, 16}, {0x2070, 24}, {0x2090, (uint16_t)(24 + colors)}};
+    for (int e = 0; e < 5; e++)
+        if ((e != 3 || colors) && (e != 4 || skinned)) mcb_u16(&w->b, layout[e][0]), mcb_u16(&w->b, layout[e][1]);
     mcb_u16(&w->b, 0);
     mcb_u16(&w->b, (uint16_t)stride);
     for (uint32_t i = 0; i < xm->count; i++) {
@@ -780,6 +799,7 @@ static void e3d_mesh(const xmodel *x, e3db *w, uint32_t k, uint32_t first, uint3
         mcb_f32s(&w->b, v->pos, 3);
         mcb_u32(&w->b, e3db_pack_normal(v->nrm));
         mcb_f32s(&w->b, v->uv, 2);
+        for (unsigned c = 0; c < colors; c++) mcb_u8(&w->b, unit_u8(v->color[c]));
         if (!skinned) continue;
         uint8_t u8[8] = {0};
         u8_weights(x, v, u8);
