@@ -348,6 +348,195 @@ static bool note_attribute(e3d *v, const e3d_blk *b, size_t pos, uint16_t type)
     return false;
 }
 
+typedef struct ientry {
+    uint16_t type, offset;
+    unsigned size;
+    size_t at;  /* entry position in the buffer */
+    bool ok;
+} ientry;
+
+/* ---- the clean path of the per-vertex checks (issue 16) ----
+ *
+ * Vertices are judged in chunks. Branch-light predicates decide that every
+ * element of a chunk surely passes check_element: no report and no state
+ * but the position extents, which are applied only once the whole chunk is
+ * vouched for, and then exactly as check_element's vertex-by-vertex extend
+ * would leave them. A chunk the predicates cannot vouch for runs
+ * check_element vertex by vertex, attribute by attribute, as before; it
+ * alone reports, so reports and their order do not change. */
+
+#define CLEAN_CHUNK 64u
+
+enum clean_kind { CK_EXACT, CK_POS32, CK_POS64, CK_NORMAL, CK_UV };
+
+static enum clean_kind clean_kind(uint16_t type)
+{
+    switch (type) {
+    case 0x2010: return CK_POS32;
+    case 0x2011: return CK_POS64;
+    case 0x2020: return CK_NORMAL;
+    default: return type >= 0x2030 && type <= 0x2037 ? CK_UV : CK_EXACT;
+    }
+}
+
+/* Bounds on q0^2 + q1^2 + q2^2 of a packed normal's 10-bit components
+ * inside which check_normal surely reports nothing: the spec's mapping
+ * (q / 511, e3d.adoc) gives a length sqrt(S) / 511 within 1 +- (tolerance
+ * - 1e-6). check_normal's float components are each within 2^-24
+ * (relative) of q / 511 and their squares sum exactly in double, so its
+ * length is within 1.2e-7 of sqrt(S) / 511 (at most 2 here), inside the
+ * 1e-6 margin: mc_normal_judge says UNIT. S = 0 (no normal) is outside. */
+typedef struct normal_bounds {
+    int32_t lo, hi;
+} normal_bounds;
+
+static normal_bounds normal_bounds_make(double tolerance)
+{
+    normal_bounds nb = {1, 0}; /* empty */
+    double lo = 1.0 - tolerance + 1e-6, hi = 1.0 + tolerance - 1e-6;
+    if (!(lo <= hi)) return nb; /* tolerance below the margin, or NaN */
+    /* 3 * 512^2 bounds S; clamping keeps the conversions in range */
+    double s_lo = lo > 0.0 ? ceil(511.0 * lo * 511.0 * lo) : 1.0;
+    double s_hi = hi < 2.0 ? floor(511.0 * hi * 511.0 * hi) : 3.0 * 512.0 * 512.0;
+    nb.lo = s_lo < 1.0 ? 1 : (int32_t)s_lo;
+    nb.hi = (int32_t)s_hi;
+    return nb;
+}
+
+static bool normals_surely_unit(const uint8_t *p, size_t stride, uint32_t n, normal_bounds nb)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t packed = mc_le32(p + (size_t)i * stride);
+        int32_t x = s10(packed), y = s10(packed >> 10), z = s10(packed >> 20);
+        int32_t s = x * x + y * y + z * z; /* <= 3 * 512^2 */
+        ok &= s >= nb.lo && s <= nb.hi;
+    }
+    return ok;
+}
+
+static bool f32_finite_bits(uint32_t bits)
+{
+    return (bits & 0x7F800000u) != 0x7F800000u;
+}
+
+static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *e = p + (size_t)i * stride;
+        ok &= f32_finite_bits(mc_le32(e)) & f32_finite_bits(mc_le32(e + 4));
+    }
+    return ok;
+}
+
+/* A chunk's position extents, values only (branch-free): the vertex
+ * holding each is looked up only when it moves the mesh's extents. */
+typedef struct chunk_ext {
+    double min[3], max[3];
+} chunk_ext;
+
+static double position_at(const uint8_t *e, bool f64, int k, bool *finite)
+{
+    if (f64) {
+        double d = mc_bits_f64(mc_le64(e + 8 * k));
+        *finite &= isfinite(d) != 0;
+        return d;
+    }
+    uint32_t bits = mc_le32(e + 4 * k);
+    *finite &= f32_finite_bits(bits);
+    return (double)mc_bits_f32(bits);
+}
+
+/* False (extents meaningless) when a component is NaN or infinite. */
+static bool positions_chunk(const uint8_t *p, size_t stride, uint32_t n, bool f64, chunk_ext *x)
+{
+    bool finite = true;
+    for (int k = 0; k < 3; k++) x->min[k] = x->max[k] = position_at(p, f64, k, &finite);
+    for (uint32_t i = 1; i < n; i++) {
+        const uint8_t *e = p + (size_t)i * stride;
+        for (int k = 0; k < 3; k++) {
+            double d = position_at(e, f64, k, &finite);
+            x->min[k] = d < x->min[k] ? d : x->min[k];
+            x->max[k] = d > x->max[k] ? d : x->max[k];
+        }
+    }
+    return finite;
+}
+
+/* extend() over every vertex of a finite chunk keeps, per axis, the first
+ * vertex whose value equals (==) the chunk's extreme, if that extreme is
+ * strictly beyond the mesh's so far; its value is re-read from that vertex,
+ * as -0 and 0 compare equal but print differently. */
+static void extend_chunk(e3d *v, const uint8_t *p, size_t stride, uint32_t v0, uint32_t n, bool f64,
+                         const chunk_ext *x)
+{
+    e3d_mesh *m = &v->mesh;
+    bool finite = true; /* known */
+    for (int k = 0; k < 3; k++) {
+        if (!m->have_ext || x->min[k] < m->min[k]) {
+            uint32_t i = 0;
+            while (i + 1 < n && position_at(p + (size_t)i * stride, f64, k, &finite) != x->min[k]) i++;
+            m->min[k] = position_at(p + (size_t)i * stride, f64, k, &finite);
+            m->min_v[k] = v0 + i;
+        }
+        if (!m->have_ext || x->max[k] > m->max[k]) {
+            uint32_t i = 0;
+            while (i + 1 < n && position_at(p + (size_t)i * stride, f64, k, &finite) != x->max[k]) i++;
+            m->max[k] = position_at(p + (size_t)i * stride, f64, k, &finite);
+            m->max_v[k] = v0 + i;
+        }
+    }
+    m->have_ext = true;
+}
+
+/* check_element over vertices [0, count) of the attributes e[0..n), vertex
+ * by vertex as before; the element of vertex vi, attribute i is at payload
+ * byte first + vi * stride + e[i].offset, which the callers' size checks
+ * (count * stride bytes from first) keep inside the payload. */
+static void check_vertices(e3d *v, const e3d_blk *b, const ientry *e, size_t n, size_t first,
+                           size_t stride, uint32_t count)
+{
+    normal_bounds nb = normal_bounds_make(v->c->opt->unit_tolerance);
+    /* Extents of two position attributes interleave per vertex: the
+     * chunk-wise merge would not keep their first vertices; exact path. */
+    unsigned positions = 0;
+    for (size_t i = 0; i < n; i++)
+        positions += clean_kind(e[i].type) == CK_POS32 || clean_kind(e[i].type) == CK_POS64;
+    bool eligible = positions <= 1;
+    for (uint32_t c0 = 0; c0 < count;) {
+        uint32_t len = count - c0 < CLEAN_CHUNK ? count - c0 : CLEAN_CHUNK;
+        const uint8_t *base = b->p + first + (size_t)c0 * stride;
+        bool clean = eligible;
+        const uint8_t *pos = NULL; /* the chunk's position attribute, if any */
+        bool f64 = false;
+        chunk_ext x = {{0}, {0}}; /* set by positions_chunk before use */
+        for (size_t i = 0; i < n && clean; i++) {
+            const uint8_t *p = base + e[i].offset;
+            switch (clean_kind(e[i].type)) {
+            case CK_POS32: case CK_POS64:
+                pos = p;
+                f64 = clean_kind(e[i].type) == CK_POS64;
+                clean = positions_chunk(p, stride, len, f64, &x);
+                break;
+            case CK_NORMAL: clean = normals_surely_unit(p, stride, len, nb); break;
+            case CK_UV: clean = uvs_surely_finite(p, stride, len); break;
+            case CK_EXACT: clean = false; break;
+            }
+        }
+        if (clean) {
+            if (pos) extend_chunk(v, pos, stride, c0, len, f64, &x);
+        } else {
+            for (uint32_t vi = c0; vi < c0 + len; vi++)
+                for (size_t i = 0; i < n; i++) {
+                    size_t at = first + (size_t)vi * stride + e[i].offset;
+                    check_element(v, b, e[i].type, b->ppos + at, vi, b->p + at, e[i].size);
+                }
+        }
+        c0 += len;
+    }
+}
+
 /* e3d.adoc: a standalone attribute array holds one element per vertex. */
 static void check_array(e3d *v, const e3d_blk *b)
 {
@@ -370,16 +559,9 @@ static void check_array(e3d *v, const e3d_blk *b)
         return;
     }
     if (!note_attribute(v, b, b->pos, b->type) || !checked_attribute(b->type)) return;
-    for (uint32_t i = 0; i < count; i++)
-        check_element(v, b, b->type, b->ppos + (size_t)i * size, i, b->p + (size_t)i * size, size);
+    ientry one = {b->type, 0, size, b->ppos, true};
+    check_vertices(v, b, &one, 1, 0, size, count);
 }
-
-typedef struct ientry {
-    uint16_t type, offset;
-    unsigned size;
-    size_t at;  /* entry position in the buffer */
-    bool ok;
-} ientry;
 
 static int by_offset(const void *a, const void *b)
 {
@@ -478,13 +660,7 @@ static void check_interleaved(e3d *v, const e3d_blk *b)
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
         if (e[i].ok && checked_attribute(e[i].type)) e[kept++] = e[i];
-    if (sized && kept) {
-        for (uint32_t vi = 0; vi < count; vi++)
-            for (size_t i = 0; i < kept; i++) {
-                size_t at = list + (size_t)vi * stride + e[i].offset;
-                check_element(v, b, e[i].type, b->ppos + at, vi, b->p + at, e[i].size);
-            }
-    }
+    if (sized && kept) check_vertices(v, b, e, kept, list, stride, count);
     free(e);
 }
 
@@ -512,6 +688,38 @@ static void check_index(e3d *v, const e3d_blk *b, size_t pos, uint64_t t, unsign
            idx, m->vertex_count);
 }
 
+/* One triangle, exactly: range (or the pending index), then repeats. */
+static void check_triangle(e3d *v, const e3d_blk *b, unsigned w, uint32_t t)
+{
+    uint32_t idx[3];
+    size_t at = 4 + (size_t)t * 3 * w, pos = b->ppos + at;
+    for (unsigned k = 0; k < 3; k++) {
+        idx[k] = w == 2 ? mc_le16(b->p + at + k * w) : mc_le32(b->p + at + k * w);
+        check_index(v, b, pos + k * w, t, k, idx[k]);
+    }
+    if (idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2]) {
+        mc_instance *in = e3d_emit_blk(v, MC_E3D_TRIANGLE_DEGENERATE, b, pos);
+        e3d_append(in, "/%" PRIu32, t);
+        mc_msg(in, "triangle %" PRIu32 " (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") repeats a vertex",
+               t, idx[0], idx[1], idx[2]);
+    }
+}
+
+/* len triangles of 3 u16 (w = 2) or u32 indices at p: true when every
+ * index is below count and no triangle repeats one. */
+static bool faces_surely_clean(const uint8_t *p, unsigned w, uint32_t len, uint32_t count)
+{
+    bool ok = true;
+    for (uint32_t t = 0; t < len; t++) {
+        const uint8_t *f = p + (size_t)t * 3 * w;
+        uint32_t a = w == 2 ? mc_le16(f) : mc_le32(f);
+        uint32_t c = w == 2 ? mc_le16(f + 2) : mc_le32(f + 4);
+        uint32_t d = w == 2 ? mc_le16(f + 4) : mc_le32(f + 8);
+        ok &= (a < count) & (c < count) & (d < count) & (a != c) & (c != d) & (a != d);
+    }
+    return ok;
+}
+
 /* FIELD-NOTES: triFaces start with a u32 triangle count. */
 static void check_faces(e3d *v, const e3d_blk *b)
 {
@@ -530,19 +738,19 @@ static void check_faces(e3d *v, const e3d_blk *b)
     v->mesh.have_faces = true;
     v->c->info->triangles += count;
     v->c->info->indices += (uint64_t)count * 3;
-    for (uint32_t t = 0; t < count; t++) {
-        uint32_t idx[3];
-        size_t pos = b->ppos + 4 + (size_t)t * 3 * w;
-        for (unsigned k = 0; k < 3; k++) {
-            idx[k] = w == 2 ? mc_read_u16(&r) : mc_read_u32(&r);
-            check_index(v, b, pos + k * w, t, k, idx[k]);
+    for (uint32_t t0 = 0; t0 < count;) {
+        uint32_t len = count - t0 < CLEAN_CHUNK ? count - t0 : CLEAN_CHUNK;
+        /* The clean path (issue 16): with the vertex count known,
+         * check_index has no state, so a chunk of triangles whose indices
+         * are all in range and distinct reports nothing and is skipped. */
+        if (v->mesh.have_count && faces_surely_clean(b->p + 4 + (size_t)t0 * 3 * w, w, len,
+                                                     v->mesh.vertex_count)) {
+            t0 += len;
+            continue;
         }
-        if (idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2]) {
-            mc_instance *in = e3d_emit_blk(v, MC_E3D_TRIANGLE_DEGENERATE, b, pos);
-            e3d_append(in, "/%" PRIu32, t);
-            mc_msg(in, "triangle %" PRIu32 " (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") repeats a vertex",
-                   t, idx[0], idx[1], idx[2]);
-        }
+        for (uint32_t t = t0; t < t0 + len; t++)
+            check_triangle(v, b, w, t);
+        t0 += len;
     }
 }
 
