@@ -243,7 +243,9 @@ static void add_working_directory(cJSON *inv)
     char *dir = cwd ? malloc(len + 2) : NULL;
     if (dir) {
         memcpy(dir, cwd, len);
-        memcpy(dir + len, "/", len && cwd[len - 1] == '/' ? 1 : 2);
+        /* a directory URI ends in '/'; getcwd gives one only for the root */
+        if (!len || cwd[len - 1] != '/') dir[len++] = '/';
+        dir[len] = '\0';
     }
     char *uri = dir && dir[0] == '/' ? path_uri(dir) : NULL;
     if (uri) cJSON_AddStringToObject(cJSON_AddObjectToObject(inv, "workingDirectory"), "uri", uri);

@@ -150,6 +150,11 @@ rule, = r["tool"]["driver"]["rules"]
 assert rule["id"] == "AEM_WEIGHT_SUM" and rule["defaultConfiguration"]["level"] == "error"
 assert r["invocations"][0] == {"executionSuccessful": True, "exitCode": 1}
 PY
+# run from the root directory, the one working directory getcwd ends in '/'
+expect sarif-github-at-root 0 env -C / "$mc" --output sarif-github "$valid"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["invocations"][0]["workingDirectory"] == {"uri": "file:///"}, r["invocations"]' "$tmp/out" &&
+    ok || fail "sarif-github-root-uri: workingDirectory of a run from / is not file:///"
 expect sarif-bad-output 2 "$mc" --output yaml "$valid"
 contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json, sarif or sarif-github)"
 
