@@ -583,8 +583,8 @@ static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
                            bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
 {
     mc_reader all = window(c, off, (uint64_t)f->vertices * SVECTOR_SIZE);
-    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
-        uint32_t n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
+    for (uint32_t v0 = 0, n; v0 < f->vertices; v0 += n) {
+        n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
         const uint8_t *b = mc_read_bytes(&all, (size_t)n * SVECTOR_SIZE);
         if (!b) return;
         if (!clean(b, n)) exact(c, f, b, v0, n);
@@ -674,8 +674,8 @@ static void check_skin(mc_ctx *c, const aamf_file *f)
 {
     mc_reader all = window(c, f->skin, (uint64_t)f->vertices * SKIN_SIZE);
     unsigned max_influences = 0;
-    for (uint32_t v0 = 0; v0 < f->vertices; v0 += VERTEX_CHUNK) {
-        uint32_t n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
+    for (uint32_t v0 = 0, n; v0 < f->vertices; v0 += n) {
+        n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
         const uint8_t *b = mc_read_bytes(&all, (size_t)n * SKIN_SIZE);
         if (!b) return;
         if (skin_surely_clean(b, n, f->bones, &max_influences)) continue;

@@ -777,8 +777,8 @@ static void count_mesh(mc_ctx *c, const se_mesh *m, unsigned uv_layers)
 
 /* ---- meshes: the 2018 layout (FIELD-NOTES) ---- */
 
-/* The first n of the SE_CHUNK elements that start at the reader: the
- * element count of the chunk at v0. */
+/* The element count of the chunk that starts at v0: SE_CHUNK, or what is
+ * left. Loops step by it, so v0 ends at total and never wraps past 2^32. */
 static uint32_t chunk_of(uint32_t total, uint32_t v0)
 {
     return total - v0 < SE_CHUNK ? total - v0 : SE_CHUNK;
@@ -790,8 +790,8 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
     /* each loop: a chunk passes its clean path, or the exact checks run
      * over it from the same position (x); the mesh was checked to fit */
-    for (uint32_t v0 = 0; v0 < m->vertices; v0 += SE_CHUNK) {
-        uint32_t n = chunk_of(m->vertices, v0);
+    for (uint32_t v0 = 0, n; v0 < m->vertices; v0 += n) {
+        n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
         if (!b || f32s_finite(b, (size_t)n * 3u)) continue;
@@ -802,8 +802,8 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
             check_position(c, at, m, v, p);
         }
     }
-    for (uint32_t v0 = 0; v0 < m->vertices && layers; v0 += SE_CHUNK) {
-        uint32_t n = chunk_of(m->vertices, v0);
+    for (uint32_t v0 = 0, n; v0 < m->vertices && layers; v0 += n) {
+        n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * layers * 8u);
         if (!b || f32s_finite(b, (size_t)n * layers * 2u)) continue;
@@ -818,8 +818,8 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     }
     if (f->mesh_flags & M_NORMALS) {
         mc_zero_normals zero = {0};
-        for (uint32_t v0 = 0; v0 < m->vertices; v0 += SE_CHUNK) {
-            uint32_t n = chunk_of(m->vertices, v0);
+        for (uint32_t v0 = 0, n; v0 < m->vertices; v0 += n) {
+            n = chunk_of(m->vertices, v0);
             mc_reader x = *r;
             const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
             if (!b || normals_surely_unit(b, n, c->unit)) continue;
@@ -837,8 +837,8 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     float w[255];
     size_t record = (size_t)inf * (f->bone_w + 4u);
     unsigned most = c->info->max_influences;
-    for (uint32_t v0 = 0; v0 < m->vertices && inf; v0 += SE_CHUNK) {
-        uint32_t n = chunk_of(m->vertices, v0);
+    for (uint32_t v0 = 0, n; v0 < m->vertices && inf; v0 += n) {
+        n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
         if (!b) break; /* unreachable: the mesh was checked to fit */
