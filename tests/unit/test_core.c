@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /* The driver, detection, folding, overrides, limits and the catalog. */
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -294,6 +295,42 @@ Test(reader, seek_and_skip_cannot_leave_the_window)
     cr_expect_not(mc_reader_skip(&q, SIZE_MAX));
     cr_expect_null(mc_read_bytes(&q, 1));
 }
+
+/* binary16 by its definition (IEEE 754), against the decoder */
+static void expect_halves_exact(void)
+{
+    for (uint32_t h = 0; h <= 0xFFFFu; h++) {
+        unsigned e = (h >> 10) & 0x1Fu, f = h & 0x3FFu;
+        float want = e == 31 ? (f ? NAN : INFINITY)
+                   : e ? ldexpf((float)(f | 0x400u), (int)e - 25) : ldexpf((float)f, -24);
+        if (h & 0x8000u) want = -want;
+        float got = mc_half_to_f32((uint16_t)h);
+        if (isnan(want)) {
+            cr_assert(isnan(got), "half 0x%04x", h);
+            continue;
+        }
+        cr_assert(memcmp(&got, &want, sizeof got) == 0, "half 0x%04x: %a, expected %a", h, got, want);
+    }
+}
+
+Test(reader, half_floats_decode_exactly)
+{
+    expect_halves_exact();
+}
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+/* A library caller may run with denormals-are-zero and flush-to-zero (code
+ * built with -ffast-math sets them): half subnormals must still decode (a
+ * decoder going through a float subnormal read them as 0). */
+Test(reader, half_floats_decode_under_denormals_are_zero)
+{
+    unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040u); /* FTZ | DAZ */
+    expect_halves_exact();
+    _mm_setcsr(csr);
+}
+#endif
 
 Test(reader, fits_counts_records_without_overflow)
 {

@@ -98,11 +98,13 @@ static inline float mc_half_to_f32(uint16_t h)
     float v;
     if (exponent == 31)
         v = fraction ? NAN : INFINITY;
-    else /* the magnitude's bits moved into a float's place are the value
-          * times 2^-112 (a half subnormal becomes a float subnormal, a
-          * normal a normal); the power-of-two scale is exact: no branch, no
-          * libm call (issue 16) */
+    else if (exponent) /* a normal's bits moved into a float's place are the
+                        * value times 2^-112; the power-of-two scale is exact
+                        * and no libm call is needed (issue 16) */
         v = mc_bits_f32((uint32_t)(h & 0x7FFFu) << 13) * 0x1p112f;
+    else /* a subnormal, built as a normal float: a float subnormal would
+          * read as 0 in a caller running with denormals-are-zero */
+        v = (float)fraction * 0x1p-24f;
     return (h & 0x8000u) ? -v : v;
 }
 
