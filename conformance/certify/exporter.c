@@ -335,7 +335,10 @@ static char *replace_all(char *text, const char *from, const char *to)
     if (!hits) return text;
     size_t len = strlen(text);
     char *out = malloc(len - hits * nf + hits * nt + 1), *o = out;
-    if (!out) return NULL;
+    if (!out) {
+        free(text); /* owned, as on success */
+        return NULL;
+    }
     const char *p = text;
     for (const char *q = strstr(p, from); q; p = q + nf, q = strstr(p, from)) {
         memcpy(o, p, (size_t)(q - p)), o += q - p;
@@ -390,8 +393,8 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     c->exit_code = r->exit_code;
     c->signal = r->signal;
     c->duration_ms = r->duration_ms;
-    /* the runner keeps the last MCC_STDERR_TAIL bytes: a tail that long was cut */
-    int cut = r->stderr_tail && strlen(r->stderr_tail) >= MCC_STDERR_TAIL;
+    /* the runner keeps the last MCC_STDERR_TAIL bytes of what it counted */
+    int cut = r->stderr_bytes > MCC_STDERR_TAIL;
     c->stderr_tail = stable_text(r->stderr_tail ? strdup(r->stderr_tail) : NULL, c, root, cut);
     last_line(c->stderr_tail, line, sizeof line);
     const char *name = mcc_signal_name(r->signal);
