@@ -261,7 +261,9 @@ triage() { # IMPL TARGET
         # one reproducer per site whatever the campaign: the smaller one stays
         local other
         for other in "$keep"/*-"$slug.$fmt"; do
-            [ -f "$other" ] && [ "$other" != "$min" ] || continue
+            # TARGET-SLUG.FMT, TARGET without '-': the same slug, not one ending in it
+            local base=${other##*/}
+            [ -f "$other" ] && [ "$other" != "$min" ] && [ "${base#*-}" = "$slug.$fmt" ] || continue
             if [ "$(stat -c %s "$other")" -le "$(stat -c %s "$min")" ]; then rm "$min"; min=$other; else rm "$other"; fi
         done
         printf '%s\t%s\t%s\t%s\n' "$target" "$site" "$runs" "$(basename "$min")"
