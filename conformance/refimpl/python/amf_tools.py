@@ -76,7 +76,7 @@ def main():
     src, corpus, out = sys.argv[1:]
     with open(os.path.join(corpus, "manifest.json"), encoding="utf-8") as f:
         cases = json.load(f)["cases"]
-    files = sorted(c["file"] for c in cases if c["format"] == "aamf" and c["layout"] == "legacy")
+    files = sorted(c["file"] for c in cases if c.get("format") == "aamf" and c.get("layout") == "legacy")
     os.makedirs(out, exist_ok=True)
     seen = {}  # digest -> first file holding the block
     nblocks = 0
