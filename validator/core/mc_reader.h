@@ -83,6 +83,35 @@ static inline float mc_bits_f32(uint32_t bits)
     return f;
 }
 
+/* The int16 and the float at b, little-endian: one load on a little-endian
+ * host, which keeps the clean paths' loops vectorisable. */
+static inline int16_t mc_le_i16(const uint8_t *b)
+{
+    uint16_t u = MC_HOST_LE ? 0 : mc_le16(b);
+    if (MC_HOST_LE) memcpy(&u, b, sizeof u);
+    int16_t v;
+    memcpy(&v, &u, sizeof v); /* two's complement reinterpretation, no UB */
+    return v;
+}
+
+static inline uint32_t mc_le32_bits(const uint8_t *b)
+{
+    uint32_t u = MC_HOST_LE ? 0 : mc_le32(b);
+    if (MC_HOST_LE) memcpy(&u, b, sizeof u);
+    return u;
+}
+
+static inline float mc_le_f32(const uint8_t *b)
+{
+    return mc_bits_f32(mc_le32_bits(b));
+}
+
+/* A float's bits: not NaN or infinite (not all exponent bits set). */
+static inline bool mc_f32_bits_finite(uint32_t bits)
+{
+    return (bits & UINT32_C(0x7F800000)) != UINT32_C(0x7F800000);
+}
+
 static inline double mc_bits_f64(uint64_t bits)
 {
     double d;

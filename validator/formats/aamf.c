@@ -488,20 +488,6 @@ static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, i
  */
 enum { VERTEX_CHUNK = 1024 };
 
-/* The int16 at b, little-endian; one load on a little-endian host (kept
- * per component, so the loops below vectorise). */
-static int16_t le_i16(const uint8_t *b)
-{
-    int16_t v;
-    if (MC_HOST_LE) {
-        memcpy(&v, b, sizeof v);
-    } else {
-        uint16_t u = mc_le16(b);
-        memcpy(&v, &u, sizeof v); /* two's complement reinterpretation */
-    }
-    return v;
-}
-
 /* No component at an int16 limit, pads 0: check_positions reports nothing. */
 static bool positions_surely_clean(const uint8_t *b, size_t n)
 {
@@ -509,10 +495,10 @@ static bool positions_surely_clean(const uint8_t *b, size_t n)
     for (size_t v = 0; v < n; v++) {
         const uint8_t *p = b + v * SVECTOR_SIZE;
         for (int k = 0; k < 3; k++) {
-            int16_t x = le_i16(p + 2 * k);
+            int16_t x = mc_le_i16(p + 2 * k);
             bad |= (x == INT16_MIN) | (x == INT16_MAX);
         }
-        bad |= le_i16(p + 6) != 0;
+        bad |= mc_le_i16(p + 6) != 0;
     }
     return !bad;
 }
@@ -525,7 +511,7 @@ static bool normals_surely_clean(const uint8_t *b, size_t n)
     unsigned bad = 0;
     for (size_t v = 0; v < n; v++) {
         const uint8_t *p = b + v * SVECTOR_SIZE;
-        int32_t x[4] = {le_i16(p), le_i16(p + 2), le_i16(p + 4), le_i16(p + 6)};
+        int32_t x[4] = {mc_le_i16(p), mc_le_i16(p + 2), mc_le_i16(p + 4), mc_le_i16(p + 6)};
         uint32_t n2 = (uint32_t)(x[0] * x[0]) + (uint32_t)(x[1] * x[1]) + (uint32_t)(x[2] * x[2]);
         bad |= (n2 < (uint32_t)NORMAL_CLEAN_MIN) | (n2 > (uint32_t)NORMAL_CLEAN_MAX) | (x[3] != 0);
     }
@@ -542,7 +528,7 @@ static void positions_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uin
 {
     for (uint32_t v = v0; v < v0 + n; v++) {
         int16_t p[4];
-        for (int k = 0; k < 4; k++) p[k] = le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
+        for (int k = 0; k < 4; k++) p[k] = mc_le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
         uint64_t off = f->positions + (uint64_t)v * SVECTOR_SIZE;
         for (int k = 0; k < 3; k++) {
             if (p[k] != INT16_MIN && p[k] != INT16_MAX) continue;
@@ -562,7 +548,7 @@ static void normals_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint3
 {
     for (uint32_t v = v0; v < v0 + count; v++) {
         int16_t n[4];
-        for (int k = 0; k < 4; k++) n[k] = le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
+        for (int k = 0; k < 4; k++) n[k] = mc_le_i16(b + (size_t)(v - v0) * SVECTOR_SIZE + 2 * k);
         int64_t n2 = (int64_t)n[0] * n[0] + (int64_t)n[1] * n[1] + (int64_t)n[2] * n[2];
         if (n2 >= NORMAL_CLEAN_MIN && n2 <= NORMAL_CLEAN_MAX && n[3] == 0) continue;
         uint64_t off = f->normals + (uint64_t)v * SVECTOR_SIZE;

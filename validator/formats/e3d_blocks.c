@@ -415,17 +415,12 @@ static bool normals_surely_unit(const uint8_t *p, size_t stride, uint32_t n, nor
     return ok;
 }
 
-static bool f32_finite_bits(uint32_t bits)
-{
-    return (bits & 0x7F800000u) != 0x7F800000u;
-}
-
 static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
 {
     bool ok = true;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *e = p + (size_t)i * stride;
-        ok &= f32_finite_bits(mc_le32(e)) & f32_finite_bits(mc_le32(e + 4));
+        ok &= mc_f32_bits_finite(mc_le32(e)) & mc_f32_bits_finite(mc_le32(e + 4));
     }
     return ok;
 }
@@ -444,7 +439,7 @@ static double position_at(const uint8_t *e, bool f64, int k, bool *finite)
         return d;
     }
     uint32_t bits = mc_le32(e + 4 * k);
-    *finite &= f32_finite_bits(bits);
+    *finite &= mc_f32_bits_finite(bits);
     return (double)mc_bits_f32(bits);
 }
 

@@ -580,17 +580,6 @@ static unsigned check_weights(mc_ctx *c, const se_file *f, const se_mesh *m, uin
  */
 enum { SE_CHUNK = 1024 };
 
-/* The float at b, little-endian; one load on a little-endian host. */
-static float le_f32(const uint8_t *b)
-{
-    if (MC_HOST_LE) {
-        float v;
-        memcpy(&v, b, sizeof v);
-        return v;
-    }
-    return mc_bits_f32(mc_le32(b));
-}
-
 static uint32_t le_index(const uint8_t *b, unsigned width)
 {
     return width == 1 ? b[0] : width == 2 ? mc_le16(b) : mc_le32(b);
@@ -600,12 +589,7 @@ static uint32_t le_index(const uint8_t *b, unsigned width)
 static bool f32s_finite(const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u;
-        if (MC_HOST_LE) memcpy(&u, b + 4 * i, sizeof u);
-        else u = mc_le32(b + 4 * i);
-        bad |= (u & UINT32_C(0x7F800000)) == UINT32_C(0x7F800000);
-    }
+    for (size_t i = 0; i < n; i++) bad |= !mc_f32_bits_finite(mc_le32_bits(b + 4 * i));
     return !bad;
 }
 
@@ -615,7 +599,7 @@ static bool normals_surely_unit(const uint8_t *b, size_t n, mc_unit_bounds u)
 {
     unsigned bad = 0;
     for (size_t v = 0; v < n; v++) {
-        float x = le_f32(b + 12 * v), y = le_f32(b + 12 * v + 4), z = le_f32(b + 12 * v + 8);
+        float x = mc_le_f32(b + 12 * v), y = mc_le_f32(b + 12 * v + 4), z = mc_le_f32(b + 12 * v + 8);
         float s = x * x + y * y + z * z;
         bad |= !((s >= u.lo2) & (s <= u.hi2));
     }
@@ -663,7 +647,7 @@ static inline bool weights_clean_w(const uint8_t *p, unsigned inf, unsigned widt
             w = mc_half_to_f32(mc_le16(p + inf * width + 2 * j));
         } else {
             bone = le_index(p + j * (width + 4u), width);
-            w = le_f32(p + j * (width + 4u) + width);
+            w = mc_le_f32(p + j * (width + 4u) + width);
         }
         ok &= (bone < bones) & (w >= 0.0f) & (w <= 1.0f); /* NaN fails both */
         sum += (double)w;
