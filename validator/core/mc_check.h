@@ -34,6 +34,10 @@ typedef struct mc_settings {
     uint64_t max_decompressed_bytes;
     uint64_t work_factor;
     int skip_sha256;
+    /* Testing only (tests/unit/test_clean_paths.c): every clean path
+     * declines, so the exact checks judge every element. A clean path must
+     * never change a report, and this is how that is tested. */
+    bool exact_only;
     unsigned char severity[MC_CODE_COUNT];
 } mc_settings;
 
@@ -47,6 +51,7 @@ typedef struct mc_ctx {
     uint64_t work_left;
     /* clean-path bounds of the unit and quaternion tolerances (mc_surely_unit) */
     mc_unit_bounds unit, quaternion;
+    bool fast; /* clean paths allowed: !opt->exact_only */
     bool work_exhausted;
     bool nomem;
 } mc_ctx;

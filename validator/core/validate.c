@@ -109,6 +109,7 @@ void mc_settings_resolve(mc_settings *s, const mc_options *options)
     s->max_decompressed_bytes = e.max_decompressed_bytes;
     s->work_factor = e.work_factor;
     s->skip_sha256 = e.skip_sha256;
+    s->exact_only = false;
     for (int i = 0; i < MC_CODE_COUNT; i++)
         s->severity[i] = (unsigned char)mc_severity_map_get(e.severity, (mc_code)i);
 }
@@ -170,6 +171,9 @@ mc_status mc_ctx_begin(mc_ctx *c, const uint8_t *data, size_t size, const mc_set
     c->work_left = budget;
     c->unit = mc_unit_bounds_make(opt->unit_tolerance);
     c->quaternion = mc_unit_bounds_make(opt->quaternion_tolerance);
+    c->fast = !opt->exact_only;
+    if (!c->fast) /* empty bounds: mc_surely_unit vouches for nothing */
+        c->unit = c->quaternion = mc_unit_bounds_make(0.0);
     return MC_OK;
 }
 

@@ -455,7 +455,10 @@ static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, 
             for (size_t k = 0; k < batch; k++) x[k] = read_matrix(r);
             if (r->fail) return;
         }
-        matrices_surely_clean(x, batch, ok);
+        if (c->fast)
+            matrices_surely_clean(x, batch, ok);
+        else
+            memset(ok, 0, batch * sizeof *ok);
         for (size_t k = 0; k < batch; k++) {
             if (ok[k]) continue;
             uint64_t i = k0 + k;
@@ -573,7 +576,7 @@ static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
         n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
         const uint8_t *b = mc_read_bytes(&all, (size_t)n * SVECTOR_SIZE);
         if (!b) return;
-        if (!clean(b, n)) exact(c, f, b, v0, n);
+        if (!c->fast || !clean(b, n)) exact(c, f, b, v0, n);
     }
 }
 
@@ -664,7 +667,7 @@ static void check_skin(mc_ctx *c, const aamf_file *f)
         n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
         const uint8_t *b = mc_read_bytes(&all, (size_t)n * SKIN_SIZE);
         if (!b) return;
-        if (skin_surely_clean(b, n, f->bones, &max_influences)) continue;
+        if (c->fast && skin_surely_clean(b, n, f->bones, &max_influences)) continue;
         for (uint32_t v = v0; v < v0 + n; v++) {
             const uint8_t *s = b + (size_t)(v - v0) * SKIN_SIZE;
             uint64_t off = f->skin + (uint64_t)v * SKIN_SIZE;

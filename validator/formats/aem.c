@@ -341,7 +341,7 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after check_size; never read garbage */
         unsigned fast;
-        if (vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
+        if (c->fast && vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
             if (fast > max_influences) max_influences = fast;
             continue;
         }

@@ -502,7 +502,7 @@ static void check_vertices(e3d *v, const e3d_blk *b, const ientry *e, size_t n, 
     for (uint32_t c0 = 0; c0 < count;) {
         uint32_t len = count - c0 < CLEAN_CHUNK ? count - c0 : CLEAN_CHUNK;
         const uint8_t *base = b->p + first + (size_t)c0 * stride;
-        bool clean = eligible;
+        bool clean = eligible && v->c->fast;
         const uint8_t *pos = NULL; /* the chunk's position attribute, if any */
         bool f64 = false;
         chunk_ext x = {{0}, {0}}; /* set by positions_chunk before use */
@@ -738,7 +738,7 @@ static void check_faces(e3d *v, const e3d_blk *b)
         /* The clean path (issue 16): with the vertex count known,
          * check_index has no state, so a chunk of triangles whose indices
          * are all in range and distinct reports nothing and is skipped. */
-        if (v->mesh.have_count && faces_surely_clean(b->p + 4 + (size_t)t0 * 3 * w, w, len,
+        if (v->c->fast && v->mesh.have_count && faces_surely_clean(b->p + 4 + (size_t)t0 * 3 * w, w, len,
                                                      v->mesh.vertex_count)) {
             t0 += len;
             continue;

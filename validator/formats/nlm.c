@@ -662,7 +662,7 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
         read_vertex(&r, &v);
         if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
         unsigned fast;
-        if (vertex_surely_clean(c, s, &v, &fast)) {
+        if (c->fast && vertex_surely_clean(c, s, &v, &fast)) {
             if (fast > s->max_influences) s->max_influences = fast;
             continue;
         }

@@ -684,7 +684,7 @@ static void check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned widt
     while (t0 < m->faces) {
         uint32_t n = m->faces - t0 < 1024u ? m->faces - t0 : 1024u;
         size_t bytes = (size_t)n * 3u * width;
-        if (r->fail || bytes > mc_reader_left(r) || !faces_clean(r->p + r->pos, n, m->vertices, width))
+        if (!c->fast || r->fail || bytes > mc_reader_left(r) || !faces_clean(r->p + r->pos, n, m->vertices, width))
             break;
         r->pos += bytes;
         t0 += n;
@@ -778,7 +778,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
-        if (!b || f32s_finite(b, (size_t)n * 3u)) continue;
+        if (!b || (c->fast && f32s_finite(b, (size_t)n * 3u))) continue;
         for (uint32_t v = v0; v < v0 + n; v++) {
             uint64_t at = x.pos;
             float p[3];
@@ -790,7 +790,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * layers * 8u);
-        if (!b || f32s_finite(b, (size_t)n * layers * 2u)) continue;
+        if (!b || (c->fast && f32s_finite(b, (size_t)n * layers * 2u))) continue;
         for (uint32_t v = v0; v < v0 + n; v++) {
             for (unsigned l = 0; l < layers; l++) {
                 uint64_t at = x.pos;
@@ -806,7 +806,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
             n = chunk_of(m->vertices, v0);
             mc_reader x = *r;
             const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
-            if (!b || normals_surely_unit(b, n, c->unit)) continue;
+            if (!b || (c->fast && normals_surely_unit(b, n, c->unit))) continue;
             for (uint32_t v = v0; v < v0 + n; v++) {
                 uint64_t at = x.pos;
                 float nv[3];
@@ -826,7 +826,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
         if (!b) break; /* unreachable: the mesh was checked to fit */
-        bool ok = true;
+        bool ok = c->fast;
         unsigned chunk_most = most;
         for (uint32_t v = 0; v < n; v++) {
             unsigned fast;
@@ -1018,7 +1018,7 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
             size_t record = (size_t)draft_vertex_size(f, &m); /* the mesh fits the file */
             for (uint32_t v = 0; v < m.vertices; v++) {
                 unsigned used;
-                if (!r->fail && record <= mc_reader_left(r) &&
+                if (c->fast && !r->fail && record <= mc_reader_left(r) &&
                     draft_vertex_clean(c, f, &m, r->p + r->pos, &used)) {
                     r->pos += record;
                     if (used > c->info->max_influences) c->info->max_influences = used;

@@ -1,0 +1,298 @@
+/*
+ * The clean paths (issue 16) decide without reporting: a record they vouch
+ * for is skipped, any other goes through the exact checks, which alone
+ * report. So a clean path may never change a result. This program holds
+ * them to it: every file is validated twice, as shipped (clean paths on)
+ * and with mc_settings.exact_only (every clean path declines), and the two
+ * results must be equal field by field, every kept instance included.
+ *
+ * Files: corpus/ and fuzz/regressions/ (each also forced through every
+ * format), files of about 300 kB built by the benchmark's builders (many
+ * chunks of every clean loop, which the corpus's small files do not reach),
+ * and byte-mutated copies of all of them (deterministic: a fixed seed per
+ * file). A mismatch prints the first difference and writes the input to
+ * the output directory.
+ *
+ * usage: mc_clean_paths OUTDIR DIR... [--mutants N] [--built-mutants N]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "mc_validate.h"
+
+typedef struct run {
+    const char *outdir;
+    unsigned mutants, built_mutants;
+    unsigned long files, validations, mismatches;
+} run;
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* splitmix64: a fixed sequence per seed on every host */
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static uint64_t name_seed(const char *name)
+{
+    uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * UINT64_C(1099511628211);
+    return h;
+}
+
+static bool instances_equal(const mc_instance *a, const mc_instance *b)
+{
+    return a->offset == b->offset && a->has_payload_offset == b->has_payload_offset &&
+           (!a->has_payload_offset || a->payload_offset == b->payload_offset) && strcmp(a->path, b->path) == 0 &&
+           strcmp(a->message, b->message) == 0;
+}
+
+/* The first difference between two results, or NULL. */
+static const char *first_difference(const mc_result *a, const mc_result *b, char *buf, size_t cap)
+{
+    if (a->format != b->format || strcmp(a->layout, b->layout) != 0) return "format or layout";
+    if (memcmp(&a->info, &b->info, sizeof a->info) != 0) return "model statistics (mc_info)";
+    if (memcmp(a->counts, b->counts, sizeof a->counts) != 0 || a->truncated != b->truncated)
+        return "severity counts";
+    if (a->issue_count != b->issue_count) return "number of issue codes";
+    for (size_t i = 0; i < a->issue_count; i++) {
+        const mc_issue *x = &a->issues[i], *y = &b->issues[i];
+        const char *name = mc_code_get(x->code) ? mc_code_get(x->code)->name : "?";
+        if (x->code != y->code || x->severity != y->severity || x->count != y->count ||
+            x->first_offset != y->first_offset || x->instance_count != y->instance_count) {
+            snprintf(buf, cap, "issue %zu (%s): code, count or first offset", i, name);
+            return buf;
+        }
+        for (size_t k = 0; k < x->instance_count; k++)
+            if (!instances_equal(&x->instances[k], &y->instances[k])) {
+                snprintf(buf, cap, "issue %s, instance %zu: clean '%s' '%s', exact '%s' '%s'", name, k,
+                         x->instances[k].path, x->instances[k].message, y->instances[k].path,
+                         y->instances[k].message);
+                return buf;
+            }
+    }
+    return NULL;
+}
+
+static void save_input(run *rn, const uint8_t *data, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mismatch-%lu.bin", rn->outdir, rn->mismatches);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(data, 1, size, f);
+        fclose(f);
+    }
+    fprintf(stderr, "  input written to %s\n", path);
+}
+
+/* Validates data both ways; returns the format the clean run found. */
+static mc_format compare(run *rn, const char *name, const char *what, const uint8_t *data, size_t size,
+                         mc_format format)
+{
+    mc_options o;
+    mc_options_init(&o);
+    o.format = format;
+    o.skip_sha256 = 1;
+    o.max_instances = 100000; /* compare (almost) every instance, not the first 10 */
+    mc_settings clean, exact;
+    mc_settings_resolve(&clean, &o);
+    exact = clean;
+    exact.exact_only = true;
+    mc_result *a = NULL, *b = NULL;
+    mc_status sa = mc_validate_sized(data, size, size, &clean, &a);
+    mc_status sb = mc_validate_sized(data, size, size, &exact, &b);
+    rn->validations += 2;
+    mc_format found = a ? a->format : MC_FORMAT_UNKNOWN;
+    char buf[1024];
+    const char *diff = sa != sb ? "status" : (a && b) ? first_difference(a, b, buf, sizeof buf) : NULL;
+    if (diff) {
+        if (rn->mismatches++ < 20) { /* the first ones say enough */
+            fprintf(stderr, "MISMATCH %s (%s, format %d): %s\n", name, what, (int)format, diff);
+            save_input(rn, data, size);
+        }
+    }
+    mc_result_free(a);
+    mc_result_free(b);
+    return found;
+}
+
+/* 1 to 40 bytes replaced: random values and the ones that sit on the
+ * clean paths' edges (float exponents, sign bits, 255 and -1 sentinels). */
+static void mutate(uint8_t *p, size_t size, uint64_t *seed)
+{
+    static const uint8_t edges[] = {0x00, 0xFF, 0x7F, 0x80, 0x3F, 0x40, 0x01, 0xFE, 0x7E, 0xBF};
+    unsigned n = 1 + (unsigned)(rng_next(seed) % 40);
+    for (unsigned i = 0; i < n; i++) {
+        size_t at = (size_t)(rng_next(seed) % size);
+        uint64_t kind = rng_next(seed) % 4;
+        if (kind == 0)
+            p[at] = (uint8_t)rng_next(seed);
+        else if (kind == 1)
+            p[at] = edges[rng_next(seed) % sizeof edges];
+        else if (kind == 2)
+            p[at] = (uint8_t)(p[at] + 1);
+        else
+            p[at] = (uint8_t)(p[at] ^ (1u << (rng_next(seed) % 8)));
+    }
+}
+
+static void check_file(run *rn, const char *name, const uint8_t *data, size_t size, unsigned mutants)
+{
+    rn->files++;
+    mc_format own = compare(rn, name, "as is", data, size, MC_FORMAT_UNKNOWN);
+    for (int f = 1; f < MC_FORMAT_COUNT; f++)
+        if (mc_format_supported((mc_format)f) && (mc_format)f != own)
+            compare(rn, name, "forced", data, size, (mc_format)f);
+    if (!size) return;
+    uint8_t *copy = malloc(size);
+    if (!copy) return;
+    uint64_t seed = name_seed(name);
+    for (unsigned m = 0; m < mutants; m++) {
+        memcpy(copy, data, size);
+        mutate(copy, size, &seed);
+        compare(rn, name, "mutant", copy, size, own);
+    }
+    free(copy);
+}
+
+static uint8_t *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 65536;
+            uint8_t *grown = realloc(buf, cap);
+            if (!grown) break;
+            buf = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    *size = n;
+    return buf ? buf : malloc(1);
+}
+
+static bool skipped_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] == '.' || (n > 5 && strcmp(name + n - 5, ".json") == 0) ||
+           (n > 3 && strcmp(name + n - 3, ".md") == 0) || (n > 3 && strcmp(name + n - 3, ".sh") == 0);
+}
+
+/* The trees are the project's own (a few levels): depth is bounded anyway. */
+static int walk(run *rn, const char *dir, int depth)
+{
+    if (depth > 16) return 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "mc_clean_paths: %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (skipped_name(e->d_name)) continue;
+        char **grown = realloc(names, (count + 1) * sizeof *names);
+        if (!grown) break;
+        names = grown;
+        names[count++] = strdup(e->d_name);
+    }
+    closedir(d);
+    /* sorted, so that the order of the report does not depend on the file system */
+    for (size_t i = 1; i < count; i++)
+        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    int rc = 0;
+    for (size_t i = 0; i < count; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        free(names[i]);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (walk(rn, path, depth + 1) != 0) rc = -1;
+        } else if (S_ISREG(st.st_mode)) {
+            size_t size = 0;
+            uint8_t *data = read_all(path, &size);
+            if (!data) {
+                rc = -1;
+                continue;
+            }
+            check_file(rn, path, data, size, rn->mutants);
+            free(data);
+        }
+    }
+    free(names);
+    return rc;
+}
+
+static int check_built(run *rn)
+{
+    static const char *names[BENCH_FORMATS] = {"aem", "semodel-2018", "semodel-draft", "samf",
+                                               "aamf-legacy", "nlm", "e3d"};
+    for (int f = 0; f < BENCH_FORMATS; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/built-%s.bin", rn->outdir, names[f]);
+        bench_e3d_blocks *blocks = malloc(sizeof *blocks);
+        if (!blocks || bench_build((bench_format)f, 300000, path, blocks) != 0) {
+            fprintf(stderr, "mc_clean_paths: could not build %s\n", path);
+            free(blocks);
+            return -1;
+        }
+        free(blocks);
+        size_t size = 0;
+        uint8_t *data = read_all(path, &size);
+        if (!data) return -1;
+        check_file(rn, path, data, size, rn->built_mutants);
+        free(data);
+        remove(path);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    run rn = {NULL, 24, 150, 0, 0, 0};
+    const char *dirs[16];
+    int ndirs = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--mutants") == 0 && i + 1 < argc)
+            rn.mutants = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--built-mutants") == 0 && i + 1 < argc)
+            rn.built_mutants = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!rn.outdir)
+            rn.outdir = argv[i];
+        else if (ndirs < 16)
+            dirs[ndirs++] = argv[i];
+    }
+    if (!rn.outdir) {
+        fprintf(stderr, "usage: mc_clean_paths OUTDIR DIR... [--mutants N] [--built-mutants N]\n");
+        return 2;
+    }
+    mkdir(rn.outdir, 0777);
+    int rc = check_built(&rn);
+    for (int i = 0; i < ndirs; i++)
+        if (walk(&rn, dirs[i], 0) != 0) rc = -1;
+    printf("clean paths: %lu files, %lu validations, %lu mismatches\n", rn.files, rn.validations, rn.mismatches);
+    if (rc != 0) return 2;
+    return rn.mismatches ? 1 : 0;
+}
