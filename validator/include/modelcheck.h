@@ -187,7 +187,7 @@ typedef struct mc_result {
     uint64_t size;            /* bytes */
     unsigned char sha256[32];
     int hashed;               /* sha256 is filled */
-    mc_issue *issues;         /* sorted by first offset, then code */
+    mc_issue *issues;         /* by first offset, then code number (stable across releases) */
     size_t issue_count;
     uint64_t counts[MC_SEVERITY_COUNT]; /* occurrences per severity */
     int truncated;            /* some issue kept fewer instances than its count */
