@@ -6,7 +6,7 @@
 /* The catalog's order (by format section), which is not the numbering:
  * numbers are appended (mc_code_numbers.def), codes go in their section. */
 static const mc_code catalog_order[] = {
-#define MC_CODE(name, sev, origin, summary, clause) MC_##name,
+#define MC_CODE(name, sev, origin, kind, summary, clause) MC_##name,
 #include "mc_catalog.def"
 #undef MC_CODE
 };
@@ -39,6 +39,7 @@ cJSON *mc_catalog_json(void)
         cJSON_AddStringToObject(o, "code", ci->name);
         cJSON_AddStringToObject(o, "severity", mc_severity_name(ci->severity));
         cJSON_AddStringToObject(o, "origin", origin_name(ci->origin));
+        cJSON_AddStringToObject(o, "kind", ci->kind);
         cJSON_AddStringToObject(o, "summary", ci->summary);
         cJSON_AddStringToObject(o, "clause", ci->clause);
         cJSON_AddItemToArray(arr, o);
@@ -75,7 +76,9 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
           "Every check modelcheck makes has one stable code. The severity is the default;\n"
           "`--severity CODE=LEVEL` changes it and `--ignore CODE` drops it. *Origin* says\n"
           "whether a file's bytes can produce the code (`content`) or only the tool's\n"
-          "environment (`tool`, e.g. I/O errors, exit code 3).\n\n",
+          "environment (`tool`, e.g. I/O errors, exit code 3). *Kind* is the kind of check\n"
+          "(validator/catalog/mc_kinds.def): the help of a code's SARIF rule gives the\n"
+          "advice of its kind.\n\n",
           out);
     fprintf(out,
             "## Tolerances\n\n"
@@ -96,9 +99,10 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
         group_of(ci->name, g, sizeof g);
         if (strcmp(g, group) != 0) {
             memcpy(group, g, sizeof group);
-            fprintf(out, "## %s\n\n| code | severity | origin | summary | spec clause |\n|---|---|---|---|---|\n", group);
+            fprintf(out, "## %s\n\n| code | severity | origin | kind | summary | spec clause |\n|---|---|---|---|---|---|\n", group);
         }
-        fprintf(out, "| `%s` | %s | %s | ", ci->name, mc_severity_name(ci->severity), origin_name(ci->origin));
+        fprintf(out, "| `%s` | %s | %s | %s | ", ci->name, mc_severity_name(ci->severity), origin_name(ci->origin),
+                ci->kind);
         cell(out, ci->summary);
         fputs(" | ", out);
         cell(out, ci->clause);

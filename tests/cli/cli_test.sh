@@ -166,7 +166,7 @@ contains help-text "$tmp/out" "Exit codes: 0 valid, 1 errors found, 2 usage erro
 expect list-codes 0 "$mc" --list-codes
 contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
 expect list-codes-json 0 "$mc" --list-codes --output json
-/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["code"]=="IO_OPEN_FAILED" and c["origin"]=="tool" for c in d)' "$tmp/out" && ok || fail "list-codes json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["code"]=="IO_OPEN_FAILED" and c["origin"]=="tool" and c["kind"]=="IO" for c in d) and all(c["kind"] for c in d)' "$tmp/out" && ok || fail "list-codes json"
 expect markdown-needs-list 2 "$mc" --output markdown "$valid"
 
 # tolerance options: each one changes the verdict it governs; bad values are usage errors

@@ -22,7 +22,7 @@ root=$tmp/dest/opt/mc
 libdir=$(cd "$root" && dirname "$(find . -name 'libmodelcheck.so.0' | head -1)")
 libdir=${libdir#./}
 for f in bin/modelcheck bin/mc_load "$libdir/libmodelcheck.so.0" "$libdir/libmodelcheck.so" "$libdir/libmodelcheck.a" \
-         include/modelcheck/modelcheck.h include/modelcheck/mc_catalog.def include/modelcheck/mc_code_numbers.def "$libdir/pkgconfig/modelcheck.pc" \
+         include/modelcheck/modelcheck.h include/modelcheck/mc_catalog.def include/modelcheck/mc_code_numbers.def include/modelcheck/mc_kinds.def "$libdir/pkgconfig/modelcheck.pc" \
          "$libdir/cmake/modelcheck/modelcheckConfig.cmake" share/modelcheck/corpus/manifest.json \
          share/modelcheck/schema/report.schema.json share/modelcheck/schema/config.schema.json \
          share/modelcheck/schema/sarif.schema.json share/man/man1/modelcheck.1 share/doc/modelcheck/README.md; do

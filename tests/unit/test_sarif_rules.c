@@ -59,8 +59,8 @@ Test(sarif_rules, every_code_has_advice_of_its_kind)
         const char *r = mc_sarif_remedy((mc_code)i, &content);
         cr_assert_not_null(r);
         if (mc_sarif_remedy_is_generic(r)) {
-            cr_log_error("%s has only the generic advice: add its kind to content_kinds in "
-                         "reports/render/sarif_rules.c", mc_code_get((mc_code)i)->name);
+            cr_log_error("%s (kind %s) has only the generic advice: give the kind a text in remedies[] in "
+                         "reports/render/sarif_rules.c", mc_code_get((mc_code)i)->name, mc_code_get((mc_code)i)->kind);
             generic++;
         }
         char *h = help_text((mc_code)i, "text");
@@ -94,6 +94,29 @@ Test(sarif_rules, advice_differs_by_kind)
     cr_expect(strstr(b, "LZMA") && !strstr(b, "weight"), "%s", b);
     free(a);
     free(b);
+}
+
+/* Every kind mc_kinds.def declares is some code's kind (no dead kind), and
+ * every code's kind is one it declares (catalog.c would not compile
+ * otherwise; this checks the names as reports show them). */
+Test(sarif_rules, every_declared_kind_is_used)
+{
+    static const char *const kinds[] = {
+#define MC_KIND(id) #id,
+#include "mc_kinds.def"
+#undef MC_KIND
+    };
+    size_t n = sizeof kinds / sizeof kinds[0];
+    for (size_t k = 0; k < n; k++) {
+        int used = 0;
+        for (int i = 0; i < MC_CODE_COUNT && !used; i++) used = strcmp(mc_code_get((mc_code)i)->kind, kinds[k]) == 0;
+        cr_expect(used, "kind %s is declared but no code has it", kinds[k]);
+    }
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(mc_code_get((mc_code)i)->kind, kinds[k]) != 0) k++;
+        cr_expect_lt(k, n, "%s: kind %s", mc_code_get((mc_code)i)->name, mc_code_get((mc_code)i)->kind);
+    }
 }
 
 Test(sarif_rules, kinds_land_where_they_belong)

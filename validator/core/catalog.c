@@ -6,19 +6,33 @@
 /* Indexed by number, filled in catalog order: a catalog code without a
  * number is an undeclared MC_ name, and equal counts (below) leave no number
  * without a catalog entry (a name twice in either file is a redeclaration). */
+enum mc_kind_id {
+#define MC_KIND(id) MC_KIND_##id,
+#include "mc_kinds.def"
+#undef MC_KIND
+};
+
 static const mc_code_info catalog[MC_CODE_COUNT] = {
-#define MC_CODE(name, sev, origin, summary, clause) \
-    [MC_##name] = {#name, MC_SEVERITY_##sev, MC_ORIGIN_##origin, summary, clause},
+#define MC_CODE(name, sev, origin, kind, summary, clause) \
+    [MC_##name] = {#name, MC_SEVERITY_##sev, MC_ORIGIN_##origin, summary, clause, #kind},
 #include "mc_catalog.def"
 #undef MC_CODE
 };
 
 enum catalog_position {
-#define MC_CODE(name, sev, origin, summary, clause) MC_CATALOG_POSITION_##name,
+#define MC_CODE(name, sev, origin, kind, summary, clause) MC_CATALOG_POSITION_##name,
 #include "mc_catalog.def"
 #undef MC_CODE
     MC_CATALOG_SIZE
 };
+/* A kind the catalog names but mc_kinds.def does not is an undeclared
+ * identifier here. */
+enum catalog_kind {
+#define MC_CODE(name, sev, origin, kind, summary, clause) MC_CATALOG_KIND_##name = MC_KIND_##kind,
+#include "mc_catalog.def"
+#undef MC_CODE
+};
+
 _Static_assert((int)MC_CATALOG_SIZE == (int)MC_CODE_COUNT,
                "mc_catalog.def and mc_code_numbers.def must name the same codes (append new numbers at the end)");
 

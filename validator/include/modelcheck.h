@@ -72,6 +72,7 @@ typedef struct mc_code_info {
     mc_origin origin;
     const char *summary;
     const char *clause;
+    const char *kind;    /* kind of check, e.g. "WEIGHT_SUM" (mc_kinds.def) */
 } mc_code_info;
 
 MC_API const mc_code_info *mc_code_get(mc_code code); /* NULL if out of range */
