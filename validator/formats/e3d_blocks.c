@@ -420,7 +420,8 @@ static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
     bool ok = true;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *e = p + (size_t)i * stride;
-        ok &= mc_f32_bits_finite(mc_le32(e)) & mc_f32_bits_finite(mc_le32(e + 4));
+        ok &= mc_f32_bits_finite(mc_le32(e));
+        ok &= mc_f32_bits_finite(mc_le32(e + 4));
     }
     return ok;
 }
