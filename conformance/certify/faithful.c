@@ -696,7 +696,7 @@ static int compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
 }
 
 static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, const int *model_of,
-                          mcx_findings *out)
+                          mcx_findings *out, mcx_loops *loops)
 {
     if (!caps->max_animations || !f->anim_count) return;
     uint32_t want = f->anim_count < caps->max_animations ? f->anim_count : caps->max_animations;
@@ -731,14 +731,17 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
         double unit = caps->seconds ? 1 : ma->units_per_second;
         if (unit > 0 && fa->duration > 0 && fabs(ma->duration / unit - fa->duration) > 1e-3)
             mcx_find(out, "animation '%s': duration %.4g s (expected %.4g s)", cut, ma->duration / unit, fa->duration);
-        compare_pose(f, caps, m, found, fa, model_of, skin, skin + ((size_t)m->bone_count + 1) * 16, out);
+        if (compare_pose(f, caps, m, found, fa, model_of, skin, skin + ((size_t)m->bone_count + 1) * 16, out) &&
+            !loops->count++)
+            snprintf(loops->first, sizeof loops->first, fa->name[0] ? "'%s'" : "(unnamed)", cut);
     }
     free(skin);
     free(used);
 }
 
-void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out)
+void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out, mcx_loops *loops)
 {
+    memset(loops, 0, sizeof *loops);
     size_t nb = (size_t)m->bone_count + 1;
     float *rest_global = malloc(nb * 16 * sizeof(float)), *rest_skin = malloc(nb * 16 * sizeof(float));
     int *bone_map = malloc(nb * sizeof(int)), *model_of = malloc(((size_t)f->bone_count + 1) * sizeof(int));
@@ -758,7 +761,7 @@ void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, 
     }
     compare_triangles(f, caps, mt, mcount, out);
     compare_lines(f, caps, lines, lcount, out);
-    compare_anims(f, caps, m, model_of, out);
+    compare_anims(f, caps, m, model_of, out, loops);
 done:
     free(mt);
     free(lines);

@@ -191,6 +191,13 @@ for fmt in ("aamf", "e3d"):
     for scene, c in verdicts(doc).items():
         want = "refused" if scene in expected_refusals[fmt] else "conforming"
         check(c["verdict"] == want, f"{fmt} --loop {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    # the certificate says which reading it accepted: loops are named, inclusive frames not
+    check(verdicts(doc)["skin_1_to_4"]["detail"] == "valid and faithful; animation 'bend' read as a loop "
+          "(last frame wrapping to the first)", f"{fmt} --loop: detail {verdicts(doc)['skin_1_to_4']['detail']}")
+    check("2 animations read as loops (last frame wrapping to the first; first 'walk')"
+          in verdicts(doc)["animations"]["detail"], f"{fmt} --loop: detail {verdicts(doc)['animations']['detail']}")
+    check(not any("read as a loop" in c["detail"] for c in correct[fmt].values()),
+          f"{fmt}: the inclusive toy's frames are read as loops")
     # Frozen or reversed, it is unfaithful under both readings, and the
     # finding names both. Reversed, even the palindromic waves are: frame 0
     # of the reversed loop shows the pose one frame before the end.
