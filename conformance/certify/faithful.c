@@ -577,7 +577,7 @@ static frame_span span_of(const mcs_caps *caps, const mcl_animation *an)
     frame_span sp = {caps->seconds ? 1 : an->units_per_second, 0, 0, 0};
     key_range(an, &sp.first, &sp.last);
     uint32_t n = most_keys(an);
-    /* keys one frame apart in every real file; the mean spacing otherwise */
+    /* SAMF's keys are frames 0..N-1; E3D's name their frames: the mean spacing */
     if (n > 1 && sp.last > sp.first) sp.step = (sp.last - sp.first) / (n - 1);
     return sp;
 }
@@ -641,6 +641,31 @@ static int judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, u
     return 0;
 }
 
+/* The finding of an animation that no reading matches: the time's or the
+ * inclusive reading's first miss (the one the findings always named), then
+ * the looping reading's, when it was tried. */
+static void report_miss(const mcs_facts *f, const mcs_fanim *fa, const frame_span *sp, const miss *first,
+                        const miss *loop, mcx_findings *out)
+{
+    char na[48], nb[48], nc[48], as_loop[160] = "";
+    if (sp->unit > 0) {
+        mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
+                 shown(fa->name, na), fa->times[first->sample], shown(f->bones[first->bone].name, nb), first->worst);
+        return;
+    }
+    if (loop->sample < fa->sample_count)
+        snprintf(as_loop, sizeof as_loop,
+                 "; read as a loop (frame %.4g of %.4g..%.4g, wrapping): at %.0f%%, bone '%s' (%.3g)", loop->where.at,
+                 sp->first, sp->last + sp->step, fa->duration > 0 ? fa->times[loop->sample] / fa->duration * 100 : 0,
+                 shown(f->bones[loop->bone].name, nc), loop->worst);
+    mcx_find(out,
+             "animation '%s' at %.0f%% of its length (%.3g s; frame %.4g of %.4g..%.4g): bone '%s' "
+             "posed differently (largest matrix difference %.3g)%s",
+             shown(fa->name, na), fa->duration > 0 ? fa->times[first->sample] / fa->duration * 100 : 0,
+             fa->times[first->sample], first->where.at, sp->first, sp->last, shown(f->bones[first->bone].name, nb),
+             first->worst, as_loop);
+}
+
 /* The skinning matrices of every bone at the scene's sample times. With a
  * time unit (AEM's seconds, NLM's ticks per second) the model is posed at
  * the same time. Without one (SAMF's frames, E3D's frames: neither spec nor
@@ -673,25 +698,7 @@ static int compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         if (judge(f, caps, m, ma, fa, model_of, &sp, LOOPING, skin, skin2, &loop) != 0) return 0;
         if (loop.sample == fa->sample_count) return 1;
     }
-    char na[48], nb[48], nc[48];
-    double pct = fa->duration > 0 ? fa->times[first.sample] / fa->duration * 100 : 0;
-    if (sp.unit > 0) {
-        mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
-                 shown(fa->name, na), fa->times[first.sample], shown(f->bones[first.bone].name, nb), first.worst);
-        return 0;
-    }
-    /* the inclusive reading's miss first (the one most exporters write) */
-    char as_loop[160] = "";
-    if (loop.sample < fa->sample_count)
-        snprintf(as_loop, sizeof as_loop, "; read as a loop (frame %.4g of %.4g..%.4g, wrapping): at %.0f%%, bone '%s' (%.3g)",
-                 loop.where.at, sp.first, sp.last + sp.step,
-                 fa->duration > 0 ? fa->times[loop.sample] / fa->duration * 100 : 0,
-                 shown(f->bones[loop.bone].name, nc), loop.worst);
-    mcx_find(out,
-             "animation '%s' at %.0f%% of its length (%.3g s; frame %.4g of %.4g..%.4g): bone '%s' "
-             "posed differently (largest matrix difference %.3g)%s",
-             shown(fa->name, na), pct, fa->times[first.sample], first.where.at, sp.first, sp.last,
-             shown(f->bones[first.bone].name, nb), first.worst, as_loop);
+    report_miss(f, fa, &sp, &first, &loop, out);
     return 0;
 }
 
