@@ -12,7 +12,8 @@
  * at sampled times: where the model gives its animations a time unit (AEM's
  * seconds, NLM's ticks per second) at the same times, with durations; where
  * it does not (SAMF's and E3D's frames, no rate) at the same fractions of
- * the animation's length, without durations (compare_pose).
+ * the animation's length, its frames read as covering [0, T] or, looping,
+ * [0, T), without durations (compare_pose).
  *
  * Triangles are matched without regard to vertex order, index width,
  * splitting or merging of meshes: both sets are sorted by centroid x and
