@@ -242,6 +242,18 @@ void mcx_warnings_text(const mcx_case *c, char *buf, size_t size)
     if (c->warning_count > 4 && used < size) snprintf(buf + used, size - used, ", ...");
 }
 
+/* "; ..." naming the animations that matched only as loops, "" for none:
+ * a certificate says which reading of the frames it accepted. */
+static void loops_text(const mcx_loops *l, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (l->count == 1)
+        snprintf(buf, size, "; animation %s read as a loop (last frame wrapping to the first)", l->first);
+    else if (l->count > 1)
+        snprintf(buf, size, "; %u animations read as loops (last frame wrapping to the first; first %s)", l->count,
+                 l->first);
+}
+
 static void grade_output(const mcx_options *o, mcx_case *c)
 {
     struct stat st;
@@ -301,7 +313,8 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     }
     /* the precision of the layout the output has, not the format's best */
     mcs_caps caps = mcs_caps_of_layout(mcc_format_index(o->format), m->layout);
-    mcx_faithful(&f, &caps, m, &c->findings);
+    mcx_loops loops;
+    mcx_faithful(&f, &caps, m, &c->findings, &loops);
     mcs_facts_free(&f);
     mcs_scene_free(s);
     mcl_free(m);
@@ -312,14 +325,15 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     } else {
         /* warnings do not fail a case (without --werror), but a conforming
          * case must not hide them: every report shows this detail */
-        char warned[400];
+        char warned[400], looped[192] = "";
         mcx_warnings_text(c, warned, sizeof warned);
+        loops_text(&loops, looped, sizeof looped);
         c->verdict = MCX_CONFORMING;
         if (c->fit == MCS_FITS)
-            c->detail = fmt("valid and faithful%s%s", warned[0] ? "; " : "", warned);
+            c->detail = fmt("valid and faithful%s%s%s", looped, warned[0] ? "; " : "", warned);
         else
-            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s", c->note, warned[0] ? "; " : "",
-                            warned);
+            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s%s", c->note, looped,
+                            warned[0] ? "; " : "", warned);
     }
 }
 

@@ -12,7 +12,8 @@
  * at sampled times: where the model gives its animations a time unit (AEM's
  * seconds, NLM's ticks per second) at the same times, with durations; where
  * it does not (SAMF's and E3D's frames, no rate) at the same fractions of
- * the animation's length, without durations (compare_pose).
+ * the animation's length, its frames read as covering [0, T] or, looping,
+ * [0, T), without durations (compare_pose).
  *
  * Triangles are matched without regard to vertex order, index width,
  * splitting or merging of meshes: both sets are sorted by centroid x and
@@ -483,40 +484,197 @@ static int scales(const float *m, double tol)
     return 0;
 }
 
+/* How far one skinning matrix lies outside the range two others span,
+ * element by element. Translations get a tolerance growing with the lever
+ * arm: readers interpolate rotations by slerp or nlerp, and both are
+ * faithful. */
+static double matrix_gap(const float *want, const float *a, const float *c)
+{
+    double arm = 1 + sqrt((double)want[12] * want[12] + (double)want[13] * want[13] + (double)want[14] * want[14]);
+    double worst = 0;
+    for (int e = 0; e < 16; e++) {
+        double low = a[e] < c[e] ? a[e] : c[e], high = a[e] < c[e] ? c[e] : a[e];
+        double d = (want[e] < low ? low - want[e] : want[e] > high ? want[e] - high : 0) / (e >= 12 && e < 15 ? arm : 1);
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+/* A bone the scene scales at that moment (itself or through a parent) is
+ * not compared where the format keeps no scale (SAMF, fit_format calls
+ * those scenes lossy): its pose, and its children's positions, cannot be
+ * what the scene's are. */
+static int scale_lost(const mcs_caps *caps, const float *want)
+{
+    return !caps->anim_scale && scales(want, caps->matrix_tol);
+}
+
 /* How far the scene's skinning matrices lie outside the range the model's
  * two poses span (lo and hi may be the same pose); *bone gets the worst
- * fact bone. A bone the scene scales at that moment (itself or through a
- * parent) is skipped where the format keeps no scale (SAMF, fit_format
- * calls those scenes lossy): its pose, and its children's positions,
- * cannot be what the scene's are. */
+ * fact bone. */
 static double pose_distance(const mcs_facts *f, const mcs_caps *caps, const int *model_of, const float *want_pose,
                             const float *lo, const float *hi, int *bone)
 {
     double worst = 0;
     *bone = -1;
     for (uint32_t b = 0; b < f->bone_count; b++) {
-        if (model_of[b] < 0) continue;
         const float *want = want_pose + (size_t)b * 16;
-        if (!caps->anim_scale && scales(want, caps->matrix_tol)) continue;
-        const float *a = lo + (size_t)model_of[b] * 16, *c = hi + (size_t)model_of[b] * 16;
-        /* translations get a tolerance growing with the lever arm: readers
-         * interpolate rotations by slerp or nlerp, and both are faithful */
-        double arm = 1 + sqrt((double)want[12] * want[12] + (double)want[13] * want[13] + (double)want[14] * want[14]);
-        for (int e = 0; e < 16; e++) {
-            double low = a[e] < c[e] ? a[e] : c[e], high = a[e] < c[e] ? c[e] : a[e];
-            double d = (want[e] < low ? low - want[e] : want[e] > high ? want[e] - high : 0) / (e >= 12 && e < 15 ? arm : 1);
-            if (d > worst) worst = d, *bone = (int)b;
-        }
+        if (model_of[b] < 0 || scale_lost(caps, want)) continue;
+        double d = matrix_gap(want, lo + (size_t)model_of[b] * 16, hi + (size_t)model_of[b] * 16);
+        if (d > worst) worst = d, *bone = (int)b;
     }
     return worst;
+}
+
+/* Does the scene's animation end in the pose it starts with (within the
+ * format's precision)? Only then can a looping export, whose frame after
+ * the last is the first, hold the end pose. */
+static int ends_at_start(const mcs_facts *f, const mcs_caps *caps, const mcs_fanim *fa)
+{
+    if (fa->sample_count < 2) return 1;
+    const float *start = fa->skin, *end = fa->skin + (size_t)(fa->sample_count - 1) * f->bone_count * 16;
+    for (uint32_t b = 0; b < f->bone_count; b++) {
+        const float *want = end + (size_t)b * 16;
+        if (!scale_lost(caps, want) && matrix_gap(want, start + (size_t)b * 16, start + (size_t)b * 16) >
+                                           caps->matrix_tol + 1e-4)
+            return 0;
+    }
+    return 1;
+}
+
+/* The keys of the track with the most: the frames of an animation without a
+ * time unit (SAMF's keyframe_count; E3D's keys per track). */
+static uint32_t most_keys(const mcl_animation *an)
+{
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < an->track_count; t++)
+        if (an->tracks[t].key_count > n) n = an->tracks[t].key_count;
+    return n;
+}
+
+/* How an output's frames stand for the scene's time. With a time unit, the
+ * same time. Without one, two readings are correct, and exporters write
+ * both: inclusive, N frames over [0, T], the last frame the pose at T; and
+ * looping, N frames over [0, T), frame i at i * T / N, because the runtime
+ * wraps from the last frame to the first (the UnnamedHB1 runtime,
+ * framework/anim_model.c, setAnimationKeyframe and
+ * setAnimationKeyframeSkinned: keyframe = keyframe % keyframeamount). */
+typedef enum reading { BY_TIME, INCLUSIVE, LOOPING } reading;
+
+/* Where a reading puts a scene sample: the frames (or times) around it. */
+typedef struct placing {
+    double at, lo, hi; /* lo == hi: one pose */
+    int seam;          /* looping, past the last frame: between it and the first */
+} placing;
+
+/* The model's frames, first key to last key (key_range), and how far the
+ * looping reading's frames are apart (0: a single frame, no loop to read). */
+typedef struct frame_span {
+    double unit, first, last, step;
+} frame_span;
+
+static frame_span span_of(const mcs_caps *caps, const mcl_animation *an)
+{
+    frame_span sp = {caps->seconds ? 1 : an->units_per_second, 0, 0, 0};
+    key_range(an, &sp.first, &sp.last);
+    uint32_t n = most_keys(an);
+    /* SAMF's keys are frames 0..N-1; E3D's name their frames: the mean spacing */
+    if (n > 1 && sp.last > sp.first) sp.step = (sp.last - sp.first) / (n - 1);
+    return sp;
+}
+
+/* The reading's place for the scene time t of an animation of duration d.
+ * Inclusive: the fraction t / d of first..last. Looping: the same fraction
+ * of first..last + step (frame N of frames 0..N-1), and past the last frame
+ * the pose moves on to the first, which the loader's pose evaluation would
+ * not do (it holds the last key, mcl_evaluate_pose): so the wrap names frame
+ * `first` itself. */
+static placing place(const frame_span *sp, reading r, double t, double d)
+{
+    placing p = {0, 0, 0, 0};
+    if (r == BY_TIME) {
+        p.at = p.lo = p.hi = t * sp->unit;
+        return p;
+    }
+    double span = sp->last - sp->first + (r == LOOPING ? sp->step : 0);
+    p.at = sp->first + (d > 0 ? t / d * span : 0);
+    if (r == LOOPING && p.at > sp->last) {
+        p.lo = sp->last, p.hi = sp->first, p.seam = 1;
+        return p;
+    }
+    p.lo = floor(p.at);
+    p.hi = p.lo < p.at ? p.lo + 1 : p.lo;
+    return p;
+}
+
+/* The first sample of an animation that a reading poses differently. */
+typedef struct miss {
+    uint32_t sample; /* fa->sample_count: none */
+    int bone;
+    double worst;
+    placing where;
+} miss;
+
+/* Compares every sample under one reading; -1 when the model cannot be
+ * posed (out of memory), else 0 with *out the first miss, if any. A clip
+ * that does not end where it starts has, exported looping, no pose between
+ * its last frame and the wrap to the first (the runtime jumps): samples
+ * there are not compared under that reading. */
+static int judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma, const mcs_fanim *fa,
+                 const int *model_of, const frame_span *sp, reading r, float *skin, float *skin2, miss *out)
+{
+    int cyclic = r != LOOPING || ends_at_start(f, caps, fa);
+    out->sample = fa->sample_count;
+    for (uint32_t k = 0; k < fa->sample_count; k++) {
+        placing p = place(sp, r, fa->times[k], fa->duration);
+        if (p.seam && !cyclic) continue;
+        if (mcl_evaluate_pose(m, ma, p.lo, NULL, skin) != MCL_OK ||
+            (p.hi != p.lo && mcl_evaluate_pose(m, ma, p.hi, NULL, skin2) != MCL_OK))
+            return -1;
+        int bone;
+        double worst = pose_distance(f, caps, model_of, fa->skin + (size_t)k * f->bone_count * 16, skin,
+                                     p.hi != p.lo ? skin2 : skin, &bone);
+        if (worst > caps->matrix_tol + 1e-4) {
+            *out = (miss){k, bone, worst, p};
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The finding of an animation that no reading matches: the time's or the
+ * inclusive reading's first miss (the one the findings always named), then
+ * the looping reading's, when it was tried. */
+static void report_miss(const mcs_facts *f, const mcs_fanim *fa, const frame_span *sp, const miss *first,
+                        const miss *loop, mcx_findings *out)
+{
+    char na[48], nb[48], nc[48], as_loop[160] = "";
+    if (sp->unit > 0) {
+        mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
+                 shown(fa->name, na), fa->times[first->sample], shown(f->bones[first->bone].name, nb), first->worst);
+        return;
+    }
+    if (loop->sample < fa->sample_count)
+        snprintf(as_loop, sizeof as_loop,
+                 "; read as a loop (frame %.4g of %.4g..%.4g, wrapping): at %.0f%%, bone '%s' (%.3g)", loop->where.at,
+                 sp->first, sp->last + sp->step, fa->duration > 0 ? fa->times[loop->sample] / fa->duration * 100 : 0,
+                 shown(f->bones[loop->bone].name, nc), loop->worst);
+    mcx_find(out,
+             "animation '%s' at %.0f%% of its length (%.3g s; frame %.4g of %.4g..%.4g): bone '%s' "
+             "posed differently (largest matrix difference %.3g)%s",
+             shown(fa->name, na), fa->duration > 0 ? fa->times[first->sample] / fa->duration * 100 : 0,
+             fa->times[first->sample], first->where.at, sp->first, sp->last, shown(f->bones[first->bone].name, nb),
+             first->worst, as_loop);
 }
 
 /* The skinning matrices of every bone at the scene's sample times. With a
  * time unit (AEM's seconds, NLM's ticks per second) the model is posed at
  * the same time. Without one (SAMF's frames, E3D's frames: neither spec nor
  * file states a frame rate) it is posed at the same fraction of its length,
- * first key to last key (key_range), which needs no rate and still tells a
- * frozen, reversed, scrambled or shortened animation.
+ * which needs no rate and still tells a frozen, reversed, scrambled or
+ * shortened animation; the length is read two ways (reading), and an
+ * animation is faithful when every sample of every bone matches under one
+ * of them: mixing them per sample would let an off-by-one-frame export pass.
  *
  * A fraction seldom lands on a frame (0.37 of 30 frames is frame 11.1), and
  * between frames formats disagree: SAMF holds each frame (step), E3D's
@@ -527,40 +685,26 @@ static double pose_distance(const mcs_facts *f, const mcs_caps *caps, const int 
  * either side of the sample time, and the source moves from one to the
  * other (a step lands on one of them). A wrong pose lies outside unless the
  * two frames differ as much as the error, which a broken exporter does not
- * get on all four samples of every bone. */
-static void compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma,
-                         const mcs_fanim *fa, const int *model_of, float *skin, float *skin2, mcx_findings *out)
+ * get on all four samples of every bone. Returns 1 when the animation
+ * matched only as a loop. */
+static int compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma,
+                        const mcs_fanim *fa, const int *model_of, float *skin, float *skin2, mcx_findings *out)
 {
-    double unit = caps->seconds ? 1 : m->animations[ma].units_per_second, first, last;
-    key_range(&m->animations[ma], &first, &last);
-    for (uint32_t k = 0; k < fa->sample_count; k++) {
-        double at = unit > 0 ? fa->times[k] * unit
-                    : first + (fa->duration > 0 ? fa->times[k] / fa->duration * (last - first) : 0);
-        double frame = unit > 0 ? at : floor(at), next = frame < at ? frame + 1 : frame;
-        if (mcl_evaluate_pose(m, ma, frame, NULL, skin) != MCL_OK ||
-            (next != frame && mcl_evaluate_pose(m, ma, next, NULL, skin2) != MCL_OK))
-            return;
-        int bone;
-        double worst = pose_distance(f, caps, model_of, fa->skin + (size_t)k * f->bone_count * 16, skin,
-                                     next != frame ? skin2 : skin, &bone);
-        if (worst > caps->matrix_tol + 1e-4) {
-            char na[48], nb[48];
-            if (unit > 0)
-                mcx_find(out, "animation '%s' at %.3g s: bone '%s' posed differently (largest matrix difference %.3g)",
-                         shown(fa->name, na), fa->times[k], shown(f->bones[bone].name, nb), worst);
-            else
-                mcx_find(out,
-                         "animation '%s' at %.0f%% of its length (%.3g s; frame %.4g of %.4g..%.4g): bone '%s' "
-                         "posed differently (largest matrix difference %.3g)",
-                         shown(fa->name, na), fa->duration > 0 ? fa->times[k] / fa->duration * 100 : 0, fa->times[k],
-                         at, first, last, shown(f->bones[bone].name, nb), worst);
-            return;
-        }
+    frame_span sp = span_of(caps, &m->animations[ma]);
+    miss first, loop = {fa->sample_count, -1, 0, {0, 0, 0, 0}};
+    if (judge(f, caps, m, ma, fa, model_of, &sp, sp.unit > 0 ? BY_TIME : INCLUSIVE, skin, skin2, &first) != 0)
+        return 0;
+    if (first.sample == fa->sample_count) return 0;
+    if (sp.unit <= 0 && sp.step > 0) {
+        if (judge(f, caps, m, ma, fa, model_of, &sp, LOOPING, skin, skin2, &loop) != 0) return 0;
+        if (loop.sample == fa->sample_count) return 1;
     }
+    report_miss(f, fa, &sp, &first, &loop, out);
+    return 0;
 }
 
 static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, const int *model_of,
-                          mcx_findings *out)
+                          mcx_findings *out, mcx_loops *loops)
 {
     if (!caps->max_animations || !f->anim_count) return;
     uint32_t want = f->anim_count < caps->max_animations ? f->anim_count : caps->max_animations;
@@ -595,14 +739,17 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
         double unit = caps->seconds ? 1 : ma->units_per_second;
         if (unit > 0 && fa->duration > 0 && fabs(ma->duration / unit - fa->duration) > 1e-3)
             mcx_find(out, "animation '%s': duration %.4g s (expected %.4g s)", cut, ma->duration / unit, fa->duration);
-        compare_pose(f, caps, m, found, fa, model_of, skin, skin + ((size_t)m->bone_count + 1) * 16, out);
+        if (compare_pose(f, caps, m, found, fa, model_of, skin, skin + ((size_t)m->bone_count + 1) * 16, out) &&
+            !loops->count++)
+            snprintf(loops->first, sizeof loops->first, fa->name[0] ? "'%s'" : "(unnamed)", cut);
     }
     free(skin);
     free(used);
 }
 
-void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out)
+void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out, mcx_loops *loops)
 {
+    memset(loops, 0, sizeof *loops);
     size_t nb = (size_t)m->bone_count + 1;
     float *rest_global = malloc(nb * 16 * sizeof(float)), *rest_skin = malloc(nb * 16 * sizeof(float));
     int *bone_map = malloc(nb * sizeof(int)), *model_of = malloc(((size_t)f->bone_count + 1) * sizeof(int));
@@ -622,7 +769,7 @@ void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, 
     }
     compare_triangles(f, caps, mt, mcount, out);
     compare_lines(f, caps, lines, lcount, out);
-    compare_anims(f, caps, m, model_of, out);
+    compare_anims(f, caps, m, model_of, out, loops);
 done:
     free(mt);
     free(lines);

@@ -67,11 +67,19 @@ typedef struct mcx_findings {
 void mcx_find(mcx_findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mcx_findings_free(mcx_findings *f);
 
+/* The animations whose frames matched the scene only read as a loop (the
+ * last frame wrapping to the first, docs/CERTIFY.md): correct, and worth
+ * saying, since a runtime that does not wrap shows them one frame short. */
+typedef struct mcx_loops {
+    unsigned count;
+    char first[52]; /* the first one's name quoted (cut at 40 bytes), or "(unnamed)" */
+} mcx_loops;
+
 /* The facts of the scene that the model lost or changed, for a format of
  * those capabilities. Order-independent: vertex order, index width, mesh
  * splitting and merging and baked node transforms do not matter. */
 void mcx_faithful(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m,
-                  mcx_findings *out);
+                  mcx_findings *out, mcx_loops *loops);
 
 typedef struct mcx_case {
     const char *scene, *group, *feature; /* the scene's (static strings) */

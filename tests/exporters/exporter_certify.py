@@ -177,6 +177,44 @@ for fmt, bug, unfaithful in pose_bugs:
             check(any(x.startswith(unfaithful[scene]) and " posed differently (largest matrix difference " in x
                       for x in c["findings"]), f"{bug} ({fmt}) on {scene}: findings {c['findings']}")
 
+# A looping export (toy --loop: N frames over [0, T), frame i at i * T / N,
+# the runtime wrapping from frame N - 1 to frame 0, as game exporters write
+# them) is as correct as an inclusive one (N frames over [0, T]): certify
+# judges each animation under both readings and is 100% conforming on it.
+# Read inclusively only, skin_1_to_4, chain_128 (SAMF; E3D refuses it),
+# joints_reversed, two_skins, interpolation, animations and names were
+# "posed differently". interpolation does not end where it starts: a loop
+# cannot hold its end pose, so its 100% sample is not compared as a loop.
+for fmt in ("aamf", "e3d"):
+    rc, doc, out = certify(fmt, command=f"{toy} --format {fmt} --loop {{in}} {{out}}", name=f"{fmt}-loop")
+    check(rc == 0 and doc["total"]["score"] == 100.0, f"{fmt} --loop: exit {rc}, {doc and doc['total']}\n{out}")
+    for scene, c in verdicts(doc).items():
+        want = "refused" if scene in expected_refusals[fmt] else "conforming"
+        check(c["verdict"] == want, f"{fmt} --loop {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    # the certificate says which reading it accepted: loops are named, inclusive frames not
+    check(verdicts(doc)["skin_1_to_4"]["detail"] == "valid and faithful; animation 'bend' read as a loop "
+          "(last frame wrapping to the first)", f"{fmt} --loop: detail {verdicts(doc)['skin_1_to_4']['detail']}")
+    check("2 animations read as loops (last frame wrapping to the first; first 'walk')"
+          in verdicts(doc)["animations"]["detail"], f"{fmt} --loop: detail {verdicts(doc)['animations']['detail']}")
+    check(not any("read as a loop" in c["detail"] for c in correct[fmt].values()),
+          f"{fmt}: the inclusive toy's frames are read as loops")
+    # Frozen or reversed, it is unfaithful under both readings, and the
+    # finding names both. Reversed, even the palindromic waves are: frame 0
+    # of the reversed loop shows the pose one frame before the end.
+    for bug in ("anim-rest", "anim-reversed"):
+        unfaithful = {s for s in frozen if s not in expected_refusals[fmt]}
+        rc, doc, out = certify(fmt, command=f"{toy} --format {fmt} --loop --bug {bug} {{in}} {{out}}",
+                               name=f"{fmt}-loop-{bug}")
+        check(rc == 1, f"{fmt} --loop --bug {bug}: exit {rc}")
+        for scene, c in verdicts(doc).items():
+            want = ("unfaithful" if scene in unfaithful else "refused" if scene in expected_refusals[fmt]
+                    else "conforming")
+            check(c["verdict"] == want, f"{fmt} --loop --bug {bug} on {scene}: {c['verdict']} ({c['detail']}), "
+                  f"expected {want}")
+            if scene in unfaithful:
+                check(any(" posed differently (largest matrix difference " in x and "; read as a loop (frame " in x
+                          for x in c["findings"]), f"{fmt} --loop --bug {bug} on {scene}: findings {c['findings']}")
+
 # JUnit and HTML of failing runs: a crash with its stderr tail, an invalid
 # output with its findings, skipped scenes; each well-formed and naming them.
 for name, fmt, bug, extra, want in (("rep-crash", "aamf", "crash-256", (), "crash"),

@@ -1,5 +1,5 @@
 /*
- * toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft] [--bug NAME] IN.gltf OUT
+ * toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft] [--loop] [--bug NAME] IN.gltf OUT
  *
  * The toy exporters of the exporter-certification tests: a glTF scene to
  * AEM, SAMF v2, NLM, SEModel (2018 layout, or with --layout draft the 2017
@@ -24,6 +24,12 @@
  *   anim-reversed     SAMF and E3D keyframes in reverse order (the last pose first)
  *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
  *   swap-rb           vertex colours written B, G, R (A): red and blue swapped
+ *
+ * --loop is no bug: SAMF and E3D animations written as looping game
+ * exporters write them, N frames over [0, T) (frame i at i * T / N, no frame
+ * at T), since the runtime wraps from the last frame to the first (the
+ * UnnamedHB1 runtime reads keyframe % keyframe_count); E3D tracks get the
+ * loop flag. Without it the frames cover [0, T], the last one at T.
  *
  * Not part of modelcheck: test code. Exit 0 written, 1 refused, 2 usage.
  */
@@ -58,6 +64,7 @@ typedef struct xmesh {
 typedef struct xmodel {
     const gr_scene *s;
     const char *bug;
+    int loop;              /* --loop: SAMF and E3D frames over [0, T), wrapping */
     xvert *v;
     uint32_t nv, cap;
     xmesh *meshes;
@@ -408,12 +415,23 @@ static int write_aem(xmodel *x, const char *out)
 
 /* ---- SAMF -------------------------------------------------------------------------- */
 
+/* The frames of an animation of `duration` seconds at about 30 per second:
+ * one more than the steps when the last frame shows the end, as many as the
+ * steps when the animation loops (the first frame shows the end again). */
+static uint32_t frame_count(const xmodel *x, float duration)
+{
+    uint32_t steps = (uint32_t)ceilf(duration * 30);
+    return x->loop ? (steps ? steps : 1) : steps + 1;
+}
+
 /* The scene time of frame f of `frames` sampled at 30 per second, the last
- * frame at the animation's end (SAMF and E3D keep no rate: the frames'
- * order is all a reader knows); reversed with --bug anim-reversed. */
+ * frame at the animation's end, or with --loop `frames` equal steps over
+ * [0, duration) (SAMF and E3D keep no rate: the frames' order is all a
+ * reader knows); reversed with --bug anim-reversed. */
 static float frame_time(const xmodel *x, uint32_t f, uint32_t frames, float duration)
 {
     if (bug(x, "anim-reversed")) f = frames - 1 - f;
+    if (x->loop) return (float)((double)f * duration / frames);
     return f + 1 == frames ? duration : (float)f / 30;
 }
 
@@ -525,7 +543,7 @@ static int write_samf(xmodel *x, const char *out)
         aamfb_anim *an = &m->anims[a];
         int ga = s->anim_count ? (int)a : -1;
         float duration = ga >= 0 ? s->anims[ga].duration : 0;
-        uint32_t frames = (uint32_t)ceilf(duration * 30) + 1;
+        uint32_t frames = frame_count(x, duration);
         char name[16];
         cut(name, ga >= 0 ? s->anims[ga].name : "rest", 8);
         for (char *c = name; *c; c++) /* SAMF names are printable ASCII */
@@ -842,7 +860,7 @@ static void e3d_mesh(const xmodel *x, e3db *w, uint32_t k, uint32_t first, uint3
 static void e3d_animation(const xmodel *x, e3db *w, int a)
 {
     const gr_scene *s = x->s;
-    uint32_t frames = (uint32_t)ceilf(s->anims[a].duration * 30) + 1;
+    uint32_t frames = frame_count(x, s->anims[a].duration);
     e3db_begin(w, 0xA010);
     if (s->anims[a].name[0]) e3db_string(w, 0xA021, s->anims[a].name);
     uint32_t range[3] = {0, frames - 1, 0};
@@ -852,7 +870,7 @@ static void e3d_animation(const xmodel *x, e3db *w, int a)
         e3db_begin(w, 0xA100);
         mcb_u32(&w->b, frames);
         for (uint32_t f = 0; f < frames; f++) mcb_u32(&w->b, f);
-        mcb_u8(&w->b, 0); /* loop flag after the frames (e3d.adoc) */
+        mcb_u8(&w->b, (uint8_t)x->loop); /* loop flag after the frames (e3d.adoc) */
         for (int path = 0; path < 3; path++) {
             int n = path == MCS_R ? 4 : 3;
             for (uint32_t f = 0; f < frames; f++) {
@@ -922,8 +940,12 @@ static int write_e3d(xmodel *x, const char *out)
 int main(int argc, char **argv)
 {
     const char *format = NULL, *bugname = NULL, *layout = "2018";
-    int i = 1;
+    int i = 1, loop = 0;
     for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+        if (strcmp(argv[i], "--loop") == 0) {
+            loop = 1, i--; /* a flag: no value */
+            continue;
+        }
         if (strcmp(argv[i], "--format") == 0) format = argv[i + 1];
         else if (strcmp(argv[i], "--bug") == 0) bugname = argv[i + 1];
         else if (strcmp(argv[i], "--layout") == 0) layout = argv[i + 1];
@@ -934,13 +956,14 @@ int main(int argc, char **argv)
     int f = 0;
     while (format && f < 5 && strcmp(format, formats[f]) != 0) f++;
     if (!format || argc - i != 2 || f == 5 || (!draft && strcmp(layout, "2018") != 0) || (draft && f != 3)) {
-        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft (semodel)] [--bug NAME] IN OUT\n",
+        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft (semodel)] [--loop] [--bug NAME] "
+              "IN OUT\n",
               stderr);
         return 2;
     }
     gr_scene s;
     if (gr_load(argv[i], &s) != 0) return 1;
-    xmodel x = {.s = &s, .bug = bugname, .limit = f >= 3 ? 8 : 4};
+    xmodel x = {.s = &s, .bug = bugname, .loop = loop, .limit = f >= 3 ? 8 : 4};
     int rc = 0;
     if (x.bug && strcmp(x.bug, "no-output") == 0) goto done;
     if (bug(&x, "hang-empty") && s.mesh_count == 0)
