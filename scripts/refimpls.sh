@@ -81,6 +81,11 @@ semodel|https://github.com/dtzxporter/io_model_semodel|188a4437b4c43c225db6c9277
 
 die() { echo "refimpls: $*" >&2; exit 2; }
 skip() { echo "refimpls: SKIP: $*" >&2; exit $SKIP; }
+# The crash-site reader of every campaign and triage step (asan build).
+need_site_tool() {
+    site_tool=$root/build/asan/conformance/mc_crash_site
+    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+}
 
 upstream_of() { # IMPL -> the upstream key
     case $1 in
@@ -212,24 +217,28 @@ fuzz() { # IMPL TARGET SECONDS
     echo "refimpls: $impl: $target: $(ls "$dir/artifacts" | wc -l) artifacts in $dir/artifacts" >&2
 }
 
+# The sanitizer options of a replay: site_of and reduce.py must see the same
+# sites (MC_REFIMPL_LEAKS=0: leaks are not crashes).
+replay_asan() { echo "detect_leaks=${MC_REFIMPL_LEAKS:-1}"; }
+
 # The crash site of one input replayed by the fuzz binary (empty: no crash).
 site_of() { # BIN FILE
-    { env ASAN_OPTIONS="detect_leaks=${MC_REFIMPL_LEAKS:-1}" UBSAN_OPTIONS=print_stacktrace=1 \
+    { env ASAN_OPTIONS="$(replay_asan)" UBSAN_OPTIONS=print_stacktrace=1 \
         "$(env_of "$impl")" timeout 60 "$1" -timeout=5 -rss_limit_mb=6144 -malloc_limit_mb=4200 \
         "$2" 2>&1 || true; } | "$site_tool"
 }
 
 # Reduces an AEM reproducer in place, its site kept (reduce.py says how).
 reduce_aem() { # BIN FILE
-    env "$(env_of "$impl")" "$python" -B "$data/libaem/reduce.py" "$1" "$site_tool" "$2" "$2" 60
+    env "$(env_of "$impl")" ASAN_OPTIONS="$(replay_asan)" "$python" -B "$data/libaem/reduce.py" "$1" "$site_tool" \
+        "$2" "$2" 60
 }
 
 triage() { # IMPL TARGET
     local impl=$1 target=$2 dir=$out/$1/fuzz-$2 bin=$out/fuzz-$1/fuzz/mc_fuzz_$2
     local fmt keep=$root/fuzz/external/$impl
     fmt=$(format_of "$impl")
-    site_tool=$root/build/asan/conformance/mc_crash_site
-    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    need_site_tool
     [ -x "$bin" ] && [ -d "$dir/artifacts" ] || die "$impl: run '$0 fuzz $impl $target SECONDS' first"
     mkdir -p "$keep"
     : > "$dir/sites.tsv"
@@ -279,8 +288,8 @@ blindfuzz() { # IMPL SECONDS
     local impl=$1 seconds=$2 src bin gen dir keep asan fmt=aamf
     [ "$impl" = unnamedhb1 ] || die "blindfuzz: unnamedhb1 only (the C readers libFuzzer can build: $0 fuzz)"
     gen=${MC_GEN:-$root/build/asan/fuzz/mcm_gen}
-    site_tool=$root/build/asan/conformance/mc_crash_site
-    [ -x "$gen" ] && [ -x "$site_tool" ] || die "no $gen or $site_tool (cmake --build --preset asan)"
+    [ -x "$gen" ] || die "no $gen (cmake --build --preset asan)"
+    need_site_tool
     mkdir -p "$out"
     src=$(obtain hb1)
     build_unnamedhb1 "$src" > /dev/null
@@ -566,8 +575,7 @@ markdown)
 replay)
     [ $# -ge 4 ] || die "usage: $0 replay IMPL TARGET FILE..."
     impl=$2
-    site_tool=$root/build/asan/conformance/mc_crash_site
-    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    need_site_tool
     fmt=$(format_of "$impl")
     case $3 in abi_$fmt|abi_${fmt}_sa) ;; *) die "$impl: target abi_$fmt or abi_${fmt}_sa" ;; esac
     bin=$(fuzz_build "$impl" "$(obtain "$(upstream_of "$impl")")" "$3")
@@ -580,8 +588,7 @@ reduce)
     [ $# -ge 4 ] || die "usage: $0 reduce IMPL TARGET FILE..."
     impl=$2
     [ "$(format_of "$impl")" = aem ] || die "reduce: AEM readers only"
-    site_tool=$root/build/asan/conformance/mc_crash_site
-    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    need_site_tool
     case $3 in abi_aem|abi_aem_sa) ;; *) die "$impl: target abi_aem or abi_aem_sa" ;; esac
     bin=$(fuzz_build "$impl" "$(obtain aem)" "$3")
     shift 3
@@ -598,8 +605,7 @@ blindfuzz)
     blindfuzz "$2" "$3" ;;
 blindtriage)
     [ $# -eq 2 ] && [ "$2" = unnamedhb1 ] || die "usage: $0 blindtriage unnamedhb1"
-    site_tool=$root/build/asan/conformance/mc_crash_site
-    [ -x "$site_tool" ] || die "no $site_tool (cmake --build --preset asan)"
+    need_site_tool
     [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
     blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
 amftools)

@@ -30,7 +30,10 @@ ELEMENT_SIZES = [92, 4, 128, 12, 12, 80, 136, 24, 20]  # vertex .. keyframe
 
 
 def site_of(binary, tool, path):
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1")
+    # the caller's ASAN_OPTIONS (refimpls.sh passes the ones its own replays
+    # use, so both find the same sites); leaks count when it gives none
+    env = dict(os.environ, UBSAN_OPTIONS="print_stacktrace=1")
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
     try:
         run = subprocess.run([binary, "-timeout=5", "-rss_limit_mb=6144", "-malloc_limit_mb=4200", path],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
