@@ -38,3 +38,7 @@ for f in aem semodel aamf e3d nlm; do
         cp "$OUT/mc_fuzz_${f}_seed_corpus.zip" "$OUT/mc_fuzz_${t}_seed_corpus.zip"
     done
 done
+# the clean paths' oracle: every format, by content, as auto
+cp "$build/fuzz/mc_fuzz_clean" "$OUT/"
+for x in dict options; do cp "$OUT/mc_fuzz_auto.$x" "$OUT/mc_fuzz_clean.$x"; done
+cp "$OUT/mc_fuzz_auto_seed_corpus.zip" "$OUT/mc_fuzz_clean_seed_corpus.zip"

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "mc_result_diff.h"
 #include "mc_validate.h"
 
 typedef struct run {
@@ -48,40 +49,6 @@ static uint64_t name_seed(const char *name)
     uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * UINT64_C(1099511628211);
     return h;
-}
-
-static bool instances_equal(const mc_instance *a, const mc_instance *b)
-{
-    return a->offset == b->offset && a->has_payload_offset == b->has_payload_offset &&
-           (!a->has_payload_offset || a->payload_offset == b->payload_offset) && strcmp(a->path, b->path) == 0 &&
-           strcmp(a->message, b->message) == 0;
-}
-
-/* The first difference between two results, or NULL. */
-static const char *first_difference(const mc_result *a, const mc_result *b, char *buf, size_t cap)
-{
-    if (a->format != b->format || strcmp(a->layout, b->layout) != 0) return "format or layout";
-    if (memcmp(&a->info, &b->info, sizeof a->info) != 0) return "model statistics (mc_info)";
-    if (memcmp(a->counts, b->counts, sizeof a->counts) != 0 || a->truncated != b->truncated)
-        return "severity counts";
-    if (a->issue_count != b->issue_count) return "number of issue codes";
-    for (size_t i = 0; i < a->issue_count; i++) {
-        const mc_issue *x = &a->issues[i], *y = &b->issues[i];
-        const char *name = mc_code_get(x->code) ? mc_code_get(x->code)->name : "?";
-        if (x->code != y->code || x->severity != y->severity || x->count != y->count ||
-            x->first_offset != y->first_offset || x->instance_count != y->instance_count) {
-            snprintf(buf, cap, "issue %zu (%s): code, count or first offset", i, name);
-            return buf;
-        }
-        for (size_t k = 0; k < x->instance_count; k++)
-            if (!instances_equal(&x->instances[k], &y->instances[k])) {
-                snprintf(buf, cap, "issue %s, instance %zu: clean '%s' '%s', exact '%s' '%s'", name, k,
-                         x->instances[k].path, x->instances[k].message, y->instances[k].path,
-                         y->instances[k].message);
-                return buf;
-            }
-    }
-    return NULL;
 }
 
 static void save_input(run *rn, const uint8_t *data, size_t size)
@@ -115,7 +82,7 @@ static mc_format compare(run *rn, const char *name, const char *what, const uint
     rn->validations += 2;
     mc_format found = a ? a->format : MC_FORMAT_UNKNOWN;
     char buf[1024];
-    const char *diff = sa != sb ? "status" : (a && b) ? first_difference(a, b, buf, sizeof buf) : NULL;
+    const char *diff = sa != sb ? "status" : (a && b) ? mc_result_diff(a, b, buf, sizeof buf) : NULL;
     if (diff) {
         if (rn->mismatches++ < 20) { /* the first ones say enough */
             fprintf(stderr, "MISMATCH %s (%s, format %d): %s\n", name, what, (int)format, diff);
