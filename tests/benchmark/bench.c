@@ -42,9 +42,15 @@ typedef struct config {
 } config;
 
 static const char *const format_names[BENCH_FORMATS] = {
-    "AEM", "SEModel 2018", "SEModel draft", "SAMF v2", "AAMF legacy", "NLM", "E3D"};
+    "AEM", "SEModel 2018", "SEModel draft", "SAMF v2", "AAMF legacy", "NLM", "E3D", "E3D skinned"};
 static const char *const format_files[BENCH_FORMATS] = {
-    "big.aem", "big2018.semodel", "bigdraft.semodel", "big.samf", "big.aamf", "big.nlm", "big.e3d"};
+    "big.aem", "big2018.semodel", "bigdraft.semodel", "big.samf", "big.aamf", "big.nlm", "big.e3d",
+    "bigskin.e3d"};
+
+static int is_e3d(int f)
+{
+    return f == BENCH_E3D || f == BENCH_E3D_SKINNED;
+}
 
 static double now(void)
 {
@@ -181,21 +187,21 @@ static void row(const char *work, double t, const char *yard, double ty)
 static int bench_formats(const config *cfg)
 {
     char path[BENCH_FORMATS][512];
-    bench_e3d_blocks *blocks = calloc(1, sizeof *blocks);
+    bench_e3d_blocks *blocks = calloc(BENCH_FORMATS, sizeof *blocks); /* filled for E3D */
     if (!blocks) return -1;
     for (int f = 0; f < BENCH_FORMATS; f++) {
         snprintf(path[f], sizeof path[f], "%s/%s", cfg->dir, format_files[f]);
         /* E3D's bound is the LZMA decode, not the file size: a smaller file
          * (its encoding is slow) */
-        uint64_t bytes = f == BENCH_E3D ? cfg->bytes / 4 : cfg->bytes;
-        if (bench_build((bench_format)f, bytes, path[f], blocks) != 0) {
+        uint64_t bytes = is_e3d(f) ? cfg->bytes / 4 : cfg->bytes;
+        if (bench_build((bench_format)f, bytes, path[f], &blocks[f]) != 0) {
             fprintf(stderr, "mc_bench: cannot build %s\n", path[f]);
             free(blocks);
             return -1;
         }
     }
     double plain[BENCH_FORMATS][MAX_RUNS], checks[BENCH_FORMATS][MAX_RUNS],
-        hashed[BENCH_FORMATS][MAX_RUNS], sha[BENCH_FORMATS][MAX_RUNS], lz[MAX_RUNS];
+        hashed[BENCH_FORMATS][MAX_RUNS], sha[BENCH_FORMATS][MAX_RUNS], lz[BENCH_FORMATS][MAX_RUNS];
     int clean[BENCH_FORMATS];
     for (int r = 0; r < cfg->runs; r++)
         for (int f = 0; f < BENCH_FORMATS; f++) {
@@ -203,9 +209,8 @@ static int bench_formats(const config *cfg)
             checks[f][r] = validate(path[f], 1, &clean[f]);
             hashed[f][r] = validate(path[f], 0, NULL);
             sha[f][r] = hash_pass(path[f]);
-            if (f == BENCH_E3D) lz[r] = lzma_pass(path[f], blocks);
-            if (plain[f][r] < 0 || checks[f][r] < 0 || hashed[f][r] < 0 || sha[f][r] < 0 ||
-                (f == BENCH_E3D && lz[r] < 0)) {
+            lz[f][r] = is_e3d(f) ? lzma_pass(path[f], &blocks[f]) : 0;
+            if (plain[f][r] < 0 || checks[f][r] < 0 || hashed[f][r] < 0 || sha[f][r] < 0 || lz[f][r] < 0) {
                 fprintf(stderr, "mc_bench: %s: a measurement failed\n", path[f]);
                 free(blocks);
                 return -1;
@@ -219,9 +224,9 @@ static int bench_formats(const config *cfg)
         snprintf(work, sizeof work, "%s, %.1f MB, checks only%s", format_names[f],
                  (double)st.st_size / 1e6, clean[f] ? "" : " (NOT CLEAN)");
         double tc = median(checks[f], cfg->runs);
-        if (f == BENCH_E3D) {
-            snprintf(yard, sizeof yard, "LZMA SDK decode of its %zu blocks", blocks->count);
-            row(work, tc, yard, median(lz, cfg->runs));
+        if (is_e3d(f)) {
+            snprintf(yard, sizeof yard, "LZMA SDK decode of its %zu blocks", blocks[f].count);
+            row(work, tc, yard, median(lz[f], cfg->runs));
         }
         row(work, tc, "plain pass over the mapping", median(plain[f], cfg->runs));
         snprintf(work, sizeof work, "%s, with SHA-256 (overlapped)", format_names[f]);

@@ -2,6 +2,7 @@
 #ifndef MC_BENCH_H
 #define MC_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,7 @@ typedef enum bench_format {
     BENCH_AAMF_LEGACY,
     BENCH_NLM,
     BENCH_E3D,
+    BENCH_E3D_SKINNED, /* the same with boneWeights on every vertex */
     BENCH_FORMATS
 } bench_format;
 
@@ -27,5 +29,8 @@ typedef struct bench_e3d_blocks {
 /* Writes a valid file of about `bytes` bytes (E3D: decoded bytes); blocks
  * is filled for E3D only. 0 on success. */
 int bench_build(bench_format f, uint64_t bytes, const char *path, bench_e3d_blocks *blocks);
+/* The E3D files, skinned or not; uncompressed ones (no LZMA blocks) let a
+ * byte mutation reach the vertex data (tests/clean). */
+int bench_build_e3d(uint64_t bytes, const char *path, bool skinned, bool compressed, bench_e3d_blocks *blocks);
 
 #endif

@@ -3,6 +3,7 @@
  * builders: many copies of each sample's first valid element, so that the
  * bulk of every file is the records a validator walks one by one.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,8 +137,31 @@ static int build_nlm(uint64_t bytes, const char *path)
 
 /* E3D: meshes of 65,536 vertices (16-bit faces) whose children are each one
  * LZMA block, as the reference writer compresses them. The vertices vary
- * (positions along a line) so the streams are not trivially short. */
-static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bench_e3d_blocks *blocks)
+ * (positions along a line) so the streams are not trivially short. A
+ * skinned file's vertices also carry boneWeights (two bones of a skin named
+ * after two nodes, weights w and 255 - w), as a game's characters do. */
+static const float e3d_identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+static const char *const e3d_bones[2] = {"root", "tip"};
+
+static void e3d_skin(e3db *w)
+{
+    e3db_begin(w, 0x1050);
+    e3db_string(w, 0x1051, "rig");
+    e3db_floats(w, 0x1052, e3d_identity, 16);
+    e3db_begin(w, 0x1053);
+    mcb_u8(&w->b, 2);
+    for (int i = 0; i < 2; i++) {
+        mcb_u16(&w->b, (uint16_t)strlen(e3d_bones[i]));
+        mcb_bytes(&w->b, e3d_bones[i], strlen(e3d_bones[i]));
+        mcb_f32s(&w->b, e3d_identity, 16);
+    }
+    e3db_end(w);
+    uint8_t set = 0;
+    e3db_leaf(w, 0x1054, &set, 1);
+    e3db_end(w);
+}
+
+static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bool skinned, bool compressed, bench_e3d_blocks *blocks)
 {
     const uint32_t NV = nv, NF = nv - 2;
     e3db_begin(w, 0x1010);
@@ -146,8 +170,11 @@ static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bench_e3d_blocks *blocks
     e3db_begin(w, 0x2000);
     mcb_u32(&w->b, NV);
     e3db_begin(w, 0x2800);
-    const uint16_t layout[] = {0x2010, 0, 0x2020, 12, 0x2030, 16, 0, 24};
-    for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++) mcb_u16(&w->b, layout[i]);
+    const uint16_t layout[] = {0x2010, 0, 0x2020, 12, 0x2030, 16, 0x2090, 24};
+    size_t entries = skinned ? 8 : 6;
+    for (size_t i = 0; i < entries; i++) mcb_u16(&w->b, layout[i]);
+    mcb_u16(&w->b, 0);
+    mcb_u16(&w->b, skinned ? 28 : 24);
     static const float up[3] = {0, 1, 0};
     uint32_t normal = e3db_pack_normal(up);
     for (uint32_t v = 0; v < NV; v++) {
@@ -156,6 +183,10 @@ static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bench_e3d_blocks *blocks
         mcb_u32(&w->b, normal);
         mcb_f32(&w->b, (float)(v % 256) / 256.0f);
         mcb_f32(&w->b, (float)(v / 256) / 256.0f);
+        if (skinned) {
+            uint8_t bw[4] = {1, 2, (uint8_t)(v % 256), (uint8_t)(255 - v % 256)};
+            mcb_bytes(&w->b, bw, 4);
+        }
     }
     e3db_end(w);
     e3db_end(w);
@@ -169,12 +200,15 @@ static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bench_e3d_blocks *blocks
     mcb_u32(&w->b, NF);
     mcb_u32(&w->b, 0);
     e3db_end(w);
-    size_t at = e3db_lzma_wrap(w, children, &e3db_lzma_reference);
-    if (at != E3DB_FAIL && blocks->count < BENCH_MAX_BLOCKS) blocks->at[blocks->count++] = at;
+    if (skinned) e3d_skin(w);
+    if (compressed) {
+        size_t at = e3db_lzma_wrap(w, children, &e3db_lzma_reference);
+        if (at != E3DB_FAIL && blocks->count < BENCH_MAX_BLOCKS) blocks->at[blocks->count++] = at;
+    }
     e3db_end(w);
 }
 
-static int build_e3d(uint64_t bytes, const char *path, bench_e3d_blocks *blocks)
+int bench_build_e3d(uint64_t bytes, const char *path, bool skinned, bool compressed, bench_e3d_blocks *blocks)
 {
     /* about 2.0 MB decoded per mesh; one smaller mesh for a small file */
     uint32_t meshes = (uint32_t)(bytes / 2000000u), nv = 65536;
@@ -186,12 +220,18 @@ static int build_e3d(uint64_t bytes, const char *path, bench_e3d_blocks *blocks)
     e3db_version(&w);
     blocks->count = 0;
     e3db_begin(&w, 0x1000);
-    for (uint32_t i = 0; i < meshes; i++) e3d_mesh(&w, i + 1, nv, blocks);
+    for (uint32_t i = 0; i < meshes; i++) e3d_mesh(&w, i + 1, nv, skinned, compressed, blocks);
     e3db_end(&w);
     e3db_begin(&w, 0x3000);
     for (uint32_t i = 0; i < meshes; i++) {
         e3db_begin(&w, 0x3010);
         e3db_u32(&w, 0x1020, i + 1);
+        e3db_end(&w);
+    }
+    for (uint32_t i = 0; skinned && i < 2; i++) { /* the nodes the skins' bones name */
+        e3db_begin(&w, 0x3010);
+        e3db_u32(&w, 0x3020, i + 1);
+        e3db_string(&w, 0x3021, e3d_bones[i]);
         e3db_end(&w);
     }
     e3db_end(&w);
@@ -209,7 +249,8 @@ int bench_build(bench_format f, uint64_t bytes, const char *path, bench_e3d_bloc
     case BENCH_SAMF: return build_samf(bytes, path);
     case BENCH_AAMF_LEGACY: return build_aamf_legacy(bytes, path);
     case BENCH_NLM: return build_nlm(bytes, path);
-    case BENCH_E3D: return build_e3d(bytes, path, blocks);
+    case BENCH_E3D: return bench_build_e3d(bytes, path, false, true, blocks);
+    case BENCH_E3D_SKINNED: return bench_build_e3d(bytes, path, true, true, blocks);
     default: return -1;
     }
 }
