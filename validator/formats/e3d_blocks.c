@@ -367,7 +367,7 @@ typedef struct ientry {
 
 #define CLEAN_CHUNK 64u
 
-enum clean_kind { CK_EXACT, CK_POS32, CK_POS64, CK_NORMAL, CK_UV };
+enum clean_kind { CK_EXACT, CK_POS32, CK_POS64, CK_NORMAL, CK_UV, CK_WEIGHTS };
 
 static enum clean_kind clean_kind(uint16_t type)
 {
@@ -375,7 +375,9 @@ static enum clean_kind clean_kind(uint16_t type)
     case 0x2010: return CK_POS32;
     case 0x2011: return CK_POS64;
     case 0x2020: return CK_NORMAL;
-    default: return type >= 0x2030 && type <= 0x2037 ? CK_UV : CK_EXACT;
+    default:
+        if (type >= 0x2030 && type <= 0x2037) return CK_UV;
+        return bone_weights(type) ? CK_WEIGHTS : CK_EXACT;
     }
 }
 
@@ -423,6 +425,36 @@ static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
         ok &= mc_f32_bits_finite(mc_le32(e));
         ok &= mc_f32_bits_finite(mc_le32(e + 4));
     }
+    return ok;
+}
+
+/* n vertices' boneWeights elements of k (ID, weight) pairs, IDs first
+ * (e3d.adoc), on which check_weights surely reports nothing and changes
+ * nothing but max_influences: no weight without a bone, a sum of 255 where
+ * any ID or weight is set, and no ID above the set's largest so far (a
+ * larger one moves the recorded maximum and its place: the exact path
+ * does that). *influences gets the chunk's most bones with a weight, for
+ * the caller to apply once the chunk is vouched for. */
+static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
+                                 unsigned *influences)
+{
+    bool ok = true;
+    unsigned most = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *e = p + (size_t)i * stride;
+        unsigned sum = 0, any = 0, used = 0, stray = 0, top = 0;
+        for (unsigned j = 0; j < k; j++) {
+            unsigned id = e[j], w = e[k + j];
+            sum += w;
+            any |= id;
+            used += (id != 0) & (w != 0);
+            stray |= (id == 0) & (w != 0);
+            top = id > top ? id : top;
+        }
+        ok &= !stray & ((any | sum) == 0 || sum == 255) & (top <= max_id);
+        most = used > most ? used : most;
+    }
+    *influences = most;
     return ok;
 }
 
@@ -507,6 +539,7 @@ static void check_vertices(e3d *v, const e3d_blk *b, const ientry *e, size_t n, 
         const uint8_t *pos = NULL; /* the chunk's position attribute, if any */
         bool f64 = false;
         chunk_ext x = {{0}, {0}}; /* set by positions_chunk before use */
+        unsigned influences = 0;
         for (size_t i = 0; i < n && clean; i++) {
             const uint8_t *p = base + e[i].offset;
             switch (clean_kind(e[i].type)) {
@@ -517,11 +550,19 @@ static void check_vertices(e3d *v, const e3d_blk *b, const ientry *e, size_t n, 
                 break;
             case CK_NORMAL: clean = normals_surely_unit(p, stride, len, nb); break;
             case CK_UV: clean = uvs_surely_finite(p, stride, len); break;
+            case CK_WEIGHTS: {
+                unsigned most = 0, k = e[i].size / 2; /* check_element: none below 2 bytes */
+                clean = k == 0 || weights_surely_clean(p, stride, len, k,
+                                                       v->mesh.set_max[e[i].type - 0x2090], &most);
+                influences = most > influences ? most : influences;
+                break;
+            }
             case CK_EXACT: clean = false; break;
             }
         }
         if (clean) {
             if (pos) extend_chunk(v, pos, stride, c0, len, f64, &x);
+            if (influences > v->c->info->max_influences) v->c->info->max_influences = influences;
         } else {
             for (uint32_t vi = c0; vi < c0 + len; vi++)
                 for (size_t i = 0; i < n; i++) {
