@@ -24,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h> /* the matrix clean path: SSE2, the x86-64 baseline */
+#endif
+
 #include "mc_format.h"
 #include "mc_reader.h"
 #include "mc_rules.h"
@@ -293,17 +297,21 @@ typedef struct fx_matrix {
     int32_t t[3];
 } fx_matrix;
 
-static fx_matrix read_matrix(mc_reader *r)
+/* The matrix whose 32 bytes are at b. */
+static fx_matrix matrix_at(const uint8_t *b)
 {
     fx_matrix x;
     _Static_assert(sizeof x == MATRIX_SIZE, "fx_matrix is the 32-byte record");
     if (MC_HOST_LE) {
-        mc_read_record(r, &x, sizeof x);
+        memcpy(&x, b, sizeof x);
         return x;
     }
-    for (int k = 0; k < 9; k++) x.m[k] = mc_read_i16(r);
-    x.pad = mc_read_i16(r);
-    for (int k = 0; k < 3; k++) x.t[k] = mc_read_i32(r);
+    for (int k = 0; k < 9; k++) x.m[k] = mc_le_i16(b + 2 * k);
+    x.pad = mc_le_i16(b + 18);
+    for (int k = 0; k < 3; k++) {
+        uint32_t u = mc_le32_bits(b + 20 + 4 * k);
+        memcpy(&x.t[k], &u, sizeof u); /* two's complement reinterpretation */
+    }
     return x;
 }
 
@@ -394,25 +402,38 @@ static void check_matrix(mc_ctx *c, uint64_t off, const fx_matrix *x, const matr
 }
 
 /*
- * The clean path of check_matrix (issue 16): ok[k] is true when check_matrix
- * would report nothing for x[k]. One loop without branches over a batch, so
- * that the compiler runs it on several matrices at once. Exact, not an
- * estimate:
+ * The clean path of check_matrix (issue 16): bit k of
+ * matrices_clean_bits(b, n) is set when check_matrix would report nothing
+ * for the k-th matrix at b. Exact, not an estimate; it may decline a matrix
+ * check_matrix would pass, never the reverse:
  *
  * - Dot products of int16 rows are summed in uint32, wrapping (each
- *   int16 x int16 product fits int32: no signed overflow). A true sum S
+ *   int16 x int16 product fits int32: no signed overflow; pmaddwd's one
+ *   overflow, -2^15 * -2^15 twice, wraps to the same residue). A true sum S
  *   lies in [-3 * 2^30, 3 * 2^30]; the accepted windows are W = 2^24 +-
  *   AAMF_ORTHO_TOLERANCE (diagonal) and 0 +- AAMF_ORTHO_TOLERANCE; the
  *   wrapped sum lands in W when S is in W + k 2^32, and for k != 0 that
  *   lies outside S's range (2^32 - 2^24 - 14192 > 3 * 2^30).
- * - The determinant as row2 . (row0 x row1), the value determinant()
- *   expands by row 0: each cross-product term is the difference of two
- *   int16 products, within +-(2^31 - 2^15) (int32); the dot with row2, in
- *   double, has products below 2^46 and a sum below 2^48: no rounding.
  * - pad 0 and no translation at an int32 limit, as check_matrix tests them.
+ * - The determinant as row2 . (row0 x row1), the value determinant()
+ *   expands by row 0. The scalar path: each cross-product term is the
+ *   difference of two int16 products, within +-(2^31 - 2^15) (int32); the
+ *   dot with row2, in double, has products below 2^46 and a sum below
+ *   2^48: no rounding. The SSE2 path (matrices4_clean_sse2) only decides
+ *   when the three diagonal windows hold, so every element is within
+ *   +-4097 (4098^2 > 2^24 + 14192): negating one is exact, the cross terms
+ *   x_i are exact within +-2 * 4097^2 < 2^26, and y_i = floor(x_i / 4096)
+ *   fits int16; D = sum c_i y_i is exact in int32 and
+ *   det = 4096 D + sum c_i (x_i - 4096 y_i) >= 4096 (D - 3 * 4097). It
+ *   vouches when D >= 2^23, so det > 0; a near-orthonormal row set has
+ *   |det| >= (1 - 3 * 14192 / 2^24)^(3/2) 2^36 (Gershgorin on M M^T), so
+ *   D >= 2^23 declines no rotation check_matrix passes.
  */
 enum { MATRIX_BATCH = 64 };
 
+/* The scalar clean path (other targets, and the matrices after the last
+ * group of four): ok[k] for x[k], one loop without branches so that the
+ * compiler can run it on several matrices at once. */
 static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *restrict ok)
 {
     const uint32_t one = (uint32_t)FX_ONE * FX_ONE, tol = (uint32_t)AAMF_ORTHO_TOLERANCE;
@@ -437,33 +458,129 @@ static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *r
     }
 }
 
+#if defined(__SSE2__)
+static inline int32_t u32_as_i32(uint32_t u)
+{
+    int32_t i;
+    memcpy(&i, &u, sizeof i);
+    return i;
+}
+
+/* All ones in the lanes whose wrapped sum s lies inside centre +-
+ * AAMF_ORTHO_TOLERANCE: s - centre + tol <= 2 tol as uint32 is, with the
+ * sign bit flipped, a signed compare (SSE2 has no unsigned one). */
+static inline __m128i inside_window(__m128i s, uint32_t centre)
+{
+    const uint32_t tol = (uint32_t)AAMF_ORTHO_TOLERANCE, flip = UINT32_C(0x80000000);
+    __m128i u = _mm_add_epi32(s, _mm_set1_epi32(u32_as_i32(tol - centre + flip)));
+    return _mm_cmplt_epi32(u, _mm_set1_epi32(u32_as_i32(flip + 2 * tol + 1)));
+}
+
+/* Two int16 rows' dot product for four matrices, from their lanes: pairs
+ * (p0, p1) . (q0, q1) plus the third elements (p2, 0) . (q2, any). */
+static inline __m128i dot3(__m128i p01, __m128i p2, __m128i q01, __m128i q2)
+{
+    return _mm_add_epi32(_mm_madd_epi16(p01, q01), _mm_madd_epi16(p2, q2));
+}
+
+/*
+ * The clean path of four matrices at b (128 bytes), on a little-endian host
+ * (every SSE2 target is): bits 0..3 as matrices_surely_clean's ok[]. A
+ * matrix is two 16-byte rows of int32 lanes, (m0 m1)(m2 m3)(m4 m5)(m6 m7)
+ * and (m8 pad) t0 t1 t2; transposing the four makes each lane one matrix,
+ * so pmaddwd multiplies and adds a pair of elements of four matrices at
+ * once. The proof is above matrices_surely_clean.
+ */
+static unsigned matrices4_clean_sse2(const uint8_t *b)
+{
+    __m128i lo[4], hi[4];
+    for (int k = 0; k < 4; k++) {
+        lo[k] = _mm_loadu_si128((const __m128i *)(const void *)(b + k * MATRIX_SIZE));
+        hi[k] = _mm_loadu_si128((const __m128i *)(const void *)(b + k * MATRIX_SIZE + 16));
+    }
+    __m128i l01 = _mm_unpacklo_epi32(lo[0], lo[1]), l23 = _mm_unpacklo_epi32(lo[2], lo[3]);
+    __m128i h01 = _mm_unpackhi_epi32(lo[0], lo[1]), h23 = _mm_unpackhi_epi32(lo[2], lo[3]);
+    __m128i v01 = _mm_unpacklo_epi64(l01, l23), v23 = _mm_unpackhi_epi64(l01, l23);
+    __m128i v45 = _mm_unpacklo_epi64(h01, h23), v67 = _mm_unpackhi_epi64(h01, h23);
+    l01 = _mm_unpacklo_epi32(hi[0], hi[1]), l23 = _mm_unpacklo_epi32(hi[2], hi[3]);
+    h01 = _mm_unpackhi_epi32(hi[0], hi[1]), h23 = _mm_unpackhi_epi32(hi[2], hi[3]);
+    __m128i v8p = _mm_unpacklo_epi64(l01, l23), tx = _mm_unpackhi_epi64(l01, l23);
+    __m128i ty = _mm_unpacklo_epi64(h01, h23), tz = _mm_unpackhi_epi64(h01, h23);
+
+    /* rows a = m0 m1 m2, b = m3 m4 m5, c = m6 m7 m8 as pairs and singles */
+    const __m128i low = _mm_set1_epi32(0xFFFF), zero = _mm_setzero_si128();
+    __m128i a2 = _mm_and_si128(v23, low), c8 = _mm_and_si128(v8p, low);
+    __m128i b34 = _mm_or_si128(_mm_srli_epi32(v23, 16), _mm_slli_epi32(v45, 16));
+    __m128i b5 = _mm_srli_epi32(v45, 16);
+    const uint32_t one = (uint32_t)FX_ONE * FX_ONE;
+    __m128i good = inside_window(dot3(v01, a2, v01, a2), one);
+    good = _mm_and_si128(good, inside_window(dot3(b34, b5, b34, b5), one));
+    good = _mm_and_si128(good, inside_window(dot3(v67, c8, v67, c8), one));
+    good = _mm_and_si128(good, inside_window(dot3(v01, a2, b34, b5), 0));
+    good = _mm_and_si128(good, inside_window(dot3(v01, a2, v67, c8), 0));
+    good = _mm_and_si128(good, inside_window(dot3(b34, b5, v67, c8), 0));
+
+    /* a x b: x0 = m1 m5 - m2 m4, x1 = m0 (-m5) + m2 m3, x2 = m0 m4 - m1 m3 */
+    __m128i n23 = _mm_sub_epi16(zero, v23), n45 = _mm_sub_epi16(zero, v45);
+    __m128i m12 = _mm_or_si128(_mm_srli_epi32(v01, 16), _mm_slli_epi32(v23, 16));
+    __m128i m02 = _mm_or_si128(_mm_and_si128(v01, low), _mm_slli_epi32(v23, 16));
+    __m128i x0 = _mm_madd_epi16(m12, _mm_or_si128(b5, _mm_slli_epi32(n45, 16)));
+    __m128i x1 = _mm_madd_epi16(m02, _mm_or_si128(_mm_srli_epi32(n45, 16), _mm_andnot_si128(low, v23)));
+    __m128i x2 = _mm_madd_epi16(v01, _mm_or_si128(_mm_and_si128(v45, low), _mm_andnot_si128(low, n23)));
+    /* D = c . floor((a x b) / 4096) >= 2^23 vouches for det > 0 (the proof) */
+    __m128i y0 = _mm_srai_epi32(x0, 12), y1 = _mm_srai_epi32(x1, 12), y2 = _mm_srai_epi32(x2, 12);
+    __m128i y01 = _mm_or_si128(_mm_and_si128(y0, low), _mm_slli_epi32(y1, 16));
+    __m128i d = dot3(v67, c8, y01, y2);
+    good = _mm_and_si128(good, _mm_cmpgt_epi32(d, _mm_set1_epi32((1 << 23) - 1)));
+
+    /* pad 0, no translation at an int32 limit */
+    good = _mm_and_si128(good, _mm_cmpeq_epi32(_mm_srli_epi32(v8p, 16), zero));
+    const __m128i tmin = _mm_set1_epi32(INT32_MIN), tmax = _mm_set1_epi32(INT32_MAX);
+    __m128i t[3] = {tx, ty, tz};
+    for (int k = 0; k < 3; k++)
+        good = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi32(t[k], tmin), _mm_cmpeq_epi32(t[k], tmax)), good);
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(good));
+}
+#endif
+
+/* Bit k set: the k-th of the n (at most MATRIX_BATCH) matrices at b is
+ * surely clean. */
+static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
+{
+    uint64_t bits = 0;
+    size_t k0 = 0;
+#if defined(__SSE2__)
+    if (MC_HOST_LE)
+        for (; k0 + 4 <= n; k0 += 4) bits |= (uint64_t)matrices4_clean_sse2(b + k0 * MATRIX_SIZE) << k0;
+#endif
+    if (k0 == n) return bits;
+    fx_matrix x[MATRIX_BATCH];
+    bool ok[MATRIX_BATCH];
+    for (size_t k = k0; k < n; k++) x[k - k0] = matrix_at(b + k * MATRIX_SIZE);
+    matrices_surely_clean(x, n - k0, ok);
+    for (size_t k = k0; k < n; k++) bits |= (uint64_t)ok[k - k0] << k;
+    return bits;
+}
+
 /* Checks the n matrices at the reader's position (file offset off): those
  * of animation anim (-1: the bind poses, one key each), bone-major, keys
  * matrices a bone. The caller checked that they fit. */
 static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
                            uint32_t keys)
 {
-    fx_matrix x[MATRIX_BATCH];
-    bool ok[MATRIX_BATCH];
     for (uint64_t k0 = 0; k0 < n; k0 += MATRIX_BATCH) {
         size_t batch = n - k0 < MATRIX_BATCH ? (size_t)(n - k0) : MATRIX_BATCH;
-        if (MC_HOST_LE) { /* the bytes are the records: one bounds check and one copy */
-            const uint8_t *b = mc_read_bytes(r, batch * MATRIX_SIZE);
-            if (!b) return;
-            memcpy(x, b, batch * MATRIX_SIZE);
-        } else {
-            for (size_t k = 0; k < batch; k++) x[k] = read_matrix(r);
-            if (r->fail) return;
-        }
-        if (c->fast)
-            matrices_surely_clean(x, batch, ok);
-        else
-            memset(ok, 0, batch * sizeof *ok);
+        const uint8_t *b = mc_read_bytes(r, batch * MATRIX_SIZE);
+        if (!b) return;
+        uint64_t all = batch == 64 ? UINT64_MAX : (UINT64_C(1) << batch) - 1;
+        uint64_t clean = c->fast ? matrices_clean_bits(b, batch) : 0;
+        if (clean == all) continue;
         for (size_t k = 0; k < batch; k++) {
-            if (ok[k]) continue;
+            if (clean >> k & 1) continue;
             uint64_t i = k0 + k;
             matrix_ref w = {anim, (uint32_t)(i % keys), (uint32_t)(i / keys)};
-            check_matrix(c, off + i * MATRIX_SIZE, &x[k], &w);
+            fx_matrix x = matrix_at(b + k * MATRIX_SIZE);
+            check_matrix(c, off + i * MATRIX_SIZE, &x, &w);
         }
     }
 }
