@@ -24,13 +24,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h> /* the matrix clean path: SSE2, the x86-64 baseline */
-#endif
-
 #include "mc_format.h"
 #include "mc_reader.h"
 #include "mc_rules.h"
+
+/* Hand-written clean paths (issue 16) for SSE2, the x86-64 baseline (no
+ * -march flag needed); they read the records' bytes as they are, so a
+ * little-endian host. Other targets run the scalar loops, which the
+ * compiler vectorises as it can. */
+#if defined(__SSE2__) && MC_HOST_LE
+#define AAMF_SSE2 1
+#include <emmintrin.h>
+#else
+#define AAMF_SSE2 0
+#endif
 
 enum {
     SAMF_HEADER_SIZE = 16,
@@ -458,7 +465,7 @@ static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *r
     }
 }
 
-#if defined(__SSE2__)
+#if AAMF_SSE2
 static inline int32_t u32_as_i32(uint32_t u)
 {
     int32_t i;
@@ -484,8 +491,7 @@ static inline __m128i dot3(__m128i p01, __m128i p2, __m128i q01, __m128i q2)
 }
 
 /*
- * The clean path of four matrices at b (128 bytes), on a little-endian host
- * (every SSE2 target is): bits 0..3 as matrices_surely_clean's ok[]. A
+ * The clean path of four matrices at b (128 bytes): bits 0..3 as matrices_surely_clean's ok[]. A
  * matrix is two 16-byte rows of int32 lanes, (m0 m1)(m2 m3)(m4 m5)(m6 m7)
  * and (m8 pad) t0 t1 t2; transposing the four makes each lane one matrix,
  * so pmaddwd multiplies and adds a pair of elements of four matrices at
@@ -549,9 +555,8 @@ static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
 {
     uint64_t bits = 0;
     size_t k0 = 0;
-#if defined(__SSE2__)
-    if (MC_HOST_LE)
-        for (; k0 + 4 <= n; k0 += 4) bits |= (uint64_t)matrices4_clean_sse2(b + k0 * MATRIX_SIZE) << k0;
+#if AAMF_SSE2
+    for (; k0 + 4 <= n; k0 += 4) bits |= (uint64_t)matrices4_clean_sse2(b + k0 * MATRIX_SIZE) << k0;
 #endif
     if (k0 == n) return bits;
     fx_matrix x[MATRIX_BATCH];
@@ -609,7 +614,7 @@ static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, i
 enum { VERTEX_CHUNK = 1024 };
 
 /* No component at an int16 limit, pads 0: check_positions reports nothing. */
-static bool positions_surely_clean(const uint8_t *b, size_t n)
+static bool positions_clean_scalar(const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
     for (size_t v = 0; v < n; v++) {
@@ -626,7 +631,7 @@ static bool positions_surely_clean(const uint8_t *b, size_t n)
 /* Squared lengths inside NORMAL_CLEAN_MIN .. MAX, pads 0: check_normals
  * reports nothing. A sum of three int16 squares is below 3 * 2^30, so it
  * fits uint32 (each square fits int32). */
-static bool normals_surely_clean(const uint8_t *b, size_t n)
+static bool normals_clean_scalar(const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
     for (size_t v = 0; v < n; v++) {
@@ -636,6 +641,77 @@ static bool normals_surely_clean(const uint8_t *b, size_t n)
         bad |= (n2 < (uint32_t)NORMAL_CLEAN_MIN) | (n2 > (uint32_t)NORMAL_CLEAN_MAX) | (x[3] != 0);
     }
     return !bad;
+}
+
+#if AAMF_SSE2
+/* True when no lane of the accumulated test is set. */
+static inline bool none_set(__m128i bad)
+{
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xFFFF;
+}
+
+/* positions_clean_scalar, two records a register. Each int16 lane k is
+ * moved by add[k] (wrapping) so that its bad values become the top of the
+ * u16 range, which a saturating add of sat[k] turns into 0xFFFF: x + 0x7FFF
+ * puts INT16_MIN and INT16_MAX at 0xFFFF and 0xFFFE, everything else at or
+ * below 0xFFFD (+1 saturates only those two); a pad at 1 .. 0xFFFF
+ * (+0xFFFE saturates all but 0). */
+static bool positions_clean_sse2(const uint8_t *b, size_t n)
+{
+    const __m128i add = _mm_setr_epi16(0x7FFF, 0x7FFF, 0x7FFF, 0, 0x7FFF, 0x7FFF, 0x7FFF, 0);
+    const __m128i sat = _mm_setr_epi16(1, 1, 1, -2, 1, 1, 1, -2), top = _mm_set1_epi16(-1);
+    __m128i bad = _mm_setzero_si128();
+    for (size_t v = 0; v + 2 <= n; v += 2) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SVECTOR_SIZE));
+        x = _mm_adds_epu16(_mm_add_epi16(x, add), sat);
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi16(x, top));
+    }
+    return none_set(bad);
+}
+
+/* normals_clean_scalar, two records a register: pmaddwd squares and adds
+ * (x, y) and (z, pad masked to 0), a swap adds the halves, in wrapping
+ * int32: the sum is below 3 * 2^30 < 2^32, so as uint32 it is exact, and
+ * n2 - MIN <= MAX - MIN as uint32 (sign bit flipped: a signed compare) is
+ * MIN <= n2 <= MAX. */
+static bool normals_clean_sse2(const uint8_t *b, size_t n)
+{
+    const __m128i xyz = _mm_setr_epi16(-1, -1, -1, 0, -1, -1, -1, 0);
+    const uint32_t flip = UINT32_C(0x80000000);
+    const uint32_t lo = (uint32_t)NORMAL_CLEAN_MIN, hi = (uint32_t)NORMAL_CLEAN_MAX;
+    const __m128i shift = _mm_set1_epi32(u32_as_i32(flip - lo));
+    const __m128i above = _mm_set1_epi32(u32_as_i32(flip + (hi - lo)));
+    __m128i bad = _mm_setzero_si128();
+    for (size_t v = 0; v + 2 <= n; v += 2) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SVECTOR_SIZE));
+        __m128i m = _mm_and_si128(x, xyz);
+        __m128i s = _mm_madd_epi16(m, m);
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
+        bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_add_epi32(s, shift), above));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(xyz, x)); /* the pads */
+    }
+    return none_set(bad);
+}
+#endif
+
+static bool positions_surely_clean(const uint8_t *b, size_t n)
+{
+    size_t head = 0;
+#if AAMF_SSE2
+    head = n & ~(size_t)1;
+    if (!positions_clean_sse2(b, head)) return false;
+#endif
+    return positions_clean_scalar(b + head * SVECTOR_SIZE, n - head);
+}
+
+static bool normals_surely_clean(const uint8_t *b, size_t n)
+{
+    size_t head = 0;
+#if AAMF_SSE2
+    head = n & ~(size_t)1;
+    if (!normals_clean_sse2(b, head)) return false;
+#endif
+    return normals_clean_scalar(b + head * SVECTOR_SIZE, n - head);
 }
 
 /* The exact loops over the n records at b of one chunk, first v0. */
@@ -748,7 +824,7 @@ static void check_weight_sum(mc_ctx *c, uint64_t off, uint32_t v, const uint8_t 
 /* The clean path of check_skin_slots and check_weight_sum over n records
  * (issue 16): true when neither would report for any; *max_influences
  * then holds the largest influence count seen. */
-static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+static bool skin_clean_scalar(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
 {
     unsigned bad = 0, most = *max_influences;
     for (size_t v = 0; v < n; v++) {
@@ -772,6 +848,76 @@ static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsign
         most = used > most ? used : most;
     }
     if (bad) return false;
+    *max_influences = most;
+    return true;
+}
+
+#if AAMF_SSE2
+/* Each record's four bytes (a 32-bit lane) turned by one and by two slots:
+ * slot j meets j + 1 and j + 2 (mod 4), which are the six pairs. */
+static inline __m128i slots_turned1(__m128i x)
+{
+    return _mm_or_si128(_mm_srli_epi32(x, 8), _mm_slli_epi32(x, 24));
+}
+
+static inline __m128i slots_turned2(__m128i x)
+{
+    return _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, _MM_SHUFFLE(2, 3, 0, 1)), _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+/* skin_clean_scalar for n a multiple of 4 and bones >= 1, four records at
+ * a time: the 32 bytes hold (indices, weights) lanes of records 0 1 2 3,
+ * unpacked into one register of indices and one of weights (records in the
+ * order 0 2 1 3 in both), so that every byte lane is one slot. */
+static bool skin_clean_sse2(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+{
+    const __m128i zero = _mm_setzero_si128(), low8 = _mm_set1_epi16(0xFF);
+    /* a used slot's index above bones - 1 (at most 255) saturates */
+    const __m128i top = _mm_set1_epi8((char)(uint8_t)(bones > 256 ? 255 : bones - 1));
+    __m128i bad = zero, most = zero;
+    for (size_t v = 0; v + 4 <= n; v += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SKIN_SIZE));
+        __m128i q = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SKIN_SIZE + 16));
+        __m128i lo = _mm_unpacklo_epi32(p, q), hi = _mm_unpackhi_epi32(p, q);
+        __m128i idx = _mm_unpacklo_epi64(lo, hi), w = _mm_unpackhi_epi64(lo, hi);
+        __m128i off = _mm_cmpeq_epi8(w, zero); /* unused slots */
+        bad = _mm_or_si128(bad, _mm_andnot_si128(_mm_cmpeq_epi8(idx, zero), off));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(off, _mm_subs_epu8(idx, top)));
+        /* the weight sum: byte pairs into 16 bits, then pmaddwd into 32 */
+        __m128i s = _mm_add_epi16(_mm_and_si128(w, low8), _mm_srli_epi16(w, 8));
+        s = _mm_madd_epi16(s, _mm_set1_epi16(1));
+        bad = _mm_or_si128(bad, _mm_xor_si128(s, _mm_set1_epi32(255)));
+        /* no bone in two used slots */
+        __m128i same = _mm_andnot_si128(_mm_or_si128(off, slots_turned1(off)),
+                                        _mm_cmpeq_epi8(idx, slots_turned1(idx)));
+        same = _mm_or_si128(same, _mm_andnot_si128(_mm_or_si128(off, slots_turned2(off)),
+                                                   _mm_cmpeq_epi8(idx, slots_turned2(idx))));
+        bad = _mm_or_si128(bad, same);
+        /* influences: 4 minus the unused slots, summed into each lane's low byte */
+        __m128i u = _mm_and_si128(off, _mm_set1_epi8(1));
+        u = _mm_add_epi8(u, _mm_srli_epi32(u, 16));
+        u = _mm_and_si128(_mm_add_epi8(u, _mm_srli_epi32(u, 8)), _mm_set1_epi32(0xFF));
+        most = _mm_max_epi16(most, _mm_sub_epi32(_mm_set1_epi32(4), u));
+    }
+    if (!none_set(bad)) return false;
+    most = _mm_max_epi16(most, _mm_srli_si128(most, 8));
+    most = _mm_max_epi16(most, _mm_srli_si128(most, 4));
+    unsigned m = (unsigned)_mm_cvtsi128_si32(most) & 0xFFu;
+    if (m > *max_influences) *max_influences = m;
+    return true;
+}
+#endif
+
+static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+{
+    size_t head = 0;
+    unsigned most = *max_influences;
+#if AAMF_SSE2
+    /* bones 0: every used slot is out of range; the scalar loop says so */
+    head = bones ? n & ~(size_t)3 : 0;
+    if (!skin_clean_sse2(b, head, bones, &most)) return false;
+#endif
+    if (!skin_clean_scalar(b + head * SKIN_SIZE, n - head, bones, &most)) return false;
     *max_influences = most;
     return true;
 }
