@@ -539,12 +539,14 @@ static unsigned matrices4_clean_sse2(const uint8_t *b)
     __m128i d = dot3(v67, c8, y01, y2);
     good = _mm_and_si128(good, _mm_cmpgt_epi32(d, _mm_set1_epi32((1 << 23) - 1)));
 
-    /* pad 0, no translation at an int32 limit */
-    good = _mm_and_si128(good, _mm_cmpeq_epi32(_mm_srli_epi32(v8p, 16), zero));
-    const __m128i tmin = _mm_set1_epi32(INT32_MIN), tmax = _mm_set1_epi32(INT32_MAX);
-    __m128i t[3] = {tx, ty, tz};
-    for (int k = 0; k < 3; k++)
-        good = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi32(t[k], tmin), _mm_cmpeq_epi32(t[k], tmax)), good);
+    /* pad 0 (the lane is m8 alone); no translation at an int32 limit:
+     * t + 1 wraps INT32_MAX and INT32_MIN to the two lowest int32 values */
+    good = _mm_and_si128(good, _mm_cmpeq_epi32(v8p, c8));
+    const __m128i one32 = _mm_set1_epi32(1), limit = _mm_set1_epi32(INT32_MIN + 2);
+    __m128i at_limit = _mm_cmplt_epi32(_mm_add_epi32(tx, one32), limit);
+    at_limit = _mm_or_si128(at_limit, _mm_cmplt_epi32(_mm_add_epi32(ty, one32), limit));
+    at_limit = _mm_or_si128(at_limit, _mm_cmplt_epi32(_mm_add_epi32(tz, one32), limit));
+    good = _mm_andnot_si128(at_limit, good);
     return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(good));
 }
 #endif
