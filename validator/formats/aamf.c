@@ -491,11 +491,12 @@ static inline __m128i dot3(__m128i p01, __m128i p2, __m128i q01, __m128i q2)
 }
 
 /*
- * The clean path of four matrices at b (128 bytes): bits 0..3 as matrices_surely_clean's ok[]. A
- * matrix is two 16-byte rows of int32 lanes, (m0 m1)(m2 m3)(m4 m5)(m6 m7)
- * and (m8 pad) t0 t1 t2; transposing the four makes each lane one matrix,
- * so pmaddwd multiplies and adds a pair of elements of four matrices at
- * once. The proof is above matrices_surely_clean.
+ * The clean path of four matrices at b (128 bytes): bits 0..3 as
+ * matrices_surely_clean's ok[]. A matrix is two 16-byte rows of int32
+ * lanes, (m0 m1)(m2 m3)(m4 m5)(m6 m7) and (m8 pad) t0 t1 t2; transposing
+ * the four makes each lane one matrix, so pmaddwd multiplies and adds a
+ * pair of elements of four matrices at once. The proof is above
+ * matrices_surely_clean.
  */
 static unsigned matrices4_clean_sse2(const uint8_t *b)
 {
