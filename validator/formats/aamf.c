@@ -28,6 +28,17 @@
 #include "mc_reader.h"
 #include "mc_rules.h"
 
+/* Hand-written clean paths (issue 16) for SSE2, the x86-64 baseline (no
+ * -march flag needed); they read the records' bytes as they are, so a
+ * little-endian host. Other targets run the scalar loops, which the
+ * compiler vectorises as it can. */
+#if defined(__SSE2__) && MC_HOST_LE
+#define AAMF_SSE2 1
+#include <emmintrin.h>
+#else
+#define AAMF_SSE2 0
+#endif
+
 enum {
     SAMF_HEADER_SIZE = 16,
     LEGACY_HEADER_SIZE = 4,
@@ -293,17 +304,21 @@ typedef struct fx_matrix {
     int32_t t[3];
 } fx_matrix;
 
-static fx_matrix read_matrix(mc_reader *r)
+/* The matrix whose 32 bytes are at b. */
+static fx_matrix matrix_at(const uint8_t *b)
 {
     fx_matrix x;
     _Static_assert(sizeof x == MATRIX_SIZE, "fx_matrix is the 32-byte record");
     if (MC_HOST_LE) {
-        mc_read_record(r, &x, sizeof x);
+        memcpy(&x, b, sizeof x);
         return x;
     }
-    for (int k = 0; k < 9; k++) x.m[k] = mc_read_i16(r);
-    x.pad = mc_read_i16(r);
-    for (int k = 0; k < 3; k++) x.t[k] = mc_read_i32(r);
+    for (int k = 0; k < 9; k++) x.m[k] = mc_le_i16(b + 2 * k);
+    x.pad = mc_le_i16(b + 18);
+    for (int k = 0; k < 3; k++) {
+        uint32_t u = mc_le32_bits(b + 20 + 4 * k);
+        memcpy(&x.t[k], &u, sizeof u); /* two's complement reinterpretation */
+    }
     return x;
 }
 
@@ -394,25 +409,38 @@ static void check_matrix(mc_ctx *c, uint64_t off, const fx_matrix *x, const matr
 }
 
 /*
- * The clean path of check_matrix (issue 16): ok[k] is true when check_matrix
- * would report nothing for x[k]. One loop without branches over a batch, so
- * that the compiler runs it on several matrices at once. Exact, not an
- * estimate:
+ * The clean path of check_matrix (issue 16): bit k of
+ * matrices_clean_bits(b, n) is set when check_matrix would report nothing
+ * for the k-th matrix at b. Exact, not an estimate; it may decline a matrix
+ * check_matrix would pass, never the reverse:
  *
  * - Dot products of int16 rows are summed in uint32, wrapping (each
- *   int16 x int16 product fits int32: no signed overflow). A true sum S
+ *   int16 x int16 product fits int32: no signed overflow; pmaddwd's one
+ *   overflow, -2^15 * -2^15 twice, wraps to the same residue). A true sum S
  *   lies in [-3 * 2^30, 3 * 2^30]; the accepted windows are W = 2^24 +-
  *   AAMF_ORTHO_TOLERANCE (diagonal) and 0 +- AAMF_ORTHO_TOLERANCE; the
  *   wrapped sum lands in W when S is in W + k 2^32, and for k != 0 that
  *   lies outside S's range (2^32 - 2^24 - 14192 > 3 * 2^30).
- * - The determinant as row2 . (row0 x row1), the value determinant()
- *   expands by row 0: each cross-product term is the difference of two
- *   int16 products, within +-(2^31 - 2^15) (int32); the dot with row2, in
- *   double, has products below 2^46 and a sum below 2^48: no rounding.
  * - pad 0 and no translation at an int32 limit, as check_matrix tests them.
+ * - The determinant as row2 . (row0 x row1), the value determinant()
+ *   expands by row 0. The scalar path: each cross-product term is the
+ *   difference of two int16 products, within +-(2^31 - 2^15) (int32); the
+ *   dot with row2, in double, has products below 2^46 and a sum below
+ *   2^48: no rounding. The SSE2 path (matrices4_clean_sse2) only decides
+ *   when the three diagonal windows hold, so every element is within
+ *   +-4097 (4098^2 > 2^24 + 14192): negating one is exact, the cross terms
+ *   x_i are exact within +-2 * 4097^2 < 2^26, and y_i = floor(x_i / 4096)
+ *   fits int16; D = sum c_i y_i is exact in int32 and
+ *   det = 4096 D + sum c_i (x_i - 4096 y_i) >= 4096 (D - 3 * 4097). It
+ *   vouches when D >= 2^23, so det > 0; a near-orthonormal row set has
+ *   |det| >= (1 - 3 * 14192 / 2^24)^(3/2) 2^36 (Gershgorin on M M^T), so
+ *   D >= 2^23 declines no rotation check_matrix passes.
  */
 enum { MATRIX_BATCH = 64 };
 
+/* The scalar clean path (other targets, and the matrices after the last
+ * group of four): ok[k] for x[k], one loop without branches so that the
+ * compiler can run it on several matrices at once. */
 static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *restrict ok)
 {
     const uint32_t one = (uint32_t)FX_ONE * FX_ONE, tol = (uint32_t)AAMF_ORTHO_TOLERANCE;
@@ -437,33 +465,130 @@ static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *r
     }
 }
 
+#if AAMF_SSE2
+static inline int32_t u32_as_i32(uint32_t u)
+{
+    int32_t i;
+    memcpy(&i, &u, sizeof i);
+    return i;
+}
+
+/* All ones in the lanes whose wrapped sum s lies inside centre +-
+ * AAMF_ORTHO_TOLERANCE: s - centre + tol <= 2 tol as uint32 is, with the
+ * sign bit flipped, a signed compare (SSE2 has no unsigned one). */
+static inline __m128i inside_window(__m128i s, uint32_t centre)
+{
+    const uint32_t tol = (uint32_t)AAMF_ORTHO_TOLERANCE, flip = UINT32_C(0x80000000);
+    __m128i u = _mm_add_epi32(s, _mm_set1_epi32(u32_as_i32(tol - centre + flip)));
+    return _mm_cmplt_epi32(u, _mm_set1_epi32(u32_as_i32(flip + 2 * tol + 1)));
+}
+
+/* Two int16 rows' dot product for four matrices, from their lanes: pairs
+ * (p0, p1) . (q0, q1) plus the third elements (p2, 0) . (q2, any). */
+static inline __m128i dot3(__m128i p01, __m128i p2, __m128i q01, __m128i q2)
+{
+    return _mm_add_epi32(_mm_madd_epi16(p01, q01), _mm_madd_epi16(p2, q2));
+}
+
+/*
+ * The clean path of four matrices at b (128 bytes): bits 0..3 as
+ * matrices_surely_clean's ok[]. A matrix is two 16-byte rows of int32
+ * lanes, (m0 m1)(m2 m3)(m4 m5)(m6 m7) and (m8 pad) t0 t1 t2; transposing
+ * the four makes each lane one matrix, so pmaddwd multiplies and adds a
+ * pair of elements of four matrices at once. The proof is above
+ * matrices_surely_clean.
+ */
+static unsigned matrices4_clean_sse2(const uint8_t *b)
+{
+    __m128i lo[4], hi[4];
+    for (int k = 0; k < 4; k++) {
+        lo[k] = _mm_loadu_si128((const __m128i *)(const void *)(b + k * MATRIX_SIZE));
+        hi[k] = _mm_loadu_si128((const __m128i *)(const void *)(b + k * MATRIX_SIZE + 16));
+    }
+    __m128i l01 = _mm_unpacklo_epi32(lo[0], lo[1]), l23 = _mm_unpacklo_epi32(lo[2], lo[3]);
+    __m128i h01 = _mm_unpackhi_epi32(lo[0], lo[1]), h23 = _mm_unpackhi_epi32(lo[2], lo[3]);
+    __m128i v01 = _mm_unpacklo_epi64(l01, l23), v23 = _mm_unpackhi_epi64(l01, l23);
+    __m128i v45 = _mm_unpacklo_epi64(h01, h23), v67 = _mm_unpackhi_epi64(h01, h23);
+    l01 = _mm_unpacklo_epi32(hi[0], hi[1]), l23 = _mm_unpacklo_epi32(hi[2], hi[3]);
+    h01 = _mm_unpackhi_epi32(hi[0], hi[1]), h23 = _mm_unpackhi_epi32(hi[2], hi[3]);
+    __m128i v8p = _mm_unpacklo_epi64(l01, l23), tx = _mm_unpackhi_epi64(l01, l23);
+    __m128i ty = _mm_unpacklo_epi64(h01, h23), tz = _mm_unpackhi_epi64(h01, h23);
+
+    /* rows a = m0 m1 m2, b = m3 m4 m5, c = m6 m7 m8 as pairs and singles */
+    const __m128i low = _mm_set1_epi32(0xFFFF), zero = _mm_setzero_si128();
+    __m128i a2 = _mm_and_si128(v23, low), c8 = _mm_and_si128(v8p, low);
+    __m128i b34 = _mm_or_si128(_mm_srli_epi32(v23, 16), _mm_slli_epi32(v45, 16));
+    __m128i b5 = _mm_srli_epi32(v45, 16);
+    const uint32_t one = (uint32_t)FX_ONE * FX_ONE;
+    __m128i good = inside_window(dot3(v01, a2, v01, a2), one);
+    good = _mm_and_si128(good, inside_window(dot3(b34, b5, b34, b5), one));
+    good = _mm_and_si128(good, inside_window(dot3(v67, c8, v67, c8), one));
+    good = _mm_and_si128(good, inside_window(dot3(v01, a2, b34, b5), 0));
+    good = _mm_and_si128(good, inside_window(dot3(v01, a2, v67, c8), 0));
+    good = _mm_and_si128(good, inside_window(dot3(b34, b5, v67, c8), 0));
+
+    /* a x b: x0 = m1 m5 - m2 m4, x1 = m0 (-m5) + m2 m3, x2 = m0 m4 - m1 m3 */
+    __m128i n23 = _mm_sub_epi16(zero, v23), n45 = _mm_sub_epi16(zero, v45);
+    __m128i m12 = _mm_or_si128(_mm_srli_epi32(v01, 16), _mm_slli_epi32(v23, 16));
+    __m128i m02 = _mm_or_si128(_mm_and_si128(v01, low), _mm_slli_epi32(v23, 16));
+    __m128i x0 = _mm_madd_epi16(m12, _mm_or_si128(b5, _mm_slli_epi32(n45, 16)));
+    __m128i x1 = _mm_madd_epi16(m02, _mm_or_si128(_mm_srli_epi32(n45, 16), _mm_andnot_si128(low, v23)));
+    __m128i x2 = _mm_madd_epi16(v01, _mm_or_si128(_mm_and_si128(v45, low), _mm_andnot_si128(low, n23)));
+    /* D = c . floor((a x b) / 4096) >= 2^23 vouches for det > 0 (the proof) */
+    __m128i y0 = _mm_srai_epi32(x0, 12), y1 = _mm_srai_epi32(x1, 12), y2 = _mm_srai_epi32(x2, 12);
+    __m128i y01 = _mm_or_si128(_mm_and_si128(y0, low), _mm_slli_epi32(y1, 16));
+    __m128i d = dot3(v67, c8, y01, y2);
+    good = _mm_and_si128(good, _mm_cmpgt_epi32(d, _mm_set1_epi32((1 << 23) - 1)));
+
+    /* pad 0 (the lane is m8 alone); no translation at an int32 limit:
+     * t + 1 wraps INT32_MAX and INT32_MIN to the two lowest int32 values */
+    good = _mm_and_si128(good, _mm_cmpeq_epi32(v8p, c8));
+    const __m128i one32 = _mm_set1_epi32(1), limit = _mm_set1_epi32(INT32_MIN + 2);
+    __m128i at_limit = _mm_cmplt_epi32(_mm_add_epi32(tx, one32), limit);
+    at_limit = _mm_or_si128(at_limit, _mm_cmplt_epi32(_mm_add_epi32(ty, one32), limit));
+    at_limit = _mm_or_si128(at_limit, _mm_cmplt_epi32(_mm_add_epi32(tz, one32), limit));
+    good = _mm_andnot_si128(at_limit, good);
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(good));
+}
+#endif
+
+/* Bit k set: the k-th of the n (at most MATRIX_BATCH) matrices at b is
+ * surely clean. */
+static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
+{
+    uint64_t bits = 0;
+    size_t k0 = 0;
+#if AAMF_SSE2
+    for (; k0 + 4 <= n; k0 += 4) bits |= (uint64_t)matrices4_clean_sse2(b + k0 * MATRIX_SIZE) << k0;
+#endif
+    if (k0 == n) return bits;
+    fx_matrix x[MATRIX_BATCH];
+    bool ok[MATRIX_BATCH];
+    for (size_t k = k0; k < n; k++) x[k - k0] = matrix_at(b + k * MATRIX_SIZE);
+    matrices_surely_clean(x, n - k0, ok);
+    for (size_t k = k0; k < n; k++) bits |= (uint64_t)ok[k - k0] << k;
+    return bits;
+}
+
 /* Checks the n matrices at the reader's position (file offset off): those
  * of animation anim (-1: the bind poses, one key each), bone-major, keys
  * matrices a bone. The caller checked that they fit. */
 static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
                            uint32_t keys)
 {
-    fx_matrix x[MATRIX_BATCH];
-    bool ok[MATRIX_BATCH];
     for (uint64_t k0 = 0; k0 < n; k0 += MATRIX_BATCH) {
         size_t batch = n - k0 < MATRIX_BATCH ? (size_t)(n - k0) : MATRIX_BATCH;
-        if (MC_HOST_LE) { /* the bytes are the records: one bounds check and one copy */
-            const uint8_t *b = mc_read_bytes(r, batch * MATRIX_SIZE);
-            if (!b) return;
-            memcpy(x, b, batch * MATRIX_SIZE);
-        } else {
-            for (size_t k = 0; k < batch; k++) x[k] = read_matrix(r);
-            if (r->fail) return;
-        }
-        if (c->fast)
-            matrices_surely_clean(x, batch, ok);
-        else
-            memset(ok, 0, batch * sizeof *ok);
+        const uint8_t *b = mc_read_bytes(r, batch * MATRIX_SIZE);
+        if (!b) return;
+        uint64_t all = batch == 64 ? UINT64_MAX : (UINT64_C(1) << batch) - 1;
+        uint64_t clean = c->fast ? matrices_clean_bits(b, batch) : 0;
+        if (clean == all) continue;
         for (size_t k = 0; k < batch; k++) {
-            if (ok[k]) continue;
+            if (clean >> k & 1) continue;
             uint64_t i = k0 + k;
             matrix_ref w = {anim, (uint32_t)(i % keys), (uint32_t)(i / keys)};
-            check_matrix(c, off + i * MATRIX_SIZE, &x[k], &w);
+            fx_matrix x = matrix_at(b + k * MATRIX_SIZE);
+            check_matrix(c, off + i * MATRIX_SIZE, &x, &w);
         }
     }
 }
@@ -492,7 +617,7 @@ static void report_pad(mc_ctx *c, uint64_t off, uint32_t v, const char *table, i
 enum { VERTEX_CHUNK = 1024 };
 
 /* No component at an int16 limit, pads 0: check_positions reports nothing. */
-static bool positions_surely_clean(const uint8_t *b, size_t n)
+static bool positions_clean_scalar(const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
     for (size_t v = 0; v < n; v++) {
@@ -509,7 +634,7 @@ static bool positions_surely_clean(const uint8_t *b, size_t n)
 /* Squared lengths inside NORMAL_CLEAN_MIN .. MAX, pads 0: check_normals
  * reports nothing. A sum of three int16 squares is below 3 * 2^30, so it
  * fits uint32 (each square fits int32). */
-static bool normals_surely_clean(const uint8_t *b, size_t n)
+static bool normals_clean_scalar(const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
     for (size_t v = 0; v < n; v++) {
@@ -519,6 +644,77 @@ static bool normals_surely_clean(const uint8_t *b, size_t n)
         bad |= (n2 < (uint32_t)NORMAL_CLEAN_MIN) | (n2 > (uint32_t)NORMAL_CLEAN_MAX) | (x[3] != 0);
     }
     return !bad;
+}
+
+#if AAMF_SSE2
+/* True when no lane of the accumulated test is set. */
+static inline bool none_set(__m128i bad)
+{
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xFFFF;
+}
+
+/* positions_clean_scalar, two records a register. Each int16 lane k is
+ * moved by add[k] (wrapping) so that its bad values become the top of the
+ * u16 range, which a saturating add of sat[k] turns into 0xFFFF: x + 0x7FFF
+ * puts INT16_MIN and INT16_MAX at 0xFFFF and 0xFFFE, everything else at or
+ * below 0xFFFD (+1 saturates only those two); a pad at 1 .. 0xFFFF
+ * (+0xFFFE saturates all but 0). */
+static bool positions_clean_sse2(const uint8_t *b, size_t n)
+{
+    const __m128i add = _mm_setr_epi16(0x7FFF, 0x7FFF, 0x7FFF, 0, 0x7FFF, 0x7FFF, 0x7FFF, 0);
+    const __m128i sat = _mm_setr_epi16(1, 1, 1, -2, 1, 1, 1, -2), top = _mm_set1_epi16(-1);
+    __m128i bad = _mm_setzero_si128();
+    for (size_t v = 0; v + 2 <= n; v += 2) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SVECTOR_SIZE));
+        x = _mm_adds_epu16(_mm_add_epi16(x, add), sat);
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi16(x, top));
+    }
+    return none_set(bad);
+}
+
+/* normals_clean_scalar, two records a register: pmaddwd squares and adds
+ * (x, y) and (z, pad masked to 0), a swap adds the halves, in wrapping
+ * int32: the sum is below 3 * 2^30 < 2^32, so as uint32 it is exact, and
+ * n2 - MIN <= MAX - MIN as uint32 (sign bit flipped: a signed compare) is
+ * MIN <= n2 <= MAX. */
+static bool normals_clean_sse2(const uint8_t *b, size_t n)
+{
+    const __m128i xyz = _mm_setr_epi16(-1, -1, -1, 0, -1, -1, -1, 0);
+    const uint32_t flip = UINT32_C(0x80000000);
+    const uint32_t lo = (uint32_t)NORMAL_CLEAN_MIN, hi = (uint32_t)NORMAL_CLEAN_MAX;
+    const __m128i shift = _mm_set1_epi32(u32_as_i32(flip - lo));
+    const __m128i above = _mm_set1_epi32(u32_as_i32(flip + (hi - lo)));
+    __m128i bad = _mm_setzero_si128();
+    for (size_t v = 0; v + 2 <= n; v += 2) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SVECTOR_SIZE));
+        __m128i m = _mm_and_si128(x, xyz);
+        __m128i s = _mm_madd_epi16(m, m);
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
+        bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_add_epi32(s, shift), above));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(xyz, x)); /* the pads */
+    }
+    return none_set(bad);
+}
+#endif
+
+static bool positions_surely_clean(const uint8_t *b, size_t n)
+{
+    size_t head = 0;
+#if AAMF_SSE2
+    head = n & ~(size_t)1;
+    if (!positions_clean_sse2(b, head)) return false;
+#endif
+    return positions_clean_scalar(b + head * SVECTOR_SIZE, n - head);
+}
+
+static bool normals_surely_clean(const uint8_t *b, size_t n)
+{
+    size_t head = 0;
+#if AAMF_SSE2
+    head = n & ~(size_t)1;
+    if (!normals_clean_sse2(b, head)) return false;
+#endif
+    return normals_clean_scalar(b + head * SVECTOR_SIZE, n - head);
 }
 
 /* The exact loops over the n records at b of one chunk, first v0. */
@@ -631,7 +827,7 @@ static void check_weight_sum(mc_ctx *c, uint64_t off, uint32_t v, const uint8_t 
 /* The clean path of check_skin_slots and check_weight_sum over n records
  * (issue 16): true when neither would report for any; *max_influences
  * then holds the largest influence count seen. */
-static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+static bool skin_clean_scalar(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
 {
     unsigned bad = 0, most = *max_influences;
     for (size_t v = 0; v < n; v++) {
@@ -655,6 +851,76 @@ static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsign
         most = used > most ? used : most;
     }
     if (bad) return false;
+    *max_influences = most;
+    return true;
+}
+
+#if AAMF_SSE2
+/* Each record's four bytes (a 32-bit lane) turned by one and by two slots:
+ * slot j meets j + 1 and j + 2 (mod 4), which are the six pairs. */
+static inline __m128i slots_turned1(__m128i x)
+{
+    return _mm_or_si128(_mm_srli_epi32(x, 8), _mm_slli_epi32(x, 24));
+}
+
+static inline __m128i slots_turned2(__m128i x)
+{
+    return _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, _MM_SHUFFLE(2, 3, 0, 1)), _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+/* skin_clean_scalar for n a multiple of 4 and bones >= 1, four records at
+ * a time: the 32 bytes hold (indices, weights) lanes of records 0 1 2 3,
+ * unpacked into one register of indices and one of weights (records in the
+ * order 0 2 1 3 in both), so that every byte lane is one slot. */
+static bool skin_clean_sse2(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+{
+    const __m128i zero = _mm_setzero_si128(), low8 = _mm_set1_epi16(0xFF);
+    /* a used slot's index above bones - 1 (at most 255) saturates */
+    const __m128i top = _mm_set1_epi8((char)(uint8_t)(bones > 256 ? 255 : bones - 1));
+    __m128i bad = zero, most = zero;
+    for (size_t v = 0; v + 4 <= n; v += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SKIN_SIZE));
+        __m128i q = _mm_loadu_si128((const __m128i *)(const void *)(b + v * SKIN_SIZE + 16));
+        __m128i lo = _mm_unpacklo_epi32(p, q), hi = _mm_unpackhi_epi32(p, q);
+        __m128i idx = _mm_unpacklo_epi64(lo, hi), w = _mm_unpackhi_epi64(lo, hi);
+        __m128i off = _mm_cmpeq_epi8(w, zero); /* unused slots */
+        bad = _mm_or_si128(bad, _mm_andnot_si128(_mm_cmpeq_epi8(idx, zero), off));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(off, _mm_subs_epu8(idx, top)));
+        /* the weight sum: byte pairs into 16 bits, then pmaddwd into 32 */
+        __m128i s = _mm_add_epi16(_mm_and_si128(w, low8), _mm_srli_epi16(w, 8));
+        s = _mm_madd_epi16(s, _mm_set1_epi16(1));
+        bad = _mm_or_si128(bad, _mm_xor_si128(s, _mm_set1_epi32(255)));
+        /* no bone in two used slots */
+        __m128i same = _mm_andnot_si128(_mm_or_si128(off, slots_turned1(off)),
+                                        _mm_cmpeq_epi8(idx, slots_turned1(idx)));
+        same = _mm_or_si128(same, _mm_andnot_si128(_mm_or_si128(off, slots_turned2(off)),
+                                                   _mm_cmpeq_epi8(idx, slots_turned2(idx))));
+        bad = _mm_or_si128(bad, same);
+        /* influences: 4 minus the unused slots, summed into each lane's low byte */
+        __m128i u = _mm_and_si128(off, _mm_set1_epi8(1));
+        u = _mm_add_epi8(u, _mm_srli_epi32(u, 16));
+        u = _mm_and_si128(_mm_add_epi8(u, _mm_srli_epi32(u, 8)), _mm_set1_epi32(0xFF));
+        most = _mm_max_epi16(most, _mm_sub_epi32(_mm_set1_epi32(4), u));
+    }
+    if (!none_set(bad)) return false;
+    most = _mm_max_epi16(most, _mm_srli_si128(most, 8));
+    most = _mm_max_epi16(most, _mm_srli_si128(most, 4));
+    unsigned m = (unsigned)_mm_cvtsi128_si32(most) & 0xFFu;
+    if (m > *max_influences) *max_influences = m;
+    return true;
+}
+#endif
+
+static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+{
+    size_t head = 0;
+    unsigned most = *max_influences;
+#if AAMF_SSE2
+    /* bones 0: every used slot is out of range; the scalar loop says so */
+    head = bones ? n & ~(size_t)3 : 0;
+    if (!skin_clean_sse2(b, head, bones, &most)) return false;
+#endif
+    if (!skin_clean_scalar(b + head * SKIN_SIZE, n - head, bones, &most)) return false;
     *max_influences = most;
     return true;
 }
