@@ -22,6 +22,32 @@ static int write_buf(mcb_buf *b, const char *path)
     return rc;
 }
 
+/* Skin weights vary from vertex to vertex (1 or 2 bones), and the most
+ * bones of the file sit on one vertex only (peak_vertex): in the last of a
+ * group of four, in a late chunk. A clean path that folds max_influences
+ * wrongly (a lane or a chunk left out) then reports another maximum than
+ * the exact checks, which tests/clean compares. */
+static uint32_t peak_vertex(uint32_t n)
+{
+    uint32_t v = (n / 3 * 2) | 3u;
+    return v < n ? v : n - 1;
+}
+
+static unsigned influences_at(uint32_t v, uint32_t n, unsigned peak)
+{
+    return v == peak_vertex(n) ? peak : 1 + (v & 1);
+}
+
+/* Float weights of k bones that sum to exactly 1. */
+static void float_skin(int32_t *bone, float *weight, unsigned k)
+{
+    static const float w[4][4] = {{1}, {0.75f, 0.25f}, {0.5f, 0.25f, 0.25f}, {0.25f, 0.25f, 0.25f, 0.25f}};
+    for (unsigned j = 0; j < 4; j++) {
+        bone[j] = j < k ? (int32_t)j : -1;
+        weight[j] = j < k ? w[k - 1][j] : 0.0f;
+    }
+}
+
 /* AEM: 97 bytes per skinned vertex (92) and index (4), keyframes besides. */
 static int build_aem(uint64_t bytes, const char *path)
 {
@@ -39,6 +65,7 @@ static int build_aem(uint64_t bytes, const char *path)
     for (uint32_t i = 0; i < nv; i++) {
         m->vertices[i] = proto;
         m->vertices[i].position[0] = (float)i;
+        float_skin(m->vertices[i].bone, m->vertices[i].weight, influences_at(i, nv, 3)); /* 3 bones */
     }
     for (uint32_t k = 0; k < ni; k++) m->indices[k] = k;
     m->meshes[0] = (aemb_mesh){0, ni, 0};
@@ -72,9 +99,10 @@ static int build_semodel(uint64_t bytes, const char *path, enum semb_layout layo
         semb_free(m);
         return -1;
     }
-    for (uint32_t v = 0; v < nv; v++) {
-        s->weight[(size_t)v * 2] = 0.75f;
-        s->weight[(size_t)v * 2 + 1] = 0.25f;
+    for (uint32_t v = 0; v < nv; v++) { /* one bone, two on the peak vertex */
+        bool two = influences_at(v, nv, 2) == 2 && v == peak_vertex(nv);
+        s->weight[(size_t)v * 2] = two ? 0.75f : 1.0f;
+        s->weight[(size_t)v * 2 + 1] = two ? 0.25f : 0.0f;
         s->bone[(size_t)v * 2 + 1] = 1;
     }
     mcb_buf b = {0};
@@ -88,7 +116,13 @@ static int build_samf(uint64_t bytes, const char *path)
 {
     aamfb_model *m = aamfb_sample(AAMFB_32_BONES, 0);
     if (!m) return -1;
-    int rc = aamfb_resize_vertices(m, (uint32_t)(bytes / 2 / 24));
+    uint32_t nv = (uint32_t)(bytes / 2 / 24);
+    int rc = aamfb_resize_vertices(m, nv);
+    if (!rc) { /* the builder gives 1 to 3 bones; 4 on the peak vertex */
+        static const uint8_t w4[4] = {64, 64, 64, 63};
+        aamfb_skin *k = &m->skin[peak_vertex(nv)];
+        for (int j = 0; j < 4; j++) k->bone[j] = (uint8_t)(j + 4), k->weight[j] = w4[j];
+    }
     aamfb_anim *a = &m->anims[0];
     uint32_t frames = (uint32_t)(bytes / 2 / 32 / m->bone_count);
     a->keyframe_count = frames;
@@ -127,7 +161,10 @@ static int build_nlm(uint64_t bytes, const char *path)
         nlmb_free(m);
         return -1;
     }
-    for (uint32_t v = 0; v < nv; v++) mesh->vertices[v] = proto;
+    for (uint32_t v = 0; v < nv; v++) {
+        mesh->vertices[v] = proto;
+        float_skin(mesh->vertices[v].bone, mesh->vertices[v].weight, influences_at(v, nv, 3));
+    }
     for (uint32_t k = 0; k < ni; k++) mesh->indices[k] = k;
     mcb_buf b = {0};
     nlmb_write(m, &b);
@@ -183,8 +220,9 @@ static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bool skinned, bool compr
         mcb_u32(&w->b, normal);
         mcb_f32(&w->b, (float)(v % 256) / 256.0f);
         mcb_f32(&w->b, (float)(v / 256) / 256.0f);
-        if (skinned) {
-            uint8_t bw[4] = {1, 2, (uint8_t)(v % 256), (uint8_t)(255 - v % 256)};
+        if (skinned) { /* one bone, two on the peak vertex */
+            bool two = v == peak_vertex(NV);
+            uint8_t bw[4] = {1, 2, two ? 128 : 255, two ? 127 : 0};
             mcb_bytes(&w->b, bw, 4);
         }
     }
