@@ -263,15 +263,14 @@ static void write_interleaved(e3db *w, unsigned flags, e3db_cube_map *m)
     e3db_end(w);
 }
 
-static void write_skin(e3db *w, e3db_cube_map *m)
+size_t e3db_skin(e3db *w, const char *const *bones, uint8_t n, size_t *bones_at)
 {
-    static const char *const bones[2] = {"root", "tip"};
-    m->skin = e3db_begin(w, 0x1050);
+    size_t at = e3db_begin(w, 0x1050);
     e3db_string(w, 0x1051, "rig");
     e3db_floats(w, 0x1052, identity, 16);
-    m->skin_bones = e3db_begin(w, 0x1053);
-    mcb_u8(&w->b, 2);
-    for (int i = 0; i < 2; i++) {
+    size_t list = e3db_begin(w, 0x1053);
+    mcb_u8(&w->b, n);
+    for (uint8_t i = 0; i < n; i++) {
         mcb_u16(&w->b, (uint16_t)strlen(bones[i]));
         mcb_bytes(&w->b, bones[i], strlen(bones[i]));
         mcb_f32s(&w->b, identity, 16);
@@ -280,6 +279,14 @@ static void write_skin(e3db *w, e3db_cube_map *m)
     uint8_t set = 0;
     e3db_leaf(w, 0x1054, &set, 1);
     e3db_end(w);
+    if (bones_at) *bones_at = list;
+    return at;
+}
+
+static void write_skin(e3db *w, e3db_cube_map *m)
+{
+    static const char *const bones[2] = {"root", "tip"};
+    m->skin = e3db_skin(w, bones, 2, &m->skin_bones);
 }
 
 static void write_mesh(e3db *w, unsigned flags, e3db_cube_map *m)

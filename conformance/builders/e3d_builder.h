@@ -75,6 +75,11 @@ int e3db_lzma_encode(const void *in, size_t n, const e3db_lzma *p, mcb_buf *out)
  * Blocks still open before `from` keep working. */
 size_t e3db_lzma_wrap(e3db *w, size_t from, const e3db_lzma *p);
 
+/* A skin block (0x1050) named "rig": identity matrices, n bones named as
+ * given (the nodes they name must exist), weight set 0. Returns its
+ * offset; *bones_at (if not NULL) gets the bone list's (0x1053). */
+size_t e3db_skin(e3db *w, const char *const *bones, uint8_t n, size_t *bones_at);
+
 /* Features of the cube model (the spec's 24-vertex, 12-triangle cube). */
 enum e3db_cube_flags {
     E3DB_NORMALS = 1 << 0,

@@ -177,26 +177,7 @@ static int build_nlm(uint64_t bytes, const char *path)
  * (positions along a line) so the streams are not trivially short. A
  * skinned file's vertices also carry boneWeights (two bones of a skin named
  * after two nodes, weights w and 255 - w), as a game's characters do. */
-static const float e3d_identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 static const char *const e3d_bones[2] = {"root", "tip"};
-
-static void e3d_skin(e3db *w)
-{
-    e3db_begin(w, 0x1050);
-    e3db_string(w, 0x1051, "rig");
-    e3db_floats(w, 0x1052, e3d_identity, 16);
-    e3db_begin(w, 0x1053);
-    mcb_u8(&w->b, 2);
-    for (int i = 0; i < 2; i++) {
-        mcb_u16(&w->b, (uint16_t)strlen(e3d_bones[i]));
-        mcb_bytes(&w->b, e3d_bones[i], strlen(e3d_bones[i]));
-        mcb_f32s(&w->b, e3d_identity, 16);
-    }
-    e3db_end(w);
-    uint8_t set = 0;
-    e3db_leaf(w, 0x1054, &set, 1);
-    e3db_end(w);
-}
 
 static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bool skinned, bool compressed, bench_e3d_blocks *blocks)
 {
@@ -238,7 +219,7 @@ static void e3d_mesh(e3db *w, uint32_t id, uint32_t nv, bool skinned, bool compr
     mcb_u32(&w->b, NF);
     mcb_u32(&w->b, 0);
     e3db_end(w);
-    if (skinned) e3d_skin(w);
+    if (skinned) e3db_skin(w, e3d_bones, 2, NULL);
     if (compressed) {
         size_t at = e3db_lzma_wrap(w, children, &e3db_lzma_reference);
         if (at != E3DB_FAIL && blocks->count < BENCH_MAX_BLOCKS) blocks->at[blocks->count++] = at;
