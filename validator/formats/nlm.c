@@ -445,6 +445,11 @@ typedef struct vertex_scope {
     double worst;
     uint32_t max_influences;
     mc_zero_normals zero; /* NLM_NORMAL_ZERO, once per mesh */
+    /* the clean path of a chunk (chunk_surely_clean): slot_bone_ok as the
+     * inclusive range [bone_lo, bone_hi], and whether skinned vertices
+     * must weigh 1; fixed once for the file (plan_lanes) */
+    int32_t bone_lo, bone_hi;
+    bool weight_sum;
 } vertex_scope;
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
@@ -651,25 +656,113 @@ static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nl
     return true;
 }
 
-static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
+/* One vertex at off: the clean path, else the exact checks, which alone
+ * report. */
+static void check_vertex(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
-    mc_reader_seek(&r, m->vertices);
+    mc_reader_seek(&r, off);
+    nlm_vertex v;
+    read_vertex(&r, &v);
+    if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
+    unsigned fast;
+    if (c->fast && vertex_surely_clean(c, s, &v, &fast)) {
+        if (fast > s->max_influences) s->max_influences = fast;
+        return;
+    }
+    check_vertex_fields(c, s, off, i, &v);
+    unsigned inf = check_vertex_slots(c, s, off, i, &v);
+    if (inf > s->max_influences) s->max_influences = inf;
+    check_vertex_weight_sum(c, s, off, i, &v);
+}
+
+/* slot_bone_ok as a range of bone IDs, for the lanes: every ID without an
+ * animation flag to trust (or without a bone info map to look in), none
+ * in a static model, the skinning slots when they are every ID from the
+ * first to the last. Other slot sets give an empty range: a vertex that
+ * uses a slot then goes vertex by vertex, through find_pair. */
+static void plan_lanes(vertex_scope *s)
+{
+    const nlm_file *f = s->f;
+    const nlm_tables *t = s->t;
+    s->bone_lo = INT32_MIN;
+    s->bone_hi = INT32_MAX;
+    s->weight_sum = f->flag == 1 && f->flag_ok;
+    if (!f->flag_ok || (f->flag != 0 && !t->have_slots)) return;
+    s->bone_lo = 1;
+    s->bone_hi = 0;
+    if (f->flag == 0 || t->infos == 0) return;
+    for (uint32_t k = 1; k < t->infos; k++) /* sorted: steps of 0 or 1 */
+        if ((int64_t)t->slots[k].key - t->slots[k - 1].key > 1) return;
+    s->bone_lo = t->slots[0].key;
+    s->bone_hi = t->slots[t->infos - 1].key;
+}
+
+/* Vertices judged together by the clean path: one decision per chunk. */
+enum { NLM_CHUNK = 64 };
+
+#if defined(MC_LANES)
+/*
+ * The clean path of a chunk (issue 16): vertex_surely_clean of n vertices
+ * (a multiple of four) at p, four at a time in lanes (mc_numeric.h), read
+ * in place. True when every one of them passes every vertex check; then
+ * their influences are folded into s. False at any doubt, with s
+ * untouched: the chunk goes vertex by vertex (check_vertex). Lane by lane
+ * the rules are vertex_surely_clean's: finite fields (words 0-10), the
+ * position inside the AABB when it can judge, colors in [0, 1], a surely
+ * unit normal, the slot rules with bone IDs in [bone_lo, bone_hi], and in
+ * an animated model a skinned vertex whose weights sum to 1 (the exact
+ * double rule). A vertex vouched for is inside the box and has a unit
+ * normal, so the AABB and zero-normal tallies have nothing to add.
+ */
+static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *p,
+                               uint64_t n)
+{
+    const float inf = (float)INFINITY;
+    float box[6] = {-inf, -inf, -inf, inf, inf, inf};
+    if (s->box) memcpy(box, s->box, sizeof box);
+    __m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    __m128i influences = _mm_setzero_si128();
+    for (uint64_t i = 0; i < n; i += 4, p += 4 * NLM_VERTEX_SIZE) {
+        __m128 w[NLM_VERTEX_SIZE / 4];
+        mc_lanes_words(p, NLM_VERTEX_SIZE, NLM_VERTEX_SIZE / 4, w);
+        __m128 v = mc_lanes_finite(w[0]);
+        for (int k = 1; k < 11; k++) v = _mm_and_ps(v, mc_lanes_finite(w[k]));
+        for (int k = 0; k < 3; k++) {
+            v = _mm_and_ps(v, mc_lanes_within(w[k], box[k], box[3 + k]));
+            v = _mm_and_ps(v, mc_lanes_within(w[3 + k], 0.0f, 1.0f));
+        }
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[6], w[7], w[8], c->unit));
+        mc_lanes_slots t = mc_lanes_slots_judge(w + 11, w + 15, s->bone_lo, s->bone_hi);
+        v = _mm_and_ps(v, t.ok);
+        if (s->weight_sum) {
+            v = _mm_and_ps(v, t.skinned);
+            v = _mm_and_ps(v, mc_lanes_weight_sum_ok(w + 15, c->opt->weight_sum_tolerance));
+        }
+        ok = _mm_and_ps(ok, v);
+        influences = mc_lanes_max_count(influences, t.influences);
+    }
+    if (!mc_lanes_all(ok)) return false;
+    s->max_influences = mc_lanes_fold_max(influences, s->max_influences);
+    return true;
+}
+#endif
+
+static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
+{
     s->zero = (mc_zero_normals){0};
-    for (uint64_t i = 0; i < m->vertex_count; i++) {
-        uint64_t off = r.pos;
-        nlm_vertex v;
-        read_vertex(&r, &v);
-        if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
-        unsigned fast;
-        if (c->fast && vertex_surely_clean(c, s, &v, &fast)) {
-            if (fast > s->max_influences) s->max_influences = fast;
+    uint64_t n = m->vertex_count;
+    for (uint64_t i = 0; i < n;) {
+        uint64_t end = n - i > NLM_CHUNK ? i + NLM_CHUNK : n;
+#if defined(MC_LANES)
+        /* in place: the vertices lie inside the file (walk_mesh) */
+        const uint8_t *p = c->data + m->vertices + i * NLM_VERTEX_SIZE;
+        if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 && chunk_surely_clean(c, s, p, end - i)) {
+            i = end;
             continue;
         }
-        check_vertex_fields(c, s, off, i, &v);
-        unsigned inf = check_vertex_slots(c, s, off, i, &v);
-        if (inf > s->max_influences) s->max_influences = inf;
-        check_vertex_weight_sum(c, s, off, i, &v);
+#endif
+        for (; i < end; i++) check_vertex(c, s, m->vertices + i * NLM_VERTEX_SIZE, i);
     }
     if (s->zero.count) {
         char where[24];
@@ -754,6 +847,7 @@ static void check_meshes(mc_ctx *c, const nlm_file *f, const nlm_tables *t, cons
     s.f = f;
     s.t = t;
     s.box = box;
+    plan_lanes(&s);
     mc_info *info = c->info;
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, NLM_MESHES_OFFSET + 4);
