@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mc_check.h"
 #include "mc_numeric.h"
@@ -57,6 +58,24 @@ typedef struct mc_parent_codes {
  * unless the parent is -1 or comes before the bone. */
 void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_t bones,
                      const mc_parent_codes *codes);
+
+/*
+ * The clean path of an index range check (issue 16): true when the n
+ * little-endian u32 at p are all below limit. Branch-free, one decision
+ * for the lot, so that the compiler can vectorize it; the caller checks
+ * the indices one by one, exactly, only when this is false.
+ */
+static inline bool mc_u32s_surely_below(const uint8_t *p, size_t n, uint32_t limit)
+{
+    uint32_t over = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t v;
+        memcpy(&v, p + 4 * k, 4);
+        if (!MC_HOST_LE) v = mc_le32(p + 4 * k);
+        over |= (uint32_t)(v >= limit);
+    }
+    return over == 0;
+}
 
 /* What the clean path learns of four bone slots with -1 for an unused one
  * (AEM and NLM vertices). */

@@ -457,10 +457,21 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
 /* ---- indices ---- */
 
 /* aem.md, Index Section: indices index into the vertex section. */
+/* Indices judged together by the clean path: one decision per chunk. */
+enum { AEM_INDEX_CHUNK = 256 };
+
 static void check_indices(mc_ctx *c, const aem_file *f)
 {
     mc_reader r = section(c, f, SEC_INDICES);
-    for (uint64_t k = 0; k < f->count[SEC_INDICES]; k++) {
+    uint64_t n = f->count[SEC_INDICES];
+    for (uint64_t k = 0; k < n; k++) {
+        /* the clean path (issue 16): a chunk with every index in range */
+        if (c->fast && k % AEM_INDEX_CHUNK == 0 && n - k >= AEM_INDEX_CHUNK &&
+            mc_u32s_surely_below(r.p + r.pos, AEM_INDEX_CHUNK, f->count[SEC_VERTICES])) {
+            mc_reader_skip(&r, 4 * AEM_INDEX_CHUNK);
+            k += AEM_INDEX_CHUNK - 1;
+            continue;
+        }
         uint32_t idx = mc_read_u32(&r);
         if (r.fail) return;
         if (idx < f->count[SEC_VERTICES]) continue;
