@@ -8,6 +8,7 @@
  * where the file runs out; the second walk checks the elements of the
  * sections the first one found complete.
  */
+#include <float.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -718,16 +719,18 @@ enum { NLM_CHUNK = 64 };
 static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *p,
                                uint64_t n)
 {
-    const float inf = (float)INFINITY;
-    float box[6] = {-inf, -inf, -inf, inf, inf, inf};
+    /* within [-FLT_MAX, FLT_MAX] is finite; a box to judge by is finite */
+    float box[6] = {-FLT_MAX, -FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX};
     if (s->box) memcpy(box, s->box, sizeof box);
     __m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
     __m128i influences = _mm_setzero_si128();
     for (uint64_t i = 0; i < n; i += 4, p += 4 * NLM_VERTEX_SIZE) {
         __m128 w[NLM_VERTEX_SIZE / 4];
         mc_lanes_words(p, NLM_VERTEX_SIZE, NLM_VERTEX_SIZE / 4, w);
-        __m128 v = mc_lanes_finite(w[0]);
-        for (int k = 1; k < 11; k++) v = _mm_and_ps(v, mc_lanes_finite(w[k]));
+        /* finite fields: each comparison below fails for NaN and infinity
+         * (a surely unit normal has a finite sum of squares) */
+        __m128 v = _mm_and_ps(mc_lanes_within(w[9], -FLT_MAX, FLT_MAX),
+                              mc_lanes_within(w[10], -FLT_MAX, FLT_MAX));
         for (int k = 0; k < 3; k++) {
             v = _mm_and_ps(v, mc_lanes_within(w[k], box[k], box[3 + k]));
             v = _mm_and_ps(v, mc_lanes_within(w[3 + k], 0.0f, 1.0f));
