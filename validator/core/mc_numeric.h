@@ -69,23 +69,28 @@ static inline bool mc_surely_unit(const float *v, size_t n, mc_unit_bounds b)
 #include <emmintrin.h>
 #define MC_LANES 1
 
+/* w[o..o + 4) from four records at p, p + stride, p + 2 stride, p + 3
+ * stride: their words o to o + 3. */
+static inline void mc_lanes_block(const unsigned char *p, size_t stride, unsigned o, __m128 *w)
+{
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(p + 4u * o));
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(p + stride + 4u * o));
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(p + 2 * stride + 4u * o));
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(p + 3 * stride + 4u * o));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    w[o] = r0;
+    w[o + 1] = r1;
+    w[o + 2] = r2;
+    w[o + 3] = r3;
+}
+
 /* w[0..words) from four records of `words` (>= 4) 32-bit words at p, p +
  * stride, p + 2 stride, p + 3 stride. No byte past the fourth record is
  * read: the last block of four words is taken at words - 4. */
 static inline void mc_lanes_words(const unsigned char *p, size_t stride, unsigned words, __m128 *w)
 {
-    for (unsigned at = 0; at < words; at += 4) {
-        unsigned o = at + 4 <= words ? at : words - 4;
-        __m128 r0 = _mm_loadu_ps((const float *)(const void *)(p + 4u * o));
-        __m128 r1 = _mm_loadu_ps((const float *)(const void *)(p + stride + 4u * o));
-        __m128 r2 = _mm_loadu_ps((const float *)(const void *)(p + 2 * stride + 4u * o));
-        __m128 r3 = _mm_loadu_ps((const float *)(const void *)(p + 3 * stride + 4u * o));
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-        w[o] = r0;
-        w[o + 1] = r1;
-        w[o + 2] = r2;
-        w[o + 3] = r3;
-    }
+    for (unsigned at = 0; at < words; at += 4)
+        mc_lanes_block(p, stride, at + 4 <= words ? at : words - 4, w);
 }
 
 static inline __m128i mc_lanes_i32(__m128 w)

@@ -164,9 +164,10 @@ static inline mc_lanes_slots mc_lanes_slots_judge(const __m128 bone[4], const __
 
 /* The exact weight-sum rule of four records at once: the lanes where
  * |w0 + w1 + w2 + w3 - 1| <= tolerance x (the non-zero weights, or 1).
- * The sum is made in double in slot order from 0, as the exact checks make
- * it (0 + w0 is w0 for the weights in [0, 1] that reach here), and the
- * bound as they make it, so the lanes agree with them bit for bit. */
+ * The sum is made in double in slot order, as the exact checks make it
+ * (they start from 0, and 0 + w0 is w0 but for the sign of a zero, which
+ * no comparison sees), and the bound as they make it, so the lanes agree
+ * with them. */
 static inline __m128 mc_lanes_weight_sum_ok(const __m128 weight[4], double tolerance)
 {
     const __m128 zero = _mm_setzero_ps();
@@ -182,8 +183,8 @@ static inline __m128 mc_lanes_weight_sum_ok(const __m128 weight[4], double toler
     for (int h = 0; h < 2; h++) { /* lanes 0 and 1, then 2 and 3 */
         __m128d sum = _mm_setzero_pd();
         for (int j = 0; j < 4; j++) {
-            __m128 w = h ? _mm_movehl_ps(weight[j], weight[j]) : weight[j];
-            sum = _mm_add_pd(sum, _mm_cvtps_pd(w));
+            __m128d w = _mm_cvtps_pd(h ? _mm_movehl_ps(weight[j], weight[j]) : weight[j]);
+            sum = j ? _mm_add_pd(sum, w) : w; /* 0 + w0: w0 */
         }
         __m128i n = h ? _mm_shuffle_epi32(nonzero, _MM_SHUFFLE(3, 2, 3, 2)) : nonzero;
         __m128d dev = _mm_andnot_pd(sign, _mm_sub_pd(sum, one));

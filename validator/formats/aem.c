@@ -399,14 +399,21 @@ static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, ui
     __m128 ok = _mm_castsi128_ps(none);
     __m128i influences = _mm_setzero_si128(), differ = _mm_setzero_si128();
     for (uint64_t i = 0; i < n; i += 4, p += 4 * AEM_VERTEX_SIZE) {
+        /* block by block (words 0-3, 4-7, ...; the last at 19-22), each
+         * judged as soon as it is loaded */
         __m128 w[AEM_VERTEX_SIZE / 4];
-        mc_lanes_words(p, AEM_VERTEX_SIZE, AEM_VERTEX_SIZE / 4, w);
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 0, w);
         __m128 v = _mm_and_ps(_mm_and_ps(mc_lanes_finite(w[0]), mc_lanes_finite(w[1])),
-                              _mm_and_ps(mc_lanes_finite(w[2]), mc_lanes_finite(w[12])));
-        v = _mm_and_ps(v, mc_lanes_finite(w[13]));
+                              mc_lanes_finite(w[2]));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 4, w);
         v = _mm_and_ps(v, mc_lanes_surely_unit3(w[3], w[4], w[5], c->unit));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 8, w);
         v = _mm_and_ps(v, mc_lanes_surely_unit3(w[6], w[7], w[8], c->unit));
         v = _mm_and_ps(v, mc_lanes_surely_unit3(w[9], w[10], w[11], c->unit));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 12, w);
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_finite(w[12]), mc_lanes_finite(w[13])));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 16, w);
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 19, w);
         mc_lanes_slots s = mc_lanes_slots_judge(w + 14, w + 18, 0, bone_hi);
         v = _mm_and_ps(v, _mm_and_ps(s.ok, s.skinned));
         v = _mm_and_ps(v, mc_lanes_weight_sum_ok(w + 18, c->opt->weight_sum_tolerance));
