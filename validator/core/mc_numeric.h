@@ -57,13 +57,15 @@ static inline bool mc_surely_unit(const float *v, size_t n, mc_unit_bounds b)
 
 /*
  * Four records side by side (issue 16). The clean paths of the vertex
- * loops judge four records at a time: mc_lanes_words loads each record's
- * 32-bit words in place (no copy, no struct) and transposes them, so that
- * lane k of w[j] is word j of record k, and every rule becomes the same
- * comparison made on four records at once. The masks are all-ones where a
- * lane passes. SSE2 only (part of every x86-64); other targets keep the
- * per-record clean paths, which mean the same. Host byte order: callers
- * use the lanes on little-endian hosts, as the formats are.
+ * loops judge four records at a time: mc_lanes_block loads four 32-bit
+ * words of each record in place (no copy, no struct) and transposes them,
+ * so that lane k of w[j] is word j of record k, and every rule becomes the
+ * same comparison made on four records at once. A record of 4n + m words
+ * takes its last block at word 4n + m - 4, so no byte past the fourth
+ * record is read. The masks are all-ones where a lane passes. SSE2 only
+ * (part of every x86-64); other targets keep the per-record clean paths,
+ * which mean the same. Host byte order: callers use the lanes on
+ * little-endian hosts, as the formats are.
  */
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -82,15 +84,6 @@ static inline void mc_lanes_block(const unsigned char *p, size_t stride, unsigne
     w[o + 1] = r1;
     w[o + 2] = r2;
     w[o + 3] = r3;
-}
-
-/* w[0..words) from four records of `words` (>= 4) 32-bit words at p, p +
- * stride, p + 2 stride, p + 3 stride. No byte past the fourth record is
- * read: the last block of four words is taken at words - 4. */
-static inline void mc_lanes_words(const unsigned char *p, size_t stride, unsigned words, __m128 *w)
-{
-    for (unsigned at = 0; at < words; at += 4)
-        mc_lanes_block(p, stride, at + 4 <= words ? at : words - 4, w);
 }
 
 static inline __m128i mc_lanes_i32(__m128 w)

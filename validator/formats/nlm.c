@@ -725,17 +725,23 @@ static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *
     __m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
     __m128i influences = _mm_setzero_si128();
     for (uint64_t i = 0; i < n; i += 4, p += 4 * NLM_VERTEX_SIZE) {
+        /* block by block (words 0-3, 4-7, ...; the last at 15-18), each
+         * judged as soon as it is loaded. Finite fields: each comparison
+         * fails for NaN and infinity (a surely unit normal has a finite sum
+         * of squares). */
         __m128 w[NLM_VERTEX_SIZE / 4];
-        mc_lanes_words(p, NLM_VERTEX_SIZE, NLM_VERTEX_SIZE / 4, w);
-        /* finite fields: each comparison below fails for NaN and infinity
-         * (a surely unit normal has a finite sum of squares) */
-        __m128 v = _mm_and_ps(mc_lanes_within(w[9], -FLT_MAX, FLT_MAX),
-                              mc_lanes_within(w[10], -FLT_MAX, FLT_MAX));
-        for (int k = 0; k < 3; k++) {
-            v = _mm_and_ps(v, mc_lanes_within(w[k], box[k], box[3 + k]));
-            v = _mm_and_ps(v, mc_lanes_within(w[3 + k], 0.0f, 1.0f));
-        }
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 0, w);
+        __m128 v = mc_lanes_within(w[3], 0.0f, 1.0f);
+        for (int k = 0; k < 3; k++) v = _mm_and_ps(v, mc_lanes_within(w[k], box[k], box[3 + k]));
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 4, w);
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_within(w[4], 0.0f, 1.0f),
+                                     mc_lanes_within(w[5], 0.0f, 1.0f)));
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 8, w);
         v = _mm_and_ps(v, mc_lanes_surely_unit3(w[6], w[7], w[8], c->unit));
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_within(w[9], -FLT_MAX, FLT_MAX),
+                                     mc_lanes_within(w[10], -FLT_MAX, FLT_MAX)));
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 12, w);
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 15, w);
         mc_lanes_slots t = mc_lanes_slots_judge(w + 11, w + 15, s->bone_lo, s->bone_hi);
         v = _mm_and_ps(v, t.ok);
         if (s->weight_sum) {
