@@ -2,6 +2,7 @@
 #ifndef MC_NUMERIC_H
 #define MC_NUMERIC_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,9 +66,12 @@ static inline bool mc_surely_unit(const float *v, size_t n, mc_unit_bounds b)
  * record is read. The masks are all-ones where a lane passes. SSE2 only
  * (part of every x86-64); other targets keep the per-record clean paths,
  * which mean the same. Host byte order: callers use the lanes on
- * little-endian hosts, as the formats are.
+ * little-endian hosts, as the formats are. FLT_EVAL_METHOD 0: where the
+ * exact checks compute in wider precision (x87), a rule that repeats
+ * their double arithmetic in lanes could round otherwise, so there are no
+ * lanes.
  */
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 #include <emmintrin.h>
 #define MC_LANES 1
 
