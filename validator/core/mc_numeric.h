@@ -2,6 +2,7 @@
 #ifndef MC_NUMERIC_H
 #define MC_NUMERIC_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,6 +55,74 @@ static inline bool mc_surely_unit(const float *v, size_t n, mc_unit_bounds b)
     for (size_t i = 0; i < n; i++) s += v[i] * v[i];
     return s >= b.lo2 && s <= b.hi2;
 }
+
+/*
+ * Four records side by side (issue 16). The clean paths of the vertex
+ * loops judge four records at a time: mc_lanes_block loads four 32-bit
+ * words of each record in place (no copy, no struct) and transposes them,
+ * so that lane k of w[j] is word j of record k, and every rule becomes the
+ * same comparison made on four records at once. A record of 4n + m words
+ * takes its last block at word 4n + m - 4, so no byte past the fourth
+ * record is read. The masks are all-ones where a lane passes. SSE2 only
+ * (part of every x86-64); other targets keep the per-record clean paths,
+ * which mean the same. Host byte order: callers use the lanes on
+ * little-endian hosts, as the formats are. FLT_EVAL_METHOD 0: where the
+ * exact checks compute in wider precision (x87), a rule that repeats
+ * their double arithmetic in lanes could round otherwise, so there are no
+ * lanes.
+ */
+#if defined(__SSE2__) && defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#include <emmintrin.h>
+#define MC_LANES 1
+
+/* w[o..o + 4) from four records at p, p + stride, p + 2 stride, p + 3
+ * stride: their words o to o + 3. */
+static inline void mc_lanes_block(const unsigned char *p, size_t stride, unsigned o, __m128 *w)
+{
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(p + 4u * o));
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(p + stride + 4u * o));
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(p + 2 * stride + 4u * o));
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(p + 3 * stride + 4u * o));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    w[o] = r0;
+    w[o + 1] = r1;
+    w[o + 2] = r2;
+    w[o + 3] = r3;
+}
+
+static inline __m128i mc_lanes_i32(__m128 w)
+{
+    return _mm_castps_si128(w);
+}
+
+/* Finite lanes: x - x is 0 for a finite x and NaN for NaN or infinity. */
+static inline __m128 mc_lanes_finite(__m128 x)
+{
+    return _mm_cmpeq_ps(_mm_sub_ps(x, x), _mm_setzero_ps());
+}
+
+/* Lanes where lo <= x <= hi (never for NaN). */
+static inline __m128 mc_lanes_within(__m128 x, float lo, float hi)
+{
+    return _mm_and_ps(_mm_cmpge_ps(x, _mm_set1_ps(lo)), _mm_cmple_ps(x, _mm_set1_ps(hi)));
+}
+
+/* mc_surely_unit of (x, y, z), four lanes at once. The float sum of squares
+ * is added in another order than mc_surely_unit's: the bounds allow for
+ * the rounding of any order (three non-negative terms, relative error
+ * below 3e-7), so a lane inside them passes mc_is_unit all the same. */
+static inline __m128 mc_lanes_surely_unit3(__m128 x, __m128 y, __m128 z, mc_unit_bounds b)
+{
+    __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+    return _mm_and_ps(_mm_cmpge_ps(s, _mm_set1_ps(b.lo2)), _mm_cmple_ps(s, _mm_set1_ps(b.hi2)));
+}
+
+/* Whether every lane of a mask is set. */
+static inline bool mc_lanes_all(__m128 m)
+{
+    return _mm_movemask_ps(m) == 0xF;
+}
+#endif
 
 /*
  * Whether the 3x3 linear part of a column-major 4x4 matrix is invertible.

@@ -331,47 +331,154 @@ static bool vertex_surely_clean(const aem_vertex *v, uint32_t bones, mc_unit_bou
     return true;
 }
 
-static void check_vertices(mc_ctx *c, const aem_file *f)
+static int32_t vertex_extra(const mc_ctx *c, const aem_file *f, uint32_t v)
 {
-    uint32_t max_influences = 0, bones = f->count[SEC_BONES];
-    mc_zero_normals zero = {0};
-    for (uint64_t i = 0; i < f->count[SEC_VERTICES]; i++) {
-        mc_reader r = record(c, f, SEC_VERTICES, i);
-        aem_vertex v;
-        read_vertex(&r, &v);
-        if (r.fail) return; /* unreachable after check_size; never read garbage */
-        unsigned fast;
-        if (c->fast && vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
-            if (fast > max_influences) max_influences = fast;
+    mc_reader r = record(c, f, SEC_VERTICES, v);
+    mc_reader_skip(&r, 88);
+    return mc_read_i32(&r);
+}
+
+/* What the vertex loop leaves behind besides its issues. */
+typedef struct vertex_tally {
+    uint32_t max_influences;
+    mc_zero_normals zero;
+    int32_t extra0;  /* vertex 0's extra bone */
+    bool extra_same; /* every vertex so far has extra0 (kept by the clean paths only) */
+} vertex_tally;
+
+/* One vertex: the clean path, else the exact checks, which alone report. */
+static void check_vertex(mc_ctx *c, const aem_file *f, uint64_t i, vertex_tally *t)
+{
+    uint32_t bones = f->count[SEC_BONES];
+    mc_reader r = record(c, f, SEC_VERTICES, i);
+    aem_vertex v;
+    read_vertex(&r, &v);
+    if (r.fail) return; /* unreachable after check_size; never read garbage */
+    t->extra_same &= v.extra == t->extra0;
+    unsigned fast;
+    if (c->fast && vertex_surely_clean(&v, bones, c->unit, c->opt->weight_sum_tolerance, &fast)) {
+        if (fast > t->max_influences) t->max_influences = fast;
+        return;
+    }
+    uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
+    check_vertex_vectors(c, off, i, &v, &t->zero);
+    unsigned inf = check_vertex_slots(c, f, off, i, &v);
+    if (inf > t->max_influences) t->max_influences = inf;
+    check_vertex_weight_sum(c, off, i, &v);
+    if (v.extra != -1 && !bone_in_range(v.extra, bones)) {
+        mc_instance *in = mc_emit(c, MC_AEM_EXTRA_BONE_RANGE, off + 88);
+        mc_path(in, "/vertices/%" PRIu64 "/extra_bone_index", i);
+        mc_msg(in, "vertex %" PRIu64 ": extra bone index %" PRId32 " (expected -1 or < bone count %" PRIu32 ")",
+               i, v.extra, bones);
+    }
+}
+
+/* Vertices judged together by the clean path: one decision per chunk. */
+enum { AEM_CHUNK = 64 };
+
+#if defined(MC_LANES)
+/*
+ * The clean path of a chunk (issue 16): vertex_surely_clean of n vertices
+ * (a multiple of four) at p, four at a time in lanes (mc_numeric.h), read
+ * in place. True when every one of them passes every vertex check; then
+ * their influences are folded into t, and whether their extra bones all
+ * equal extra0. False at any doubt, with t untouched: the chunk goes
+ * vertex by vertex (check_vertex). The rules, lane by lane, are those of
+ * vertex_surely_clean: finite position and uv, surely unit normal, tangent
+ * and bitangent (words 3-11), the slot rules with bones in [0, bones), a
+ * skinned vertex whose weights sum to 1 (the exact double rule), an extra
+ * bone of -1 or in range.
+ */
+static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint32_t bones,
+                               vertex_tally *t)
+{
+    /* bone_in_range as a signed range; a count past INT32_MAX (no file has
+     * one) only declines more */
+    int32_t bone_hi = bones > INT32_MAX ? INT32_MAX : (int32_t)bones - 1;
+    const __m128i extra0 = _mm_set1_epi32(t->extra0), none = _mm_set1_epi32(-1);
+    __m128 ok = _mm_castsi128_ps(none);
+    __m128i influences = _mm_setzero_si128(), differ = _mm_setzero_si128();
+    for (uint64_t i = 0; i < n; i += 4, p += 4 * AEM_VERTEX_SIZE) {
+        /* block by block (words 0-3, 4-7, ...; the last at 19-22), each
+         * judged as soon as it is loaded */
+        __m128 w[AEM_VERTEX_SIZE / 4];
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 0, w);
+        __m128 v = _mm_and_ps(_mm_and_ps(mc_lanes_finite(w[0]), mc_lanes_finite(w[1])),
+                              mc_lanes_finite(w[2]));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 4, w);
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[3], w[4], w[5], c->unit));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 8, w);
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[6], w[7], w[8], c->unit));
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[9], w[10], w[11], c->unit));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 12, w);
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_finite(w[12]), mc_lanes_finite(w[13])));
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 16, w);
+        mc_lanes_block(p, AEM_VERTEX_SIZE, 19, w);
+        mc_lanes_slots s = mc_lanes_slots_judge(w + 14, w + 18, 0, bone_hi);
+        v = _mm_and_ps(v, _mm_and_ps(s.ok, s.skinned));
+        v = _mm_and_ps(v, mc_lanes_weight_sum_ok(w + 18, c->opt->weight_sum_tolerance));
+        __m128i e = mc_lanes_i32(w[22]);
+        __m128i e_ok = _mm_or_si128(_mm_cmpeq_epi32(e, none),
+                                    _mm_andnot_si128(_mm_cmpgt_epi32(e, _mm_set1_epi32(bone_hi)),
+                                                     _mm_cmpgt_epi32(e, none)));
+        ok = _mm_and_ps(ok, _mm_and_ps(v, _mm_castsi128_ps(e_ok)));
+        influences = mc_lanes_max_count(influences, s.influences);
+        differ = _mm_or_si128(differ, _mm_xor_si128(e, extra0));
+    }
+    if (!mc_lanes_all(ok)) return false;
+    t->max_influences = mc_lanes_fold_max(influences, t->max_influences);
+    t->extra_same &= _mm_movemask_epi8(_mm_cmpeq_epi32(differ, _mm_setzero_si128())) == 0xFFFF;
+    return true;
+}
+#endif
+
+/* Returns whether every vertex has the same extra bone, as far as the
+ * clean paths know (false when they are off): the meshes' extra-bone
+ * consistency then holds without a walk. */
+static bool check_vertices(mc_ctx *c, const aem_file *f)
+{
+    uint64_t n = f->count[SEC_VERTICES];
+    vertex_tally t = {0, {0}, n ? vertex_extra(c, f, 0) : -1, c->fast};
+    for (uint64_t i = 0; i < n;) {
+        uint64_t end = n - i > AEM_CHUNK ? i + AEM_CHUNK : n;
+#if defined(MC_LANES)
+        /* in place: the section lies inside the file (check_header) */
+        const uint8_t *p = c->data + f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
+        if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 &&
+            chunk_surely_clean(c, p, end - i, f->count[SEC_BONES], &t)) {
+            i = end;
             continue;
         }
-        uint64_t off = f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
-        check_vertex_vectors(c, off, i, &v, &zero);
-        unsigned inf = check_vertex_slots(c, f, off, i, &v);
-        if (inf > max_influences) max_influences = inf;
-        check_vertex_weight_sum(c, off, i, &v);
-        if (v.extra != -1 && !bone_in_range(v.extra, bones)) {
-            mc_instance *in = mc_emit(c, MC_AEM_EXTRA_BONE_RANGE, off + 88);
-            mc_path(in, "/vertices/%" PRIu64 "/extra_bone_index", i);
-            mc_msg(in, "vertex %" PRIu64 ": extra bone index %" PRId32 " (expected -1 or < bone count %" PRIu32 ")",
-                   i, v.extra, bones);
-        }
+#endif
+        for (; i < end; i++) check_vertex(c, f, i, &t);
     }
-    c->info->max_influences = max_influences;
-    if (zero.count) { /* the vertex section is every mesh's: one warning */
-        mc_instance *in = mc_emit(c, MC_AEM_NORMAL_ZERO, zero.first_offset);
-        mc_path(in, "/vertices/%" PRIu64 "/normal", zero.first_vertex);
-        mc_zero_normals_msg(in, &zero, "vertex section", f->count[SEC_VERTICES]);
+    c->info->max_influences = t.max_influences;
+    if (t.zero.count) { /* the vertex section is every mesh's: one warning */
+        mc_instance *in = mc_emit(c, MC_AEM_NORMAL_ZERO, t.zero.first_offset);
+        mc_path(in, "/vertices/%" PRIu64 "/normal", t.zero.first_vertex);
+        mc_zero_normals_msg(in, &t.zero, "vertex section", f->count[SEC_VERTICES]);
     }
+    return t.extra_same;
 }
 
 /* ---- indices ---- */
 
 /* aem.md, Index Section: indices index into the vertex section. */
+/* Indices judged together by the clean path: one decision per chunk. */
+enum { AEM_INDEX_CHUNK = 256 };
+
 static void check_indices(mc_ctx *c, const aem_file *f)
 {
     mc_reader r = section(c, f, SEC_INDICES);
-    for (uint64_t k = 0; k < f->count[SEC_INDICES]; k++) {
+    uint64_t n = f->count[SEC_INDICES];
+    for (uint64_t k = 0; k < n; k++) {
+        /* the clean path (issue 16): a chunk with every index in range */
+        if (c->fast && k % AEM_INDEX_CHUNK == 0 && n - k >= AEM_INDEX_CHUNK &&
+            mc_u32s_surely_below(r.p + r.pos, AEM_INDEX_CHUNK, f->count[SEC_VERTICES])) {
+            mc_reader_skip(&r, 4 * AEM_INDEX_CHUNK);
+            k += AEM_INDEX_CHUNK - 1;
+            continue;
+        }
         uint32_t idx = mc_read_u32(&r);
         if (r.fail) return;
         if (idx < f->count[SEC_VERTICES]) continue;
@@ -425,20 +532,16 @@ static void check_textures(mc_ctx *c, const aem_file *f)
 
 /* ---- meshes ---- */
 
-static int32_t vertex_extra(const mc_ctx *c, const aem_file *f, uint32_t v)
-{
-    mc_reader r = record(c, f, SEC_VERTICES, v);
-    mc_reader_skip(&r, 88);
-    return mc_read_i32(&r);
-}
-
 /* aem.md, Vertex Section: the extra bone applies to all vertices of a mesh,
  * so every vertex the mesh references should carry the same one. Meshes may
  * overlap, so the visits are paid from the work budget. */
 static void check_mesh_extra_bone(mc_ctx *c, const aem_file *f, uint64_t m, uint64_t moff,
-                                  uint32_t first, uint32_t count)
+                                  uint32_t first, uint32_t count, bool extra_same)
 {
     if (count == 0 || !mc_work(c, count, moff, "mesh extra-bone consistency")) return;
+    /* the clean path saw one extra bone in every vertex: no mismatch can be
+     * found, and the walk would read every referenced vertex again */
+    if (extra_same) return;
     mc_reader r = section(c, f, SEC_INDICES);
     mc_reader_skip(&r, (size_t)first * 4u);
     int32_t expect = 0;
@@ -464,7 +567,7 @@ static void check_mesh_extra_bone(mc_ctx *c, const aem_file *f, uint64_t m, uint
     }
 }
 
-static void check_meshes(mc_ctx *c, const aem_file *f)
+static void check_meshes(mc_ctx *c, const aem_file *f, bool extra_same)
 {
     uint64_t triangles = 0;
     for (uint64_t m = 0; m < f->count[SEC_MESHES]; m++) {
@@ -492,7 +595,7 @@ static void check_meshes(mc_ctx *c, const aem_file *f)
         }
         if (in_range) {
             triangles += count / 3;
-            check_mesh_extra_bone(c, f, m, off, first, count);
+            check_mesh_extra_bone(c, f, m, off, first, count, extra_same);
         }
     }
     c->info->triangles = triangles;
@@ -829,10 +932,10 @@ static void aem_validate(mc_ctx *c)
     if (!check_header(c, &f)) return;
     c->layout = "aem1";
     fill_info(c, &f);
-    check_vertices(c, &f);
+    bool extra_same = check_vertices(c, &f);
     check_indices(c, &f);
     check_textures(c, &f);
-    check_meshes(c, &f);
+    check_meshes(c, &f, extra_same);
     check_materials(c, &f);
     check_bones(c, &f);
     check_animations(c, &f);

@@ -8,6 +8,7 @@
  * where the file runs out; the second walk checks the elements of the
  * sections the first one found complete.
  */
+#include <float.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -445,6 +446,11 @@ typedef struct vertex_scope {
     double worst;
     uint32_t max_influences;
     mc_zero_normals zero; /* NLM_NORMAL_ZERO, once per mesh */
+    /* the clean path of a chunk (chunk_surely_clean): slot_bone_ok as the
+     * inclusive range [bone_lo, bone_hi], and whether skinned vertices
+     * must weigh 1; fixed once for the file (plan_lanes) */
+    int32_t bone_lo, bone_hi;
+    bool weight_sum;
 } vertex_scope;
 
 static void read_vertex(mc_reader *r, nlm_vertex *v)
@@ -651,25 +657,121 @@ static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nl
     return true;
 }
 
-static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
+/* One vertex at off: the clean path, else the exact checks, which alone
+ * report. */
+static void check_vertex(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
-    mc_reader_seek(&r, m->vertices);
+    mc_reader_seek(&r, off);
+    nlm_vertex v;
+    read_vertex(&r, &v);
+    if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
+    unsigned fast;
+    if (c->fast && vertex_surely_clean(c, s, &v, &fast)) {
+        if (fast > s->max_influences) s->max_influences = fast;
+        return;
+    }
+    check_vertex_fields(c, s, off, i, &v);
+    unsigned inf = check_vertex_slots(c, s, off, i, &v);
+    if (inf > s->max_influences) s->max_influences = inf;
+    check_vertex_weight_sum(c, s, off, i, &v);
+}
+
+/* slot_bone_ok as a range of bone IDs, for the lanes: every ID without an
+ * animation flag to trust (or without a bone info map to look in), none
+ * in a static model, the skinning slots when they are every ID from the
+ * first to the last. Other slot sets give an empty range: a vertex that
+ * uses a slot then goes vertex by vertex, through find_pair. */
+static void plan_lanes(vertex_scope *s)
+{
+    const nlm_file *f = s->f;
+    const nlm_tables *t = s->t;
+    s->bone_lo = INT32_MIN;
+    s->bone_hi = INT32_MAX;
+    s->weight_sum = f->flag == 1 && f->flag_ok;
+    if (!f->flag_ok || (f->flag != 0 && !t->have_slots)) return;
+    s->bone_lo = 1;
+    s->bone_hi = 0;
+    if (f->flag == 0 || t->infos == 0) return;
+    for (uint32_t k = 1; k < t->infos; k++) /* sorted: steps of 0 or 1 */
+        if ((int64_t)t->slots[k].key - t->slots[k - 1].key > 1) return;
+    s->bone_lo = t->slots[0].key;
+    s->bone_hi = t->slots[t->infos - 1].key;
+}
+
+/* Vertices judged together by the clean path: one decision per chunk. */
+enum { NLM_CHUNK = 64 };
+
+#if defined(MC_LANES)
+/*
+ * The clean path of a chunk (issue 16): vertex_surely_clean of n vertices
+ * (a multiple of four) at p, four at a time in lanes (mc_numeric.h), read
+ * in place. True when every one of them passes every vertex check; then
+ * their influences are folded into s. False at any doubt, with s
+ * untouched: the chunk goes vertex by vertex (check_vertex). Lane by lane
+ * the rules are vertex_surely_clean's: finite fields (words 0-10), the
+ * position inside the AABB when it can judge, colors in [0, 1], a surely
+ * unit normal, the slot rules with bone IDs in [bone_lo, bone_hi], and in
+ * an animated model a skinned vertex whose weights sum to 1 (the exact
+ * double rule). A vertex vouched for is inside the box and has a unit
+ * normal, so the AABB and zero-normal tallies have nothing to add.
+ */
+static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *p,
+                               uint64_t n)
+{
+    /* within [-FLT_MAX, FLT_MAX] is finite; a box to judge by is finite */
+    float box[6] = {-FLT_MAX, -FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX};
+    if (s->box) memcpy(box, s->box, sizeof box);
+    __m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    __m128i influences = _mm_setzero_si128();
+    for (uint64_t i = 0; i < n; i += 4, p += 4 * NLM_VERTEX_SIZE) {
+        /* block by block (words 0-3, 4-7, ...; the last at 15-18), each
+         * judged as soon as it is loaded. Finite fields: each comparison
+         * fails for NaN and infinity (a surely unit normal has a finite sum
+         * of squares). */
+        __m128 w[NLM_VERTEX_SIZE / 4];
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 0, w);
+        __m128 v = mc_lanes_within(w[3], 0.0f, 1.0f);
+        for (int k = 0; k < 3; k++) v = _mm_and_ps(v, mc_lanes_within(w[k], box[k], box[3 + k]));
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 4, w);
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_within(w[4], 0.0f, 1.0f),
+                                     mc_lanes_within(w[5], 0.0f, 1.0f)));
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 8, w);
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[6], w[7], w[8], c->unit));
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_within(w[9], -FLT_MAX, FLT_MAX),
+                                     mc_lanes_within(w[10], -FLT_MAX, FLT_MAX)));
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 12, w);
+        mc_lanes_block(p, NLM_VERTEX_SIZE, 15, w);
+        mc_lanes_slots t = mc_lanes_slots_judge(w + 11, w + 15, s->bone_lo, s->bone_hi);
+        v = _mm_and_ps(v, t.ok);
+        if (s->weight_sum) {
+            v = _mm_and_ps(v, t.skinned);
+            v = _mm_and_ps(v, mc_lanes_weight_sum_ok(w + 15, c->opt->weight_sum_tolerance));
+        }
+        ok = _mm_and_ps(ok, v);
+        influences = mc_lanes_max_count(influences, t.influences);
+    }
+    if (!mc_lanes_all(ok)) return false;
+    s->max_influences = mc_lanes_fold_max(influences, s->max_influences);
+    return true;
+}
+#endif
+
+static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
+{
     s->zero = (mc_zero_normals){0};
-    for (uint64_t i = 0; i < m->vertex_count; i++) {
-        uint64_t off = r.pos;
-        nlm_vertex v;
-        read_vertex(&r, &v);
-        if (r.fail) return; /* unreachable after walk_mesh; never read garbage */
-        unsigned fast;
-        if (c->fast && vertex_surely_clean(c, s, &v, &fast)) {
-            if (fast > s->max_influences) s->max_influences = fast;
+    uint64_t n = m->vertex_count;
+    for (uint64_t i = 0; i < n;) {
+        uint64_t end = n - i > NLM_CHUNK ? i + NLM_CHUNK : n;
+#if defined(MC_LANES)
+        /* in place: the vertices lie inside the file (walk_mesh) */
+        const uint8_t *p = c->data + m->vertices + i * NLM_VERTEX_SIZE;
+        if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 && chunk_surely_clean(c, s, p, end - i)) {
+            i = end;
             continue;
         }
-        check_vertex_fields(c, s, off, i, &v);
-        unsigned inf = check_vertex_slots(c, s, off, i, &v);
-        if (inf > s->max_influences) s->max_influences = inf;
-        check_vertex_weight_sum(c, s, off, i, &v);
+#endif
+        for (; i < end; i++) check_vertex(c, s, m->vertices + i * NLM_VERTEX_SIZE, i);
     }
     if (s->zero.count) {
         char where[24];
@@ -692,6 +794,25 @@ static void report_outside_aabb(mc_ctx *c, const vertex_scope *s, uint64_t verti
 
 /* ---- indices and textures ---- */
 
+/* Indices judged together by the clean path: whole triangles, one decision
+ * per chunk. */
+enum { NLM_INDEX_CHUNK = 3 * 64 };
+
+/* The clean path of check_indices (issue 16): true when the chunk's
+ * indices at p all name one of the mesh's vertices and, in a triangle
+ * list, no triangle repeats a vertex. Branch-free, read in place; any
+ * doubt and the chunk is checked index by index. */
+static bool indices_surely_clean(const uint8_t *p, uint32_t vertices, bool triangles)
+{
+    uint32_t bad = 0;
+    for (int k = 0; k < NLM_INDEX_CHUNK; k += 3, p += 12) {
+        uint32_t a = mc_le32(p), b = mc_le32(p + 4), d = mc_le32(p + 8);
+        bad |= (uint32_t)(a >= vertices) | (uint32_t)(b >= vertices) | (uint32_t)(d >= vertices);
+        bad |= (uint32_t)triangles & ((uint32_t)(a == b) | (uint32_t)(b == d) | (uint32_t)(a == d));
+    }
+    return bad == 0;
+}
+
 /* nlm.md, Index Data: indices name vertices of the same mesh and, three by
  * three, triangles; FIELD-NOTES: wireframe meshes hold line lists. */
 static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
@@ -707,6 +828,14 @@ static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->indices);
     for (uint64_t k = 0; k < m->index_count; k++) {
+        /* the clean path (issue 16); a chunk starts at a triangle, so tri
+         * needs nothing from the chunks before */
+        if (c->fast && k % NLM_INDEX_CHUNK == 0 && m->index_count - k >= NLM_INDEX_CHUNK &&
+            indices_surely_clean(r.p + r.pos, m->vertex_count, triangles)) {
+            mc_reader_skip(&r, 4 * NLM_INDEX_CHUNK);
+            k += NLM_INDEX_CHUNK - 1;
+            continue;
+        }
         uint64_t off = r.pos;
         uint32_t idx = mc_read_u32(&r);
         if (r.fail) return;
@@ -754,6 +883,7 @@ static void check_meshes(mc_ctx *c, const nlm_file *f, const nlm_tables *t, cons
     s.f = f;
     s.t = t;
     s.box = box;
+    plan_lanes(&s);
     mc_info *info = c->info;
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, NLM_MESHES_OFFSET + 4);
