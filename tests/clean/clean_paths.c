@@ -64,8 +64,10 @@ static void save_input(run *rn, const uint8_t *data, size_t size)
 }
 
 /* Validates data both ways; returns the format the clean run found. */
+/* Validates data both ways and compares; *info (if not NULL) gets the
+ * clean run's statistics. Returns the format the clean run found. */
 static mc_format compare(run *rn, const char *name, const char *what, const uint8_t *data, size_t size,
-                         mc_format format)
+                         mc_format format, mc_info *info)
 {
     mc_options o;
     mc_options_init(&o);
@@ -81,6 +83,7 @@ static mc_format compare(run *rn, const char *name, const char *what, const uint
     mc_status sb = mc_validate_sized(data, size, size, &exact, &b);
     rn->validations += 2;
     mc_format found = a ? a->format : MC_FORMAT_UNKNOWN;
+    if (info && a) *info = a->info;
     char buf[1024];
     const char *diff = sa != sb ? "status" : (a && b) ? mc_result_diff(a, b, buf, sizeof buf) : NULL;
     if (diff) {
@@ -94,41 +97,54 @@ static mc_format compare(run *rn, const char *name, const char *what, const uint
     return found;
 }
 
-/* 1 to 40 bytes replaced: random values and the ones that sit on the
- * clean paths' edges (float exponents, sign bits, 255 and -1 sentinels). */
-static void mutate(uint8_t *p, size_t size, uint64_t *seed)
+/* 1 to 40 changes: bytes replaced by random values or by the ones that sit
+ * on the clean paths' edges (float exponents, sign bits, 255 and -1
+ * sentinels), and aligned 16- and 32-bit words set to the file's vertex
+ * count or one off it (an index equal to the count is the first out of
+ * range: random bytes almost never make it). */
+static void put_word(uint8_t *p, size_t size, size_t at, unsigned width, uint64_t v)
+{
+    at -= at % width;
+    if (width > size - at) return;
+    for (unsigned k = 0; k < width; k++) p[at + k] = (uint8_t)(v >> (8 * k));
+}
+
+static void mutate(uint8_t *p, size_t size, uint64_t vertices, uint64_t *seed)
 {
     static const uint8_t edges[] = {0x00, 0xFF, 0x7F, 0x80, 0x3F, 0x40, 0x01, 0xFE, 0x7E, 0xBF};
     unsigned n = 1 + (unsigned)(rng_next(seed) % 40);
     for (unsigned i = 0; i < n; i++) {
         size_t at = (size_t)(rng_next(seed) % size);
-        uint64_t kind = rng_next(seed) % 4;
+        uint64_t kind = rng_next(seed) % 5;
         if (kind == 0)
             p[at] = (uint8_t)rng_next(seed);
         else if (kind == 1)
             p[at] = edges[rng_next(seed) % sizeof edges];
         else if (kind == 2)
             p[at] = (uint8_t)(p[at] + 1);
-        else
+        else if (kind == 3 || !vertices)
             p[at] = (uint8_t)(p[at] ^ (1u << (rng_next(seed) % 8)));
+        else
+            put_word(p, size, at, rng_next(seed) % 2 ? 4 : 2, vertices - 1 + rng_next(seed) % 3);
     }
 }
 
 static void check_file(run *rn, const char *name, const uint8_t *data, size_t size, unsigned mutants)
 {
     rn->files++;
-    mc_format own = compare(rn, name, "as is", data, size, MC_FORMAT_UNKNOWN);
+    mc_info info = {0};
+    mc_format own = compare(rn, name, "as is", data, size, MC_FORMAT_UNKNOWN, &info);
     for (int f = 1; f < MC_FORMAT_COUNT; f++)
         if (mc_format_supported((mc_format)f) && (mc_format)f != own)
-            compare(rn, name, "forced", data, size, (mc_format)f);
+            compare(rn, name, "forced", data, size, (mc_format)f, NULL);
     if (!size) return;
     uint8_t *copy = malloc(size);
     if (!copy) return;
     uint64_t seed = name_seed(name);
     for (unsigned m = 0; m < mutants; m++) {
         memcpy(copy, data, size);
-        mutate(copy, size, &seed);
-        compare(rn, name, "mutant", copy, size, own);
+        mutate(copy, size, info.vertices, &seed);
+        compare(rn, name, "mutant", copy, size, own, NULL);
     }
     free(copy);
 }
