@@ -30,6 +30,10 @@
 #include "mc_reader.h"
 #include "mc_rules.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum {
     SE_PREFIX = 11,          /* magic[7], version, headerSize */
     SE_HEADER_2018 = 0x14,   /* FIELD-NOTES: 20 bytes counting headerSize */
@@ -593,12 +597,51 @@ static bool f32s_finite(const uint8_t *b, size_t n)
     return !bad;
 }
 
+#if defined(__SSE2__)
+/* Four records of three 32-bit fields (48 bytes) loaded as a, b, c hold
+ * a0 a1 a2 | a3 b0 b1 | b2 b3 c0 | c1 c2 c3; shuffles (which move bits and
+ * compute nothing) gather each field of the four into one register. */
+static inline void se_transpose3(__m128 a, __m128 b, __m128 c, __m128 f[3])
+{
+    __m128 u = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2)); /* b2 b2 c1 c1 */
+    f[0] = _mm_shuffle_ps(a, u, _MM_SHUFFLE(2, 0, 3, 0));     /* a0 a3 b2 c1 */
+    u = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));        /* a1 a1 b0 b0 */
+    __m128 v = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)); /* b3 b3 c2 c2 */
+    f[1] = _mm_shuffle_ps(u, v, _MM_SHUFFLE(2, 0, 2, 0));     /* a1 b0 b3 c2 */
+    u = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));        /* a2 a2 b1 b1 */
+    f[2] = _mm_shuffle_ps(u, c, _MM_SHUFFLE(3, 0, 2, 0));     /* a2 b1 c0 c3 */
+}
+
+static inline void se_load3(const uint8_t *b, __m128 f[3])
+{
+    se_transpose3(_mm_loadu_ps((const float *)(const void *)b),
+                  _mm_loadu_ps((const float *)(const void *)(b + 16)),
+                  _mm_loadu_ps((const float *)(const void *)(b + 32)), f);
+}
+#endif
+
 /* n float normals, each inside the clean-path bounds (mc_surely_unit: NaN,
- * infinity and zero fall outside): check_normal reports and counts none. */
+ * infinity and zero fall outside): check_normal reports and counts none.
+ * With SSE2, four at a time: each lane computes x*x + y*y + z*z with the
+ * same float operations in the same order as the scalar loop (no fused
+ * multiply-add without -mfma), so both decide alike. */
 static bool normals_surely_unit(const uint8_t *b, size_t n, mc_unit_bounds u)
 {
+    size_t v = 0;
     unsigned bad = 0;
-    for (size_t v = 0; v < n; v++) {
+#if defined(__SSE2__)
+    const __m128 lo = _mm_set1_ps(u.lo2), hi = _mm_set1_ps(u.hi2);
+    __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (; v + 4 <= n; v += 4) {
+        __m128 f[3];
+        se_load3(b + 12 * v, f);
+        __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(f[0], f[0]), _mm_mul_ps(f[1], f[1])),
+                              _mm_mul_ps(f[2], f[2]));
+        in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(s, lo), _mm_cmple_ps(s, hi))); /* NaN: false */
+    }
+    bad = _mm_movemask_ps(in) != 0xF;
+#endif
+    for (; v < n; v++) {
         float x = mc_le_f32(b + 12 * v), y = mc_le_f32(b + 12 * v + 4), z = mc_le_f32(b + 12 * v + 8);
         float s = x * x + y * y + z * z;
         bad |= !((s >= u.lo2) & (s <= u.hi2));
@@ -621,12 +664,41 @@ static inline bool faces_clean_w(const uint8_t *b, size_t n, uint32_t vertices, 
     return !bad;
 }
 
+/* faces_clean_w for u32 indices (draft faces, and 2018 meshes of more than
+ * 65,535 vertices). With SSE2, four faces at a time: the twelve indices
+ * below vertices (unsigned compared as signed once the top bit of both
+ * sides is flipped), then the three pairs of each face compared for
+ * equality once se_transpose3 has put its i0, i1 and i2 in one lane. */
+static bool faces_clean_u32(const uint8_t *b, size_t n, uint32_t vertices)
+{
+    size_t t = 0;
+    bool ok = true;
+#if defined(__SSE2__)
+    const __m128i flip = _mm_set1_epi32(INT32_MIN);
+    const __m128i lim = _mm_set1_epi32((int32_t)(vertices ^ 0x80000000u)); /* modulo 2^32 */
+    __m128i good = _mm_set1_epi32(-1);
+    for (; t + 4 <= n; t += 4) {
+        __m128 f[3];
+        se_load3(b + 12 * t, f);
+        __m128i i0 = _mm_castps_si128(f[0]), i1 = _mm_castps_si128(f[1]), i2 = _mm_castps_si128(f[2]);
+        __m128i in = _mm_and_si128(_mm_cmplt_epi32(_mm_xor_si128(i0, flip), lim),
+                                   _mm_cmplt_epi32(_mm_xor_si128(i1, flip), lim));
+        in = _mm_and_si128(in, _mm_cmplt_epi32(_mm_xor_si128(i2, flip), lim));
+        __m128i same = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(i0, i1), _mm_cmpeq_epi32(i1, i2)),
+                                    _mm_cmpeq_epi32(i0, i2));
+        good = _mm_and_si128(good, _mm_andnot_si128(same, in));
+    }
+    ok = _mm_movemask_epi8(good) == 0xFFFF;
+#endif
+    return ok && faces_clean_w(b + 12 * t, n - t, vertices, 4);
+}
+
 static bool faces_clean(const uint8_t *b, size_t n, uint32_t vertices, unsigned width)
 {
     /* a constant width per call, so each loop reads its indices in place */
     if (width == 1) return faces_clean_w(b, n, vertices, 1);
     if (width == 2) return faces_clean_w(b, n, vertices, 2);
-    return faces_clean_w(b, n, vertices, 4);
+    return faces_clean_u32(b, n, vertices);
 }
 
 /* inf (bone index, weight) slots as check_weights judges them: true when it
@@ -658,21 +730,85 @@ static inline bool weights_clean_w(const uint8_t *p, unsigned inf, unsigned widt
     return ok && fabs(sum - 1.0) <= per_weight * (nonzero ? nonzero : 1);
 }
 
-/* One copy per layout and index width, so that each reads in place. */
-static bool weights_clean_2018(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
-                               double per_weight, unsigned *used)
-{
-    if (width == 1) return weights_clean_w(p, inf, 1, false, bones, per_weight, used);
-    if (width == 2) return weights_clean_w(p, inf, 2, false, bones, per_weight, used);
-    return weights_clean_w(p, inf, 4, false, bones, per_weight, used);
-}
-
 static bool weights_clean_draft(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
                                 double per_weight, unsigned *used)
 {
     if (width == 1) return weights_clean_w(p, inf, 1, true, bones, per_weight, used);
     if (width == 2) return weights_clean_w(p, inf, 2, true, bones, per_weight, used);
     return weights_clean_w(p, inf, 4, true, bones, per_weight, used);
+}
+
+/* check_weights' sum tolerance for k non-zero weights, computed as it does
+ * (per_weight times k, or times 1 for none), once per mesh for k <= inf. */
+static void weight_tolerances(double per_weight, unsigned inf, double tol[256])
+{
+    for (unsigned k = 0; k <= inf; k++) tol[k] = per_weight * (k ? k : 1);
+}
+
+/* One 2018 weight record (inf times a width-byte bone index then a float),
+ * judged as check_weights judges it, without branches: inf and width are
+ * constants in every copy below, so the loop unrolls and reads in place.
+ * The sum is the exact check's: the same double additions in the same
+ * order (it starts at w[0] instead of 0.0 + w[0], which differ only in the
+ * sign of a zero, and |sum - 1| does not see that sign). When every weight
+ * is in [0, 1], w != 0 is w > 0, so the non-zero count is also the
+ * influence count check_weights returns; otherwise the record fails. */
+static inline bool weight_record_2018(const uint8_t *p, unsigned inf, unsigned width,
+                                      uint32_t bones, const double *tol, unsigned *used)
+{
+    float w = mc_le_f32(p + width);
+    double sum = (double)w;
+    unsigned bad = (le_index(p, width) >= bones) | !((w >= 0.0f) & (w <= 1.0f)); /* NaN fails */
+    unsigned nonzero = w != 0.0f;
+    for (unsigned j = 1; j < inf; j++) {
+        const uint8_t *s = p + j * (width + 4u);
+        w = mc_le_f32(s + width);
+        sum += (double)w;
+        bad |= (le_index(s, width) >= bones) | !((w >= 0.0f) & (w <= 1.0f));
+        nonzero += w != 0.0f;
+    }
+    *used = nonzero;
+    return !bad & (fabs(sum - 1.0) <= tol[nonzero]);
+}
+
+/* n records of a chunk: true when check_weights reports none of them; the
+ * most influences of a record go to *most. One decision per chunk. */
+static inline bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
+                                        unsigned width, uint32_t bones, const double *tol,
+                                        unsigned *most)
+{
+    size_t record = (size_t)inf * (width + 4u);
+    unsigned ok = 1, top = 0;
+    for (size_t v = 0; v < n; v++) {
+        unsigned used;
+        ok &= weight_record_2018(b + v * record, inf, width, bones, tol, &used);
+        top = used > top ? used : top;
+    }
+    *most = top;
+    return ok;
+}
+
+/* The common influence counts (1, 2, 4, 8) get a copy with the count a
+ * constant; any other count runs the same code with a variable. */
+static inline bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
+                                        unsigned width, uint32_t bones, const double *tol,
+                                        unsigned *most)
+{
+    switch (inf) {
+    case 1: return weights_chunk_2018_k(b, n, 1, width, bones, tol, most);
+    case 2: return weights_chunk_2018_k(b, n, 2, width, bones, tol, most);
+    case 4: return weights_chunk_2018_k(b, n, 4, width, bones, tol, most);
+    case 8: return weights_chunk_2018_k(b, n, 8, width, bones, tol, most);
+    default: return weights_chunk_2018_k(b, n, inf, width, bones, tol, most);
+    }
+}
+
+static bool weights_chunk_2018(const uint8_t *b, size_t n, unsigned inf, unsigned width,
+                               uint32_t bones, const double *tol, unsigned *most)
+{
+    if (width == 1) return weights_chunk_2018_w(b, n, inf, 1, bones, tol, most);
+    if (width == 2) return weights_chunk_2018_w(b, n, inf, 2, bones, tol, most);
+    return weights_chunk_2018_w(b, n, inf, 4, bones, tol, most);
 }
 
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
@@ -821,21 +957,16 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     float w[255];
     size_t record = (size_t)inf * (f->bone_w + 4u);
     unsigned most = c->info->max_influences;
+    double tol[256];
+    weight_tolerances(c->opt->weight_sum_tolerance, inf, tol);
     for (uint32_t v0 = 0, n; v0 < m->vertices && inf; v0 += n) {
         n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
         if (!b) break; /* unreachable: the mesh was checked to fit */
-        bool ok = c->fast;
-        unsigned chunk_most = most;
-        for (uint32_t v = 0; v < n; v++) {
-            unsigned fast;
-            ok &= weights_clean_2018(b + (size_t)v * record, inf, f->bone_w, f->bones,
-                                     c->opt->weight_sum_tolerance, &fast);
-            if (fast > chunk_most) chunk_most = fast;
-        }
-        if (ok) {
-            most = chunk_most;
+        unsigned chunk_most;
+        if (c->fast && weights_chunk_2018(b, n, inf, f->bone_w, f->bones, tol, &chunk_most)) {
+            if (chunk_most > most) most = chunk_most;
             continue;
         }
         for (uint32_t v = v0; v < v0 + n; v++) {
