@@ -584,6 +584,15 @@ static unsigned check_weights(mc_ctx *c, const se_file *f, const se_mesh *m, uin
  */
 enum { SE_CHUNK = 1024 };
 
+/* The copies of a clean path per constant influence count and index width
+ * are made by inlining, which GCC and Clang are told to do; another
+ * compiler gets the same code, perhaps with the constants as variables. */
+#if defined(__GNUC__)
+#define SE_INLINE static inline __attribute__((always_inline))
+#else
+#define SE_INLINE static inline
+#endif
+
 static uint32_t le_index(const uint8_t *b, unsigned width)
 {
     return width == 1 ? b[0] : width == 2 ? mc_le16(b) : mc_le32(b);
@@ -701,43 +710,6 @@ static bool faces_clean(const uint8_t *b, size_t n, uint32_t vertices, unsigned 
     return faces_clean_u32(b, n, vertices);
 }
 
-/* inf (bone index, weight) slots as check_weights judges them: true when it
- * would report nothing; the influences (weights > 0) go to *used. The sum
- * is the exact check's, in the same order. half: binary16 weights after
- * all the indices (draft), else a float after each index (2018). */
-static inline bool weights_clean_w(const uint8_t *p, unsigned inf, unsigned width, bool half,
-                                   uint32_t bones, double per_weight, unsigned *used)
-{
-    double sum = 0.0;
-    unsigned nonzero = 0, positive = 0;
-    bool ok = true;
-    for (unsigned j = 0; j < inf; j++) {
-        uint32_t bone;
-        float w;
-        if (half) {
-            bone = le_index(p + j * width, width);
-            w = mc_half_to_f32(mc_le16(p + inf * width + 2 * j));
-        } else {
-            bone = le_index(p + j * (width + 4u), width);
-            w = mc_le_f32(p + j * (width + 4u) + width);
-        }
-        ok &= (bone < bones) & (w >= 0.0f) & (w <= 1.0f); /* NaN fails both */
-        sum += (double)w;
-        nonzero += w != 0.0f;
-        positive += w > 0.0f;
-    }
-    *used = positive;
-    return ok && fabs(sum - 1.0) <= per_weight * (nonzero ? nonzero : 1);
-}
-
-static bool weights_clean_draft(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
-                                double per_weight, unsigned *used)
-{
-    if (width == 1) return weights_clean_w(p, inf, 1, true, bones, per_weight, used);
-    if (width == 2) return weights_clean_w(p, inf, 2, true, bones, per_weight, used);
-    return weights_clean_w(p, inf, 4, true, bones, per_weight, used);
-}
-
 /* check_weights' sum tolerance for k non-zero weights, computed as it does
  * (per_weight times k, or times 1 for none), once per mesh for k <= inf. */
 static void weight_tolerances(double per_weight, unsigned inf, double tol[256])
@@ -753,7 +725,7 @@ static void weight_tolerances(double per_weight, unsigned inf, double tol[256])
  * sign of a zero, and |sum - 1| does not see that sign). When every weight
  * is in [0, 1], w != 0 is w > 0, so the non-zero count is also the
  * influence count check_weights returns; otherwise the record fails. */
-static inline bool weight_record_2018(const uint8_t *p, unsigned inf, unsigned width,
+SE_INLINE bool weight_record_2018(const uint8_t *p, unsigned inf, unsigned width,
                                       uint32_t bones, const double *tol, unsigned *used)
 {
     float w = mc_le_f32(p + width);
@@ -773,7 +745,7 @@ static inline bool weight_record_2018(const uint8_t *p, unsigned inf, unsigned w
 
 /* n records of a chunk: true when check_weights reports none of them; the
  * most influences of a record go to *most. One decision per chunk. */
-static inline bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
+SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
                                         unsigned width, uint32_t bones, const double *tol,
                                         unsigned *most)
 {
@@ -790,7 +762,7 @@ static inline bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf
 
 /* The common influence counts (1, 2, 4, 8) get a copy with the count a
  * constant; any other count runs the same code with a variable. */
-static inline bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
+SE_INLINE bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
                                         unsigned width, uint32_t bones, const double *tol,
                                         unsigned *most)
 {
@@ -1045,29 +1017,187 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (used > c->info->max_influences) c->info->max_influences = used;
 }
 
+/* The fields of a draft vertex record (semodel.md, SEModel_VertexData),
+ * fixed per mesh, and what the clean path compares them with. */
+typedef struct se_draft_layout {
+    size_t record;             /* bytes per vertex */
+    unsigned layers, mat_w;    /* UV layers (0 without UVSET), bytes per mat_t */
+    bool normals;
+    size_t weights_at;         /* where the bone indices start */
+    unsigned inf, bone_w;      /* influences (0 without WEIGHTS), bytes per bone_t */
+    uint32_t bones, mats;
+    mc_unit_bounds unit;
+    double tol[256];           /* the weight sum tolerance per non-zero count */
+} se_draft_layout;
+
+static void draft_layout_make(const mc_ctx *c, const se_file *f, const se_mesh *m,
+                              se_draft_layout *d)
+{
+    d->record = (size_t)draft_vertex_size(f, m); /* the mesh fits the file */
+    d->layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    d->mat_w = f->mat_w;
+    d->normals = (f->mesh_flags & M_NORMALS) != 0;
+    d->weights_at = 12u + d->layers * (8u + d->mat_w) + (d->normals ? 6u : 0u) +
+                    ((f->mesh_flags & M_COLOR) ? 4u : 0u);
+    d->inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
+    d->bone_w = f->bone_w;
+    d->bones = f->bones;
+    d->mats = f->mats;
+    d->unit = c->unit;
+    double per_weight = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE
+                            ? c->opt->weight_sum_tolerance
+                            : SE_HALF_WEIGHT_TOLERANCE;
+    weight_tolerances(per_weight, d->inf, d->tol);
+}
+
+/* The clean path's reading of a half (semodel.md: normals and weights are
+ * binary16) by its magnitude bits, sign dropped: the same expression as
+ * mc_half_to_f32 for a normal half (bits moved into a float's place are
+ * the value times 2^-112, scaled back exactly), and 0 for a zero. A
+ * subnormal, infinite or NaN half is read wrong here (and a subnormal one
+ * through a float subnormal, which denormals-are-zero would read as 0), so
+ * the callers decline every record that holds one, by half_odd. */
+SE_INLINE float half_mag_f32(uint32_t mag)
+{
+    return mc_bits_f32(mag << 13) * 0x1p112f;
+}
+
+/* A half's magnitude bits (h & 0x7FFF) of exponent 31 (infinity, NaN) or
+ * 0 with a fraction (subnormal). */
+SE_INLINE unsigned half_odd(uint32_t mag)
+{
+    return (mag - 1u < 0x3FFu) | (mag >= 0x7C00u);
+}
+
 /* The clean path of check_draft_vertex over the record at p: true when it
  * would report nothing and count no zero normal; the influences go to
- * *used (0 without weights). */
-static bool draft_vertex_clean(const mc_ctx *c, const se_file *f, const se_mesh *m,
-                               const uint8_t *p, unsigned *used)
+ * *used (0 without weights). inf and width are d->inf and d->bone_w, passed
+ * as constants by draft_chunk_clean so that the loops over the influences
+ * unroll.
+ *
+ * The normal: mc_normal_judge's first test, mc_surely_unit's
+ * x*x + y*y + z*z (float, this order) against the same bounds, over the
+ * floats mc_half_to_f32 gives (the signs dropped do not change a square).
+ *
+ * The weights, as check_weights judges them: a half in [0, 1] is one of
+ * the bits 0x0000 to 0x3C00 (1.0; -0, 0x8000, is in range too but
+ * declined here, as are subnormal halves); then w != 0 is w > 0, so the
+ * non-zero count is the influence count it returns. Their sum is its
+ * sum: the same floats added in double in the same order (from w[0]
+ * instead of 0.0 + w[0], which differ only in a zero's sign, which
+ * |sum - 1| does not see), against the tolerance it computes. */
+SE_INLINE bool draft_record_clean(const se_draft_layout *d, const uint8_t *p, unsigned inf,
+                                  unsigned width, unsigned *used)
 {
-    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
-    bool ok = f32s_finite(p, 3u + 2u * layers);
-    p += 12u + 8u * layers;
-    for (unsigned l = 0; l < layers; l++, p += f->mat_w) ok &= le_index(p, f->mat_w) < f->mats;
-    if (f->mesh_flags & M_NORMALS) {
-        float n[3] = {mc_half_to_f32(mc_le16(p)), mc_half_to_f32(mc_le16(p + 2)),
-                      mc_half_to_f32(mc_le16(p + 4))};
-        ok &= mc_surely_unit(n, 3, c->unit); /* NaN, infinity and zero fall outside */
-        p += 6;
+    /* a float's exponent bits plus one exponent step carry into the sign
+     * bit exactly when they are all set (NaN, infinity) */
+    uint32_t nonfinite = 0;
+    for (int k = 0; k < 3; k++) nonfinite |= (mc_le32_bits(p + 4 * k) & 0x7F800000u) + 0x00800000u;
+    unsigned bad = 0;
+    const uint8_t *q = p + 12;
+    if (d->layers) {
+        for (unsigned k = 0; k < 2u * d->layers; k++)
+            nonfinite |= (mc_le32_bits(q + 4 * k) & 0x7F800000u) + 0x00800000u;
+        q += 8u * d->layers;
+        for (unsigned l = 0; l < d->layers; l++, q += d->mat_w) bad |= le_index(q, d->mat_w) >= d->mats;
     }
-    if (f->mesh_flags & M_COLOR) p += 4;
+    bad |= nonfinite >> 31;
+    if (d->normals) {
+        uint32_t mx = mc_le16(q) & 0x7FFFu, my = mc_le16(q + 2) & 0x7FFFu, mz = mc_le16(q + 4) & 0x7FFFu;
+        bad |= half_odd(mx) | half_odd(my) | half_odd(mz);
+        float x = half_mag_f32(mx), y = half_mag_f32(my), z = half_mag_f32(mz);
+        float s = x * x + y * y + z * z;
+        bad |= !((s >= d->unit.lo2) & (s <= d->unit.hi2)); /* zero falls outside */
+    }
     *used = 0;
-    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
-    if (!ok || !inf) return ok;
-    double tol = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE ? c->opt->weight_sum_tolerance
-                                                                         : SE_HALF_WEIGHT_TOLERANCE;
-    return weights_clean_draft(p, inf, f->bone_w, f->bones, tol, used);
+    if (!inf) return !bad;
+    q = p + d->weights_at;
+    const uint8_t *h = q + inf * width;
+    uint32_t b16 = mc_le16(h);
+    double sum = (double)half_mag_f32(b16);
+    bad |= (le_index(q, width) >= d->bones) | (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu);
+    unsigned nonzero = b16 != 0;
+    for (unsigned j = 1; j < inf; j++) {
+        b16 = mc_le16(h + 2 * j);
+        sum += (double)half_mag_f32(b16);
+        bad |= (le_index(q + j * width, width) >= d->bones) | (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu);
+        nonzero += b16 != 0;
+    }
+    *used = nonzero;
+    return !bad & (fabs(sum - 1.0) <= d->tol[nonzero]);
+}
+
+SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                 unsigned inf, unsigned width, unsigned *most)
+{
+    unsigned ok = 1, top = 0;
+    for (size_t v = 0; v < n; v++) {
+        unsigned used;
+        ok &= draft_record_clean(d, b + v * d->record, inf, width, &used);
+        top = used > top ? used : top;
+    }
+    *most = top;
+    return ok;
+}
+
+SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                 unsigned width, unsigned *most)
+{
+    switch (d->inf) {
+    case 1: return draft_chunk_k(d, b, n, 1, width, most);
+    case 2: return draft_chunk_k(d, b, n, 2, width, most);
+    case 4: return draft_chunk_k(d, b, n, 4, width, most);
+    case 8: return draft_chunk_k(d, b, n, 8, width, most);
+    default: return draft_chunk_k(d, b, n, d->inf, width, most);
+    }
+}
+
+/* n records: true when check_draft_vertex reports none of them and counts
+ * no zero normal; the most influences of a record go to *most. The common
+ * influence counts (1, 2, 4, 8) and each index width get their own copy. */
+static bool draft_chunk_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
+                              unsigned *most)
+{
+    if (d->inf == 0) return draft_chunk_k(d, b, n, 0, 1, most);
+    if (d->bone_w == 1) return draft_chunk_w(d, b, n, 1, most);
+    if (d->bone_w == 2) return draft_chunk_w(d, b, n, 2, most);
+    return draft_chunk_w(d, b, n, 4, most);
+}
+
+/* semodel.md, SEModel_MeshData (draft): vertex records, then faces. A chunk
+ * of records passes its clean path whole; in any other, each record
+ * passes it alone or goes through the exact check, which alone reports. */
+static void check_mesh_draft(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
+{
+    se_draft_layout d;
+    draft_layout_make(c, f, m, &d);
+    mc_zero_normals zero = {0};
+    unsigned most = c->info->max_influences;
+    for (uint32_t v0 = 0, n; v0 < m->vertices; v0 += n) {
+        n = chunk_of(m->vertices, v0);
+        unsigned chunk_most;
+        bool fits = !r->fail && (size_t)n * d.record <= mc_reader_left(r);
+        if (c->fast && fits && draft_chunk_clean(&d, r->p + r->pos, n, &chunk_most)) {
+            r->pos += (size_t)n * d.record;
+            if (chunk_most > most) most = chunk_most;
+            continue;
+        }
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            unsigned used;
+            if (c->fast && fits && draft_record_clean(&d, r->p + r->pos, d.inf, d.bone_w, &used)) {
+                r->pos += d.record;
+                if (used > most) most = used;
+                continue;
+            }
+            c->info->max_influences = most;
+            check_draft_vertex(c, f, r, m, v, &zero);
+            most = c->info->max_influences;
+        }
+    }
+    c->info->max_influences = most;
+    report_zero_normals(c, m, &zero);
+    check_faces(c, r, m, 4);
+    count_mesh(c, m, (f->mesh_flags & M_UVSET) ? m->layers : 0u);
 }
 
 static void read_mesh_header(const se_file *f, mc_reader *r, se_mesh *m)
@@ -1144,25 +1274,10 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
         se_mesh m = {.index = i};
         if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
         check_mesh_header(c, f, &m);
-        if (f->draft) {
-            mc_zero_normals zero = {0};
-            size_t record = (size_t)draft_vertex_size(f, &m); /* the mesh fits the file */
-            for (uint32_t v = 0; v < m.vertices; v++) {
-                unsigned used;
-                if (c->fast && !r->fail && record <= mc_reader_left(r) &&
-                    draft_vertex_clean(c, f, &m, r->p + r->pos, &used)) {
-                    r->pos += record;
-                    if (used > c->info->max_influences) c->info->max_influences = used;
-                    continue;
-                }
-                check_draft_vertex(c, f, r, &m, v, &zero);
-            }
-            report_zero_normals(c, &m, &zero);
-            check_faces(c, r, &m, 4);
-            count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
-        } else {
+        if (f->draft)
+            check_mesh_draft(c, f, r, &m);
+        else
             check_mesh_2018(c, f, r, &m);
-        }
         if (r->fail) return false; /* unreachable: the mesh was checked to fit */
     }
     return true;
