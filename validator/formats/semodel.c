@@ -1069,75 +1069,108 @@ SE_INLINE unsigned half_odd(uint32_t mag)
     return (mag - 1u < 0x3FFu) | (mag >= 0x7C00u);
 }
 
-/* The clean path of check_draft_vertex over the record at p: true when it
- * would report nothing and count no zero normal; the influences go to
- * *used (0 without weights). inf and width are d->inf and d->bone_w, passed
- * as constants by draft_chunk_clean so that the loops over the influences
- * unroll.
- *
- * The normal: mc_normal_judge's first test, mc_surely_unit's
- * x*x + y*y + z*z (float, this order) against the same bounds, over the
- * floats mc_half_to_f32 gives (the signs dropped do not change a square).
- *
- * The weights, as check_weights judges them: a half in [0, 1] is one of
- * the bits 0x0000 to 0x3C00 (1.0; -0, 0x8000, is in range too but
- * declined here, as are subnormal halves); then w != 0 is w > 0, so the
- * non-zero count is the influence count it returns. Their sum is its
- * sum: the same floats added in double in the same order (from w[0]
- * instead of 0.0 + w[0], which differ only in a zero's sign, which
- * |sum - 1| does not see), against the tolerance it computes. */
-SE_INLINE bool draft_record_clean(const se_draft_layout *d, const uint8_t *p, unsigned inf,
-                                  unsigned width, unsigned *used)
+/* A float's bits plus, in the sign bit, whether it is NaN or infinite:
+ * its exponent bits plus one exponent step carry into the sign bit exactly
+ * when they are all set. Or-ed over many floats, the sign bit says whether
+ * any was. */
+SE_INLINE uint32_t f32_nonfinite_bit(const uint8_t *b)
 {
-    /* a float's exponent bits plus one exponent step carry into the sign
-     * bit exactly when they are all set (NaN, infinity) */
-    uint32_t nonfinite = 0;
-    for (int k = 0; k < 3; k++) nonfinite |= (mc_le32_bits(p + 4 * k) & 0x7F800000u) + 0x00800000u;
-    unsigned bad = 0;
-    const uint8_t *q = p + 12;
-    if (d->layers) {
-        for (unsigned k = 0; k < 2u * d->layers; k++)
-            nonfinite |= (mc_le32_bits(q + 4 * k) & 0x7F800000u) + 0x00800000u;
-        q += 8u * d->layers;
-        for (unsigned l = 0; l < d->layers; l++, q += d->mat_w) bad |= le_index(q, d->mat_w) >= d->mats;
-    }
-    bad |= nonfinite >> 31;
-    if (d->normals) {
-        uint32_t mx = mc_le16(q) & 0x7FFFu, my = mc_le16(q + 2) & 0x7FFFu, mz = mc_le16(q + 4) & 0x7FFFu;
-        bad |= half_odd(mx) | half_odd(my) | half_odd(mz);
-        float x = half_mag_f32(mx), y = half_mag_f32(my), z = half_mag_f32(mz);
-        float s = x * x + y * y + z * z;
-        bad |= !((s >= d->unit.lo2) & (s <= d->unit.hi2)); /* zero falls outside */
-    }
-    *used = 0;
-    if (!inf) return !bad;
-    q = p + d->weights_at;
-    const uint8_t *h = q + inf * width;
-    uint32_t b16 = mc_le16(h);
-    double sum = (double)half_mag_f32(b16);
-    bad |= (le_index(q, width) >= d->bones) | (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu);
-    unsigned nonzero = b16 != 0;
-    for (unsigned j = 1; j < inf; j++) {
-        b16 = mc_le16(h + 2 * j);
-        sum += (double)half_mag_f32(b16);
-        bad |= (le_index(q + j * width, width) >= d->bones) | (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu);
-        nonzero += b16 != 0;
-    }
-    *used = nonzero;
-    return !bad & (fabs(sum - 1.0) <= d->tol[nonzero]);
+    return (mc_le32_bits(b) & 0x7F800000u) + 0x00800000u;
 }
 
-SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t n,
-                                 unsigned inf, unsigned width, unsigned *most)
+/* The clean path of check_draft_vertex runs over a chunk of n records one
+ * field at a time (a short loop body keeps many records in flight), each
+ * pass true when the exact check reports nothing on that field of any
+ * record. Positions and UVs: finite. */
+SE_INLINE bool draft_floats_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
 {
-    unsigned ok = 1, top = 0;
+    uint32_t nonfinite = 0;
     for (size_t v = 0; v < n; v++) {
-        unsigned used;
-        ok &= draft_record_clean(d, b + v * d->record, inf, width, &used);
-        top = used > top ? used : top;
+        const uint8_t *p = b + v * d->record;
+        nonfinite |= f32_nonfinite_bit(p) | f32_nonfinite_bit(p + 4) | f32_nonfinite_bit(p + 8);
+        for (unsigned k = 0; k < 2u * d->layers; k++) nonfinite |= f32_nonfinite_bit(p + 12 + 4 * k);
+    }
+    return !(nonfinite >> 31);
+}
+
+/* The material index of every UV layer below matCount. */
+static bool draft_materials_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+{
+    uint32_t top = 0;
+    for (size_t v = 0; v < n; v++) {
+        const uint8_t *q = b + v * d->record + 12u + 8u * d->layers;
+        for (unsigned l = 0; l < d->layers; l++, q += d->mat_w) {
+            uint32_t mat = le_index(q, d->mat_w);
+            top = mat > top ? mat : top;
+        }
+    }
+    return top < d->mats;
+}
+
+/* The normal: mc_normal_judge's first test, mc_surely_unit's
+ * x*x + y*y + z*z (float, this order) against the same bounds, over the
+ * floats mc_half_to_f32 gives (the signs dropped do not change a square);
+ * zero falls outside the bounds. */
+SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+{
+    unsigned bad = 0;
+    const uint8_t *q = b + 12u + d->layers * (8u + d->mat_w);
+    for (size_t v = 0; v < n; v++, q += d->record) {
+        uint32_t mx = mc_le16(q) & 0x7FFFu, my = mc_le16(q + 2) & 0x7FFFu, mz = mc_le16(q + 4) & 0x7FFFu;
+        float x = half_mag_f32(mx), y = half_mag_f32(my), z = half_mag_f32(mz);
+        float s = x * x + y * y + z * z;
+        bad |= half_odd(mx) | half_odd(my) | half_odd(mz) | !((s >= d->unit.lo2) & (s <= d->unit.hi2));
+    }
+    return !bad;
+}
+
+/* The weights, as check_weights judges them (inf and width constants in
+ * each copy, so the loop over the influences unrolls): every bone index
+ * below boneCount; every weight in [0, 1], which for a half is one of the
+ * bits 0x0000 to 0x3C00 (1.0; -0, 0x8000, is in range too but declined
+ * here, as are subnormal halves); then w != 0 is w > 0, so the non-zero
+ * count is the influence count it returns, whose most goes to *most. The
+ * sum is its sum: the same floats added in double in the same order (from
+ * w[0] instead of 0.0 + w[0], which differ only in a zero's sign, which
+ * |sum - 1| does not see), against the tolerance it computes. */
+SE_INLINE bool draft_weights_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                   unsigned inf, unsigned width, unsigned *most)
+{
+    unsigned bad = 0, top = 0;
+    uint32_t top_bone = 0;
+    const uint8_t *q = b + d->weights_at;
+    for (size_t v = 0; v < n; v++, q += d->record) {
+        const uint8_t *h = q + inf * width;
+        uint32_t b16 = mc_le16(h), bone = le_index(q, width);
+        double sum = (double)half_mag_f32(b16);
+        unsigned odd = (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu), nonzero = b16 != 0;
+        top_bone = bone > top_bone ? bone : top_bone;
+        for (unsigned j = 1; j < inf; j++) {
+            b16 = mc_le16(h + 2 * j);
+            bone = le_index(q + j * width, width);
+            sum += (double)half_mag_f32(b16);
+            odd |= (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu);
+            nonzero += b16 != 0;
+            top_bone = bone > top_bone ? bone : top_bone;
+        }
+        bad |= odd | !(fabs(sum - 1.0) <= d->tol[nonzero]);
+        top = nonzero > top ? nonzero : top;
     }
     *most = top;
-    return ok;
+    return !bad & (top_bone < d->bones);
+}
+
+/* n records: true when check_draft_vertex reports none of them and counts
+ * no zero normal; the most influences of a record go to *most (0 without
+ * weights). */
+SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t n,
+                             unsigned inf, unsigned width, unsigned *most)
+{
+    *most = 0;
+    if (!draft_floats_clean(d, b, n)) return false;
+    if (d->layers && !draft_materials_clean(d, b, n)) return false;
+    if (d->normals && !draft_normals_clean(d, b, n)) return false;
+    return !inf || draft_weights_clean(d, b, n, inf, width, most);
 }
 
 SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
@@ -1152,9 +1185,8 @@ SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t 
     }
 }
 
-/* n records: true when check_draft_vertex reports none of them and counts
- * no zero normal; the most influences of a record go to *most. The common
- * influence counts (1, 2, 4, 8) and each index width get their own copy. */
+/* draft_chunk_k with the common influence counts (1, 2, 4, 8) and each
+ * index width constants in their own copy. */
 static bool draft_chunk_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
                               unsigned *most)
 {
@@ -1184,7 +1216,7 @@ static void check_mesh_draft(mc_ctx *c, const se_file *f, mc_reader *r, const se
         }
         for (uint32_t v = v0; v < v0 + n; v++) {
             unsigned used;
-            if (c->fast && fits && draft_record_clean(&d, r->p + r->pos, d.inf, d.bone_w, &used)) {
+            if (c->fast && fits && draft_chunk_clean(&d, r->p + r->pos, 1, &used)) {
                 r->pos += d.record;
                 if (used > most) most = used;
                 continue;
