@@ -717,47 +717,46 @@ static void weight_tolerances(double per_weight, unsigned inf, double tol[256])
     for (unsigned k = 0; k <= inf; k++) tol[k] = per_weight * (k ? k : 1);
 }
 
-/* One 2018 weight record (inf times a width-byte bone index then a float),
- * judged as check_weights judges it, without branches: inf and width are
- * constants in every copy below, so the loop unrolls and reads in place.
- * The sum is the exact check's: the same double additions in the same
- * order (it starts at w[0] instead of 0.0 + w[0], which differ only in the
- * sign of a zero, and |sum - 1| does not see that sign). When every weight
- * is in [0, 1], w != 0 is w > 0, so the non-zero count is also the
- * influence count check_weights returns; otherwise the record fails. */
-SE_INLINE bool weight_record_2018(const uint8_t *p, unsigned inf, unsigned width,
-                                      uint32_t bones, const double *tol, unsigned *used)
-{
-    float w = mc_le_f32(p + width);
-    double sum = (double)w;
-    unsigned bad = (le_index(p, width) >= bones) | !((w >= 0.0f) & (w <= 1.0f)); /* NaN fails */
-    unsigned nonzero = w != 0.0f;
-    for (unsigned j = 1; j < inf; j++) {
-        const uint8_t *s = p + j * (width + 4u);
-        w = mc_le_f32(s + width);
-        sum += (double)w;
-        bad |= (le_index(s, width) >= bones) | !((w >= 0.0f) & (w <= 1.0f));
-        nonzero += w != 0.0f;
-    }
-    *used = nonzero;
-    return !bad & (fabs(sum - 1.0) <= tol[nonzero]);
-}
-
-/* n records of a chunk: true when check_weights reports none of them; the
- * most influences of a record go to *most. One decision per chunk. */
+/* n 2018 weight records (inf times a width-byte bone index then a float),
+ * judged as check_weights judges them, without branches: true when it
+ * reports none of them; the most influences of a record go to *most. inf
+ * and width are constants in every copy below, so the loop over the
+ * influences unrolls and reads in place. A float is in [0, 1] when its
+ * bits are at most 0x3F800000 (1.0f) read as an unsigned integer: every
+ * negative float, NaN and -0.0f are above (-0.0f is in range, but
+ * declined here). Then w != 0 is w > 0, so the non-zero count is the
+ * influence count check_weights returns. The sum is the exact check's:
+ * the same double additions in the same order (it starts at w[0] instead
+ * of 0.0 + w[0], which differ only in the sign of a zero, and |sum - 1|
+ * does not see that sign). Bone indices are judged by their maximum. */
 SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
-                                        unsigned width, uint32_t bones, const double *tol,
-                                        unsigned *most)
+                                    unsigned width, uint32_t bones, const double *tol,
+                                    unsigned *most)
 {
     size_t record = (size_t)inf * (width + 4u);
-    unsigned ok = 1, top = 0;
+    unsigned bad = 0, top = 0;
+    uint32_t top_bone = 0, top_bits = 0;
     for (size_t v = 0; v < n; v++) {
-        unsigned used;
-        ok &= weight_record_2018(b + v * record, inf, width, bones, tol, &used);
-        top = used > top ? used : top;
+        const uint8_t *p = b + v * record;
+        uint32_t bits = mc_le32_bits(p + width), bone = le_index(p, width);
+        double sum = (double)mc_bits_f32(bits);
+        unsigned nonzero = bits != 0;
+        top_bits = bits > top_bits ? bits : top_bits;
+        top_bone = bone > top_bone ? bone : top_bone;
+        for (unsigned j = 1; j < inf; j++) {
+            p += width + 4u;
+            bits = mc_le32_bits(p + width);
+            bone = le_index(p, width);
+            sum += (double)mc_bits_f32(bits);
+            nonzero += bits != 0;
+            top_bits = bits > top_bits ? bits : top_bits;
+            top_bone = bone > top_bone ? bone : top_bone;
+        }
+        bad |= !(fabs(sum - 1.0) <= tol[nonzero]);
+        top = nonzero > top ? nonzero : top;
     }
     *most = top;
-    return ok;
+    return !bad & (top_bits <= 0x3F800000u) & (top_bone < bones);
 }
 
 /* The common influence counts (1, 2, 4, 8) get a copy with the count a
