@@ -1096,7 +1096,7 @@ SE_INLINE bool draft_floats_clean(const se_draft_layout *d, const uint8_t *b, si
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + v * d->record));
         acc = _mm_or_si128(acc, _mm_add_epi32(_mm_and_si128(x, expo), step));
     }
-    nonfinite = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(acc)) << 31;
+    nonfinite = _mm_movemask_ps(_mm_castsi128_ps(acc)) ? 0x80000000u : 0; /* any lane's sign */
 #endif
     for (; v < n; v++) {
         const uint8_t *p = b + v * d->record;
