@@ -10,7 +10,8 @@
  * and face indices out of range. In the "sparse" files one record in about
  * 400 is such a record, so that most chunks hold one or none and a clean
  * path that vouches for a chunk with one in it is seen; in the "dense"
- * ones one in 25.
+ * ones one in 25; in the "single" ones every chunk holds exactly one, of a
+ * kind drawn per chunk, and nothing else on an edge.
  *
  * Deterministic: a fixed seed per file.
  */
@@ -34,6 +35,14 @@ static double edge_unit(uint64_t *s)
     return (double)(edge_next(s) >> 11) * 0x1p-53;
 }
 
+/* A draw that picks an edge when below its share (times rate); rate 0
+ * picks none. */
+static double edge_draw(uint64_t *s, double rate)
+{
+    double u = edge_unit(s);
+    return rate > 0.0 ? u / rate : 1.0;
+}
+
 static uint32_t edge_below(uint64_t *s, uint32_t n)
 {
     return (uint32_t)(edge_next(s) % n);
@@ -43,7 +52,7 @@ static uint32_t edge_below(uint64_t *s, uint32_t n)
 static void edge_normal(uint64_t *s, double rate, float n[3])
 {
     double x = edge_unit(s) - 0.5, y = edge_unit(s) - 0.5, z = edge_unit(s) - 0.5;
-    double len = sqrt(x * x + y * y + z * z), scale = 1.0, e = edge_unit(s) / rate;
+    double len = sqrt(x * x + y * y + z * z), scale = 1.0, e = edge_draw(s, rate);
     if (len < 1e-3) x = 1.0, len = 1.0;
     if (e < 0.010)
         scale = 1.0 + 0.00674 * (1.0 + (edge_unit(s) - 0.5) * 1e-3); /* the default tolerance's edge */
@@ -75,7 +84,7 @@ static void edge_weights(uint64_t *s, double rate, bool draft, unsigned inf, uin
         w[a] = inf > 1 ? 0.75f : 1.0f;
         if (inf > 1) w[(a + 1) % inf] = 0.25f;
     }
-    double e = edge_unit(s) / rate;
+    double e = edge_draw(s, rate);
     unsigned j = edge_below(s, inf);
     if (e < 0.005) w[j] = -0.0f;
     else if (e < 0.010) w[j] = 1e-6f; /* a subnormal half in the draft */
@@ -92,19 +101,45 @@ static void edge_vertex(uint64_t *s, double rate, bool draft, semb_mesh *m, uint
                         unsigned inf, uint32_t bones)
 {
     for (int k = 0; k < 3; k++) m->position[v][k] = (float)(edge_unit(s) * 100.0 - 50.0);
-    double e = edge_unit(s) / rate;
+    double e = edge_draw(s, rate);
     if (e < 0.004) m->position[v][edge_below(s, 3)] = e < 0.002 ? NAN : -INFINITY;
     for (unsigned l = 0; l < m->nlayers; l++) {
         float *uv = m->uv + ((size_t)v * m->nlayers + l) * 2;
         uv[0] = (float)edge_unit(s), uv[1] = (float)edge_unit(s);
-        if (edge_unit(s) / rate < 0.003) uv[edge_below(s, 2)] = INFINITY;
-        if (m->uv_material) m->uv_material[(size_t)v * m->nlayers + l] = edge_unit(s) / rate < 0.003 ? 3 : edge_below(s, 3);
+        if (edge_draw(s, rate) < 0.003) uv[edge_below(s, 2)] = INFINITY;
+        if (m->uv_material) m->uv_material[(size_t)v * m->nlayers + l] = edge_draw(s, rate) < 0.003 ? 3 : edge_below(s, 3);
     }
     if (m->normal) edge_normal(s, rate, m->normal[v]);
     if (inf) edge_weights(s, rate, draft, inf, bones, m->weight + (size_t)v * inf, m->bone + (size_t)v * inf);
     uint32_t n = m->nvertices;
     m->face[v][0] = v, m->face[v][1] = (v + 1) % n, m->face[v][2] = (v + 2) % n;
-    if (edge_unit(s) / rate < 0.002) m->face[v][edge_below(s, 3)] = edge_unit(s) < 0.5 ? n : m->face[v][0] + 1;
+    if (edge_draw(s, rate) < 0.002) m->face[v][edge_below(s, 3)] = edge_unit(s) < 0.5 ? n : m->face[v][0] + 1;
+}
+
+/* The one edge record of a chunk in the "single" files. */
+static void edge_single(uint64_t *s, semb_mesh *m, uint32_t v, unsigned inf, uint32_t bones)
+{
+    float *w = m->weight + (size_t)v * inf;
+    unsigned j = edge_below(s, inf ? inf : 1), k = edge_below(s, 3);
+    switch (edge_below(s, 14)) {
+    case 0: m->position[v][k] = NAN; break;
+    case 1: m->position[v][k] = INFINITY; break;
+    case 2:
+        if (m->nlayers) m->uv[(size_t)v * m->nlayers * 2 + edge_below(s, 2 * m->nlayers)] = -INFINITY;
+        else m->position[v][k] = -INFINITY;
+        break;
+    case 3: for (int q = 0; q < 3; q++) m->normal[v][q] *= 1.0068f; break;
+    case 4: m->normal[v][k] = INFINITY; break;
+    case 5: m->normal[v][0] = m->normal[v][1] = m->normal[v][2] = 0.0f; break;
+    case 6: m->normal[v][0] = 3e-6f, m->normal[v][1] = 0.0f, m->normal[v][2] = 1.0f; break;
+    case 7: if (inf) w[j] = -0.0f; break;
+    case 8: if (inf) w[j] = 1e-6f; break;
+    case 9: for (int q = 0; q < 10 && inf; q++) w[j] = nextafterf(w[j], 2.0f); break;
+    case 10: if (inf) w[j] = NAN; break;
+    case 11: if (inf) m->bone[(size_t)v * inf + j] = bones; break;
+    case 12: m->face[v][k] = m->nvertices; break;
+    default: if (m->nlayers) m->uv_material[(size_t)v * m->nlayers] = 3; break;
+    }
 }
 
 /* One file; 0 on success. */
@@ -112,7 +147,7 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
 {
     char name[96];
     snprintf(name, sizeof name, "semodel-edges-%s-inf%u-bones%u-%s", draft ? "draft" : "2018", inf, bones,
-             kind == 0 ? "sparse" : kind == 1 ? "sparse-uv-color" : "dense");
+             kind == 0 ? "sparse" : kind == 1 ? "sparse-uv-color" : kind == 2 ? "dense" : "single");
     uint64_t seed = 0;
     for (const char *p = name; *p; p++) seed = seed * 131 + (unsigned char)*p;
     semb_model *m = semb_new(draft ? SEMB_DRAFT : SEMB_2018);
@@ -120,9 +155,10 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
         semb_free(m);
         return -1;
     }
-    m->mesh_flags = kind == 1 ? (SEMB_UVSET | SEMB_NORMALS | SEMB_COLOR | SEMB_WEIGHTS)
+    bool uv = kind == 1 || (kind == 3 && (inf & 1));
+    m->mesh_flags = uv ? (SEMB_UVSET | SEMB_NORMALS | SEMB_COLOR | SEMB_WEIGHTS)
                               : (SEMB_NORMALS | SEMB_WEIGHTS);
-    uint8_t layers = kind == 1 ? 2 : 0;
+    uint8_t layers = uv ? 2 : 0;
     if (layers && semb_set_materials(m, 3) != 0) {
         semb_free(m);
         return -1;
@@ -134,8 +170,10 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
         semb_free(m);
         return -1;
     }
-    double rate = kind == 2 ? 1.0 : 0.06;
+    double rate = kind == 2 ? 1.0 : kind == 3 ? 0.0 : 0.06;
     for (uint32_t v = 0; v < vertices; v++) edge_vertex(&seed, rate, draft, mesh, v, inf, bones);
+    for (uint32_t v0 = 0; kind == 3 && v0 < vertices; v0 += 1024)
+        edge_single(&seed, mesh, v0 + edge_below(&seed, vertices - v0 < 1024 ? vertices - v0 : 1024), inf, bones);
     mcb_buf b = {0};
     semb_write(m, &b);
     semb_free(m);
@@ -153,7 +191,7 @@ int semodel_edges_each(semodel_edge_fn *fn, void *ctx)
     for (int draft = 0; draft < 2; draft++) {
         for (size_t i = 0; i < sizeof infs / sizeof *infs; i++)
             for (size_t k = 0; k < sizeof bones / sizeof *bones; k++)
-                for (int kind = 0; kind < 3; kind++)
+                for (int kind = 0; kind < 4; kind++)
                     if (edge_file(draft, infs[i], bones[k], kind, fn, ctx) != 0) rc = -1;
         /* u32 bone_t: more than 65,535 bones */
         if (edge_file(draft, 2, 70000, 0, fn, ctx) != 0) rc = -1;
