@@ -1189,27 +1189,27 @@ SE_INLINE bool draft_weights_clean(const se_draft_layout *d, const uint8_t *b, s
                                    unsigned inf, unsigned width, unsigned *most)
 {
     unsigned bad = 0, top = 0;
-    uint32_t top_bone = 0;
+    uint32_t top_bone = 0, top_key = 0;
     const uint8_t *q = b + d->weights_at;
     for (size_t v = 0; v < n; v++, q += d->record) {
         const uint8_t *h = q + inf * width;
-        uint32_t b16 = mc_le16(h), bone = le_index(q, width);
-        double sum = (double)half_mag_f32(b16);
-        unsigned odd = (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu), nonzero = b16 != 0;
-        top_bone = bone > top_bone ? bone : top_bone;
-        for (unsigned j = 1; j < inf; j++) {
-            b16 = mc_le16(h + 2 * j);
-            bone = le_index(q + j * width, width);
-            sum += (double)half_mag_f32(b16);
-            odd |= (b16 > 0x3C00u) | (b16 - 1u < 0x3FFu);
+        double sum = 0.0;
+        unsigned nonzero = 0;
+        for (unsigned j = 0; j < inf; j++) {
+            uint32_t b16 = mc_le16(h + 2 * j), bone = le_index(q + j * width, width);
+            /* 0 stays 0, 0x0400 (the least normal half) to 0x3C00 (1.0)
+             * become 0 to 0x3800, anything else more (unsigned) */
+            uint32_t key = (b16 - 0x400u) & (0u - (uint32_t)(b16 != 0));
+            sum = j ? sum + (double)half_mag_f32(b16) : (double)half_mag_f32(b16);
             nonzero += b16 != 0;
+            top_key = key > top_key ? key : top_key;
             top_bone = bone > top_bone ? bone : top_bone;
         }
-        bad |= odd | !(fabs(sum - 1.0) <= d->tol[nonzero]);
+        bad |= !(fabs(sum - 1.0) <= d->tol[nonzero]);
         top = nonzero > top ? nonzero : top;
     }
     *most = top;
-    return !bad & (top_bone < d->bones);
+    return !bad & (top_key <= 0x3800u) & (top_bone < d->bones);
 }
 
 /* n records: true when check_draft_vertex reports none of them and counts
