@@ -11,7 +11,12 @@
  * 400 is such a record, so that most chunks hold one or none and a clean
  * path that vouches for a chunk with one in it is seen; in the "dense"
  * ones one in 25; in the "single" ones every chunk holds exactly one, of a
- * kind drawn per chunk, and nothing else on an edge.
+ * kind drawn per chunk, and nothing else on an edge. The "sparse-weights"
+ * files have no normals: a draft chunk is judged field by field and stops
+ * at the first field in doubt, so only there do the weights of most
+ * chunks reach the weight clean path. In the "at-tolerance" ones every
+ * chunk holds one weight record whose sum misses 1 by 0.3% more (most) or
+ * less than the tolerance, and nothing else on an edge.
  *
  * Deterministic: a fixed seed per file.
  */
@@ -67,6 +72,20 @@ static void edge_normal(uint64_t *s, double rate, float n[3])
     else if (e >= 0.036 && e < 0.040) n[edge_below(s, 3)] = 3e-6f; /* a subnormal half in the draft */
 }
 
+/* Two non-zero weights whose exact sum misses 1 by the default sum
+ * tolerance (2 x 2e-7 for floats, 2 x 1/2048 for halves) times 1 + delta:
+ * w[0] just below 1 (ulps of 2^-24, or 2^-11 for halves), w[1] a small
+ * weight, whose fine ulps place the sum; the exact check's double sum of
+ * the two is exact. */
+static void edge_at_tolerance(bool draft, unsigned inf, double delta, float *w)
+{
+    double ulp = draft ? 0x1p-11 : 0x1p-24, miss = (draft ? 2.0 / 2048.0 : 4e-7) * (1.0 + delta);
+    double m = floor(miss / ulp) + 1.0;
+    for (unsigned j = 0; j < inf; j++) w[j] = 0.0f;
+    w[0] = (float)(1.0 - m * ulp);
+    w[1] = (float)(m * ulp - miss);
+}
+
 /* inf weights summing to 1 as floats do (a few ulps off), or an edge. */
 static void edge_weights(uint64_t *s, double rate, bool draft, unsigned inf, uint32_t bones,
                          float *w, uint32_t *bone)
@@ -95,6 +114,7 @@ static void edge_weights(uint64_t *s, double rate, bool draft, unsigned inf, uin
     else if (e < 0.030) for (unsigned q = 1 + edge_below(s, 10); q; q--) w[j] = nextafterf(w[j], 2.0f);
     else if (e < 0.040) for (unsigned q = 1 + edge_below(s, 10); q; q--) w[j] = nextafterf(w[j], -1.0f);
     else if (draft && e < 0.050) w[j] += (float)((edge_unit(s) - 0.5) * 0.004); /* the half tolerance */
+    else if (inf >= 2 && e < 0.080) edge_at_tolerance(draft, inf, (edge_unit(s) - 0.5) * 0.02, w);
 }
 
 static void edge_vertex(uint64_t *s, double rate, bool draft, semb_mesh *m, uint32_t v,
@@ -117,7 +137,7 @@ static void edge_vertex(uint64_t *s, double rate, bool draft, semb_mesh *m, uint
 }
 
 /* The one edge record of a chunk in the "single" files. */
-static void edge_single(uint64_t *s, semb_mesh *m, uint32_t v, unsigned inf, uint32_t bones)
+static void edge_single(uint64_t *s, bool draft, semb_mesh *m, uint32_t v, unsigned inf, uint32_t bones)
 {
     float *w = m->weight + (size_t)v * inf;
     unsigned j = edge_below(s, inf ? inf : 1), k = edge_below(s, 3);
@@ -135,7 +155,7 @@ static void edge_single(uint64_t *s, semb_mesh *m, uint32_t v, unsigned inf, uin
     case 7: if (inf) w[j] = -0.0f; break;
     case 8: if (inf) w[j] = 1e-6f; break;
     case 9: for (int q = 0; q < 10 && inf; q++) w[j] = nextafterf(w[j], 2.0f); break;
-    case 10: if (inf) w[j] = NAN; break;
+    case 10: if (inf >= 2) edge_at_tolerance(draft, inf, edge_unit(s) < 0.5 ? 0.003 : -0.003, w); break;
     case 11: if (inf) m->bone[(size_t)v * inf + j] = bones; break;
     case 12: m->face[v][k] = m->nvertices; break;
     default: if (m->nlayers) m->uv_material[(size_t)v * m->nlayers] = 3; break;
@@ -147,7 +167,7 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
 {
     char name[96];
     snprintf(name, sizeof name, "semodel-edges-%s-inf%u-bones%u-%s", draft ? "draft" : "2018", inf, bones,
-             kind == 0 ? "sparse" : kind == 1 ? "sparse-uv-color" : kind == 2 ? "dense" : "single");
+             kind == 0 ? "sparse" : kind == 1 ? "sparse-uv-color" : kind == 2 ? "dense" : kind == 3 ? "single" : kind == 4 ? "sparse-weights" : "at-tolerance");
     uint64_t seed = 0;
     for (const char *p = name; *p; p++) seed = seed * 131 + (unsigned char)*p;
     semb_model *m = semb_new(draft ? SEMB_DRAFT : SEMB_2018);
@@ -157,7 +177,7 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
     }
     bool uv = kind == 1 || (kind == 3 && (inf & 1));
     m->mesh_flags = uv ? (SEMB_UVSET | SEMB_NORMALS | SEMB_COLOR | SEMB_WEIGHTS)
-                              : (SEMB_NORMALS | SEMB_WEIGHTS);
+                       : kind == 4 ? SEMB_WEIGHTS : (SEMB_NORMALS | SEMB_WEIGHTS);
     uint8_t layers = uv ? 2 : 0;
     if (layers && semb_set_materials(m, 3) != 0) {
         semb_free(m);
@@ -170,10 +190,14 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
         semb_free(m);
         return -1;
     }
-    double rate = kind == 2 ? 1.0 : kind == 3 ? 0.0 : 0.06;
+    double rate = kind == 2 ? 1.0 : kind >= 3 && kind != 4 ? 0.0 : 0.06;
     for (uint32_t v = 0; v < vertices; v++) edge_vertex(&seed, rate, draft, mesh, v, inf, bones);
     for (uint32_t v0 = 0; kind == 3 && v0 < vertices; v0 += 1024)
-        edge_single(&seed, mesh, v0 + edge_below(&seed, vertices - v0 < 1024 ? vertices - v0 : 1024), inf, bones);
+        edge_single(&seed, draft, mesh, v0 + edge_below(&seed, vertices - v0 < 1024 ? vertices - v0 : 1024), inf, bones);
+    for (uint32_t v0 = 0; kind == 5 && inf >= 2 && v0 < vertices; v0 += 1024) {
+        uint32_t v = v0 + edge_below(&seed, vertices - v0 < 1024 ? vertices - v0 : 1024);
+        edge_at_tolerance(draft, inf, edge_unit(&seed) < 0.7 ? 0.003 : -0.003, mesh->weight + (size_t)v * inf);
+    }
     mcb_buf b = {0};
     semb_write(m, &b);
     semb_free(m);
@@ -191,7 +215,7 @@ int semodel_edges_each(semodel_edge_fn *fn, void *ctx)
     for (int draft = 0; draft < 2; draft++) {
         for (size_t i = 0; i < sizeof infs / sizeof *infs; i++)
             for (size_t k = 0; k < sizeof bones / sizeof *bones; k++)
-                for (int kind = 0; kind < 4; kind++)
+                for (int kind = 0; kind < 6; kind++)
                     if (edge_file(draft, infs[i], bones[k], kind, fn, ctx) != 0) rc = -1;
         /* u32 bone_t: more than 65,535 bones */
         if (edge_file(draft, 2, 70000, 0, fn, ctx) != 0) rc = -1;
