@@ -1185,25 +1185,79 @@ SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, s
  * sum is its sum: the same floats added in double in the same order (from
  * w[0] instead of 0.0 + w[0], which differ only in a zero's sign, which
  * |sum - 1| does not see), against the tolerance it computes. */
+#if defined(__SSE2__)
+/* draft_weights_clean's test four records at a time (SSE2), for records v
+ * to v + 3 at q: the same keys, half_mag_f32 floats, double sums per
+ * record in the same order (two records to a register) and tolerance:
+ * per_weight times the non-zero count (or 1), the product
+ * weight_tolerances computes. Bone indices are left to the caller. */
+SE_INLINE bool draft_weights4_sse2(const se_draft_layout *d, const uint8_t *q, unsigned inf,
+                                   unsigned width, __m128i *top)
+{
+    const size_t r = d->record;
+    const uint8_t *h = q + inf * width;
+    const __m128i zero = _mm_setzero_si128(), flip = _mm_set1_epi32(INT32_MIN);
+    const __m128i key_max = _mm_set1_epi32(INT32_MIN + 0x3800);
+    const __m128 scale = _mm_set1_ps(0x1p112f);
+    __m128d sum_lo = _mm_setzero_pd(), sum_hi = _mm_setzero_pd();
+    __m128i nonzero = zero, bad = zero;
+    for (unsigned j = 0; j < inf; j++) {
+        __m128i b16 = _mm_setr_epi32(mc_le16(h + 2 * j), mc_le16(h + r + 2 * j),
+                                     mc_le16(h + 2 * r + 2 * j), mc_le16(h + 3 * r + 2 * j));
+        __m128i is_zero = _mm_cmpeq_epi32(b16, zero);
+        __m128i key = _mm_andnot_si128(is_zero, _mm_sub_epi32(b16, _mm_set1_epi32(0x400)));
+        bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_xor_si128(key, flip), key_max)); /* unsigned > */
+        nonzero = _mm_sub_epi32(nonzero, _mm_andnot_si128(is_zero, _mm_set1_epi32(-1)));
+        __m128 w = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(b16, 13)), scale);
+        __m128d lo = _mm_cvtps_pd(w), hi = _mm_cvtps_pd(_mm_movehl_ps(w, w));
+        sum_lo = j ? _mm_add_pd(sum_lo, lo) : lo;
+        sum_hi = j ? _mm_add_pd(sum_hi, hi) : hi;
+    }
+    *top = _mm_max_epi16(*top, nonzero); /* counts below 256: 16-bit lanes compare them */
+    __m128i count = _mm_or_si128(nonzero, _mm_and_si128(_mm_cmpeq_epi32(nonzero, zero), _mm_set1_epi32(1)));
+    const __m128d per = _mm_set1_pd(d->tol[1]), one = _mm_set1_pd(1.0);
+    const __m128d abs = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    __m128d tol_lo = _mm_mul_pd(per, _mm_cvtepi32_pd(count));
+    __m128d tol_hi = _mm_mul_pd(per, _mm_cvtepi32_pd(_mm_shuffle_epi32(count, _MM_SHUFFLE(1, 0, 3, 2))));
+    __m128d in_lo = _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(sum_lo, one), abs), tol_lo);
+    __m128d in_hi = _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(sum_hi, one), abs), tol_hi);
+    return !_mm_movemask_epi8(bad) & (_mm_movemask_pd(_mm_and_pd(in_lo, in_hi)) == 3);
+}
+#endif
+
 SE_INLINE bool draft_weights_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
                                    unsigned inf, unsigned width, unsigned *most)
 {
     unsigned bad = 0, top = 0;
     uint32_t top_bone = 0, top_key = 0;
     const uint8_t *q = b + d->weights_at;
-    for (size_t v = 0; v < n; v++, q += d->record) {
+    size_t v = 0;
+    for (; v < n; v++, q += d->record)
+        for (unsigned j = 0; j < inf; j++) {
+            uint32_t bone = le_index(q + j * width, width);
+            top_bone = bone > top_bone ? bone : top_bone;
+        }
+    q = b + d->weights_at;
+    v = 0;
+#if defined(__SSE2__)
+    __m128i top4 = _mm_setzero_si128();
+    for (; v + 4 <= n; v += 4, q += 4 * d->record) bad |= !draft_weights4_sse2(d, q, inf, width, &top4);
+    uint32_t lanes[4];
+    _mm_storeu_si128((__m128i *)(void *)lanes, top4);
+    for (int k = 0; k < 4; k++) top = lanes[k] > top ? lanes[k] : top;
+#endif
+    for (; v < n; v++, q += d->record) {
         const uint8_t *h = q + inf * width;
         double sum = 0.0;
         unsigned nonzero = 0;
         for (unsigned j = 0; j < inf; j++) {
-            uint32_t b16 = mc_le16(h + 2 * j), bone = le_index(q + j * width, width);
+            uint32_t b16 = mc_le16(h + 2 * j);
             /* 0 stays 0, 0x0400 (the least normal half) to 0x3C00 (1.0)
              * become 0 to 0x3800, anything else more (unsigned) */
             uint32_t key = (b16 - 0x400u) & (0u - (uint32_t)(b16 != 0));
             sum = j ? sum + (double)half_mag_f32(b16) : (double)half_mag_f32(b16);
             nonzero += b16 != 0;
             top_key = key > top_key ? key : top_key;
-            top_bone = bone > top_bone ? bone : top_bone;
         }
         bad |= !(fabs(sum - 1.0) <= d->tol[nonzero]);
         top = nonzero > top ? nonzero : top;
