@@ -762,8 +762,8 @@ SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
 /* The common influence counts (1, 2, 4, 8) get a copy with the count a
  * constant; any other count runs the same code with a variable. */
 SE_INLINE bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
-                                        unsigned width, uint32_t bones, const double *tol,
-                                        unsigned *most)
+                                    unsigned width, uint32_t bones, const double *tol,
+                                    unsigned *most)
 {
     switch (inf) {
     case 1: return weights_chunk_2018_k(b, n, 1, width, bones, tol, most);
@@ -1068,6 +1068,14 @@ SE_INLINE unsigned half_odd(uint32_t mag)
     return (mag - 1u < 0x3FFu) | (mag >= 0x7C00u);
 }
 
+#if defined(__SSE2__)
+/* half_mag_f32 of four 32-bit lanes of magnitude bits. */
+SE_INLINE __m128 halves_mag_f32(__m128i mag)
+{
+    return _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(mag, 13)), _mm_set1_ps(0x1p112f));
+}
+#endif
+
 /* A float's bits plus, in the sign bit, whether it is NaN or infinite:
  * its exponent bits plus one exponent step carry into the sign bit exactly
  * when they are all set. Or-ed over many floats, the sign bit says whether
@@ -1141,9 +1149,10 @@ SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, s
      * then the magnitudes widened to 32 bits and read as half_mag_f32
      * reads them, and each lane's x*x + y*y + z*z computed with the scalar
      * loop's float operations in its order. */
-    const __m128i mag = _mm_set1_epi16(0x7FFF), zmag = _mm_setr_epi16(0x7FFF, 0x7FFF, 0x7FFF, 0x7FFF, 0, 0, 0, 0);
+    const __m128i mag = _mm_set1_epi16(0x7FFF), zero = _mm_setzero_si128();
+    const __m128i zmag = _mm_setr_epi16(0x7FFF, 0x7FFF, 0x7FFF, 0x7FFF, 0, 0, 0, 0);
     const __m128i sub_end = _mm_set1_epi16(0x0400), inf_from = _mm_set1_epi16(0x7BFF);
-    const __m128 scale = _mm_set1_ps(0x1p112f), lo = _mm_set1_ps(d->unit.lo2), hi = _mm_set1_ps(d->unit.hi2);
+    const __m128 lo = _mm_set1_ps(d->unit.lo2), hi = _mm_set1_ps(d->unit.hi2);
     __m128i odd = _mm_setzero_si128();
     __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
     for (; v + 4 < n; v += 4, q += 4 * d->record) {
@@ -1156,12 +1165,12 @@ SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, s
         __m128i zz = _mm_and_si128(_mm_unpackhi_epi32(a, c), zmag); /* z0..z3, then 0 */
         for (int k = 0; k < 2; k++) {
             __m128i m = k ? zz : xy;
-            __m128i sub = _mm_and_si128(_mm_cmpgt_epi16(m, _mm_setzero_si128()), _mm_cmplt_epi16(m, sub_end));
+            __m128i sub = _mm_and_si128(_mm_cmpgt_epi16(m, zero), _mm_cmplt_epi16(m, sub_end));
             odd = _mm_or_si128(odd, _mm_or_si128(sub, _mm_cmpgt_epi16(m, inf_from)));
         }
-        __m128 x = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(_mm_unpacklo_epi16(xy, _mm_setzero_si128()), 13)), scale);
-        __m128 y = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(_mm_unpackhi_epi16(xy, _mm_setzero_si128()), 13)), scale);
-        __m128 z = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(_mm_unpacklo_epi16(zz, _mm_setzero_si128()), 13)), scale);
+        __m128 x = halves_mag_f32(_mm_unpacklo_epi16(xy, zero));
+        __m128 y = halves_mag_f32(_mm_unpackhi_epi16(xy, zero));
+        __m128 z = halves_mag_f32(_mm_unpacklo_epi16(zz, zero));
         __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
         in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(s, lo), _mm_cmple_ps(s, hi))); /* NaN: false */
     }
@@ -1176,15 +1185,6 @@ SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, s
     return !bad;
 }
 
-/* The weights, as check_weights judges them (inf and width constants in
- * each copy, so the loop over the influences unrolls): every bone index
- * below boneCount; every weight in [0, 1], which for a half is one of the
- * bits 0x0000 to 0x3C00 (1.0; -0, 0x8000, is in range too but declined
- * here, as are subnormal halves); then w != 0 is w > 0, so the non-zero
- * count is the influence count it returns, whose most goes to *most. The
- * sum is its sum: the same floats added in double in the same order (from
- * w[0] instead of 0.0 + w[0], which differ only in a zero's sign, which
- * |sum - 1| does not see), against the tolerance it computes. */
 #if defined(__SSE2__)
 /* draft_weights_clean's test four records at a time (SSE2), for records v
  * to v + 3 at q: the same keys, half_mag_f32 floats, double sums per
@@ -1198,7 +1198,6 @@ SE_INLINE bool draft_weights4_sse2(const se_draft_layout *d, const uint8_t *q, u
     const uint8_t *h = q + inf * width;
     const __m128i zero = _mm_setzero_si128(), flip = _mm_set1_epi32(INT32_MIN);
     const __m128i key_max = _mm_set1_epi32(INT32_MIN + 0x3800);
-    const __m128 scale = _mm_set1_ps(0x1p112f);
     __m128d sum_lo = _mm_setzero_pd(), sum_hi = _mm_setzero_pd();
     __m128i nonzero = zero, bad = zero;
     for (unsigned j = 0; j < inf; j++) {
@@ -1208,7 +1207,7 @@ SE_INLINE bool draft_weights4_sse2(const se_draft_layout *d, const uint8_t *q, u
         __m128i key = _mm_andnot_si128(is_zero, _mm_sub_epi32(b16, _mm_set1_epi32(0x400)));
         bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_xor_si128(key, flip), key_max)); /* unsigned > */
         nonzero = _mm_sub_epi32(nonzero, _mm_andnot_si128(is_zero, _mm_set1_epi32(-1)));
-        __m128 w = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(b16, 13)), scale);
+        __m128 w = halves_mag_f32(b16); /* b16 above 0x7FFF: the key fails */
         __m128d lo = _mm_cvtps_pd(w), hi = _mm_cvtps_pd(_mm_movehl_ps(w, w));
         sum_lo = j ? _mm_add_pd(sum_lo, lo) : lo;
         sum_hi = j ? _mm_add_pd(sum_hi, hi) : hi;
@@ -1225,6 +1224,15 @@ SE_INLINE bool draft_weights4_sse2(const se_draft_layout *d, const uint8_t *q, u
 }
 #endif
 
+/* The weights, as check_weights judges them (inf and width constants in
+ * each copy, so the loop over the influences unrolls): every bone index
+ * below boneCount; every weight in [0, 1], which for a half is one of the
+ * bits 0x0000 to 0x3C00 (1.0; -0, 0x8000, is in range too but declined
+ * here, as are subnormal halves); then w != 0 is w > 0, so the non-zero
+ * count is the influence count it returns, whose most goes to *most. The
+ * sum is its sum: the same floats added in double in the same order (from
+ * w[0] instead of 0.0 + w[0], which differ only in a zero's sign, which
+ * |sum - 1| does not see), against the tolerance it computes. */
 SE_INLINE bool draft_weights_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
                                    unsigned inf, unsigned width, unsigned *most)
 {
@@ -1280,7 +1288,7 @@ SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t 
 }
 
 SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
-                                 unsigned width, unsigned *most)
+                             unsigned width, unsigned *most)
 {
     switch (d->inf) {
     case 1: return draft_chunk_k(d, b, n, 1, width, most);
