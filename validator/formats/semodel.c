@@ -1174,7 +1174,7 @@ SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, s
         __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
         in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(s, lo), _mm_cmple_ps(s, hi))); /* NaN: false */
     }
-    bad = (_mm_movemask_epi8(odd) != 0) | (_mm_movemask_ps(in) != 0xF);
+    bad = _mm_movemask_epi8(odd) != 0 || _mm_movemask_ps(in) != 0xF;
 #endif
     for (; v < n; v++, q += d->record) {
         uint32_t mx = mc_le16(q) & 0x7FFFu, my = mc_le16(q + 2) & 0x7FFFu, mz = mc_le16(q + 4) & 0x7FFFu;
@@ -1220,7 +1220,7 @@ SE_INLINE bool draft_weights4_sse2(const se_draft_layout *d, const uint8_t *q, u
     __m128d tol_hi = _mm_mul_pd(per, _mm_cvtepi32_pd(_mm_shuffle_epi32(count, _MM_SHUFFLE(1, 0, 3, 2))));
     __m128d in_lo = _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(sum_lo, one), abs), tol_lo);
     __m128d in_hi = _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(sum_hi, one), abs), tol_hi);
-    return !_mm_movemask_epi8(bad) & (_mm_movemask_pd(_mm_and_pd(in_lo, in_hi)) == 3);
+    return !_mm_movemask_epi8(bad) && _mm_movemask_pd(_mm_and_pd(in_lo, in_hi)) == 3;
 }
 #endif
 
