@@ -9,8 +9,10 @@
  * Files: corpus/ and fuzz/regressions/ (each also forced through every
  * format), files of about 300 kB built by the benchmark's builders (many
  * chunks of every clean loop, which the corpus's small files do not reach),
- * and byte-mutated copies of all of them (deterministic: a fixed seed per
- * file). A mismatch prints the first difference and writes the input to
+ * SEModel files whose records sit on the edges of the exact checks
+ * (semodel_edges.c: the built files are all clean, and a mutant rarely
+ * lands on an edge), and byte-mutated copies of all of them
+ * (deterministic: a fixed seed per file). A mismatch prints the first difference and writes the input to
  * the output directory.
  *
  * usage: mc_clean_paths OUTDIR DIR... [--mutants N] [--built-mutants N]
@@ -28,6 +30,7 @@
 #include "bench.h"
 #include "mc_result_diff.h"
 #include "mc_validate.h"
+#include "semodel_edges.h"
 
 typedef struct run {
     const char *outdir;
@@ -266,6 +269,12 @@ static int check_built(run *rn)
     return 0;
 }
 
+static void check_edge_file(void *ctx, const char *name, const uint8_t *data, size_t size)
+{
+    run *rn = ctx;
+    check_file(rn, name, data, size, 4);
+}
+
 int main(int argc, char **argv)
 {
     run rn = {NULL, 24, 150, 0, 0, 0};
@@ -287,6 +296,7 @@ int main(int argc, char **argv)
     }
     mkdir(rn.outdir, 0777);
     int rc = check_built(&rn);
+    if (semodel_edges_each(check_edge_file, &rn) != 0) rc = -1;
     for (int i = 0; i < ndirs; i++)
         if (walk(&rn, dirs[i], 0) != 0) rc = -1;
     printf("clean paths: %lu files, %lu validations, %lu mismatches\n", rn.files, rn.validations, rn.mismatches);

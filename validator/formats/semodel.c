@@ -30,6 +30,10 @@
 #include "mc_reader.h"
 #include "mc_rules.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum {
     SE_PREFIX = 11,          /* magic[7], version, headerSize */
     SE_HEADER_2018 = 0x14,   /* FIELD-NOTES: 20 bytes counting headerSize */
@@ -580,6 +584,15 @@ static unsigned check_weights(mc_ctx *c, const se_file *f, const se_mesh *m, uin
  */
 enum { SE_CHUNK = 1024 };
 
+/* The copies of a clean path per constant influence count and index width
+ * are made by inlining, which GCC and Clang are told to do; another
+ * compiler gets the same code, perhaps with the constants as variables. */
+#if defined(__GNUC__)
+#define SE_INLINE static inline __attribute__((always_inline))
+#else
+#define SE_INLINE static inline
+#endif
+
 static uint32_t le_index(const uint8_t *b, unsigned width)
 {
     return width == 1 ? b[0] : width == 2 ? mc_le16(b) : mc_le32(b);
@@ -593,12 +606,51 @@ static bool f32s_finite(const uint8_t *b, size_t n)
     return !bad;
 }
 
+#if defined(__SSE2__)
+/* Four records of three 32-bit fields (48 bytes) loaded as a, b, c hold
+ * a0 a1 a2 | a3 b0 b1 | b2 b3 c0 | c1 c2 c3; shuffles (which move bits and
+ * compute nothing) gather each field of the four into one register. */
+static inline void se_transpose3(__m128 a, __m128 b, __m128 c, __m128 f[3])
+{
+    __m128 u = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2)); /* b2 b2 c1 c1 */
+    f[0] = _mm_shuffle_ps(a, u, _MM_SHUFFLE(2, 0, 3, 0));     /* a0 a3 b2 c1 */
+    u = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));        /* a1 a1 b0 b0 */
+    __m128 v = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)); /* b3 b3 c2 c2 */
+    f[1] = _mm_shuffle_ps(u, v, _MM_SHUFFLE(2, 0, 2, 0));     /* a1 b0 b3 c2 */
+    u = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));        /* a2 a2 b1 b1 */
+    f[2] = _mm_shuffle_ps(u, c, _MM_SHUFFLE(3, 0, 2, 0));     /* a2 b1 c0 c3 */
+}
+
+static inline void se_load3(const uint8_t *b, __m128 f[3])
+{
+    se_transpose3(_mm_loadu_ps((const float *)(const void *)b),
+                  _mm_loadu_ps((const float *)(const void *)(b + 16)),
+                  _mm_loadu_ps((const float *)(const void *)(b + 32)), f);
+}
+#endif
+
 /* n float normals, each inside the clean-path bounds (mc_surely_unit: NaN,
- * infinity and zero fall outside): check_normal reports and counts none. */
+ * infinity and zero fall outside): check_normal reports and counts none.
+ * With SSE2, four at a time: each lane computes x*x + y*y + z*z with the
+ * same float operations in the same order as the scalar loop (no fused
+ * multiply-add without -mfma), so both decide alike. */
 static bool normals_surely_unit(const uint8_t *b, size_t n, mc_unit_bounds u)
 {
+    size_t v = 0;
     unsigned bad = 0;
-    for (size_t v = 0; v < n; v++) {
+#if defined(__SSE2__)
+    const __m128 lo = _mm_set1_ps(u.lo2), hi = _mm_set1_ps(u.hi2);
+    __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (; v + 4 <= n; v += 4) {
+        __m128 f[3];
+        se_load3(b + 12 * v, f);
+        __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(f[0], f[0]), _mm_mul_ps(f[1], f[1])),
+                              _mm_mul_ps(f[2], f[2]));
+        in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(s, lo), _mm_cmple_ps(s, hi))); /* NaN: false */
+    }
+    bad = _mm_movemask_ps(in) != 0xF;
+#endif
+    for (; v < n; v++) {
         float x = mc_le_f32(b + 12 * v), y = mc_le_f32(b + 12 * v + 4), z = mc_le_f32(b + 12 * v + 8);
         float s = x * x + y * y + z * z;
         bad |= !((s >= u.lo2) & (s <= u.hi2));
@@ -621,58 +673,113 @@ static inline bool faces_clean_w(const uint8_t *b, size_t n, uint32_t vertices, 
     return !bad;
 }
 
+/* faces_clean_w for u32 indices (draft faces, and 2018 meshes of more than
+ * 65,535 vertices). With SSE2, four faces at a time: the twelve indices
+ * below vertices (unsigned compared as signed once the top bit of both
+ * sides is flipped), then the three pairs of each face compared for
+ * equality once se_transpose3 has put its i0, i1 and i2 in one lane. */
+static bool faces_clean_u32(const uint8_t *b, size_t n, uint32_t vertices)
+{
+    size_t t = 0;
+    bool ok = true;
+#if defined(__SSE2__)
+    const __m128i flip = _mm_set1_epi32(INT32_MIN);
+    const __m128i lim = _mm_set1_epi32((int32_t)(vertices ^ 0x80000000u)); /* modulo 2^32 */
+    __m128i good = _mm_set1_epi32(-1);
+    for (; t + 4 <= n; t += 4) {
+        __m128 f[3];
+        se_load3(b + 12 * t, f);
+        __m128i i0 = _mm_castps_si128(f[0]), i1 = _mm_castps_si128(f[1]), i2 = _mm_castps_si128(f[2]);
+        __m128i in = _mm_and_si128(_mm_cmplt_epi32(_mm_xor_si128(i0, flip), lim),
+                                   _mm_cmplt_epi32(_mm_xor_si128(i1, flip), lim));
+        in = _mm_and_si128(in, _mm_cmplt_epi32(_mm_xor_si128(i2, flip), lim));
+        __m128i same = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(i0, i1), _mm_cmpeq_epi32(i1, i2)),
+                                    _mm_cmpeq_epi32(i0, i2));
+        good = _mm_and_si128(good, _mm_andnot_si128(same, in));
+    }
+    ok = _mm_movemask_epi8(good) == 0xFFFF;
+#endif
+    return ok && faces_clean_w(b + 12 * t, n - t, vertices, 4);
+}
+
 static bool faces_clean(const uint8_t *b, size_t n, uint32_t vertices, unsigned width)
 {
     /* a constant width per call, so each loop reads its indices in place */
     if (width == 1) return faces_clean_w(b, n, vertices, 1);
     if (width == 2) return faces_clean_w(b, n, vertices, 2);
-    return faces_clean_w(b, n, vertices, 4);
+    return faces_clean_u32(b, n, vertices);
 }
 
-/* inf (bone index, weight) slots as check_weights judges them: true when it
- * would report nothing; the influences (weights > 0) go to *used. The sum
- * is the exact check's, in the same order. half: binary16 weights after
- * all the indices (draft), else a float after each index (2018). */
-static inline bool weights_clean_w(const uint8_t *p, unsigned inf, unsigned width, bool half,
-                                   uint32_t bones, double per_weight, unsigned *used)
+/* check_weights' sum tolerance for k non-zero weights, computed as it does
+ * (per_weight times k, or times 1 for none), once per mesh for k <= inf. */
+static void weight_tolerances(double per_weight, unsigned inf, double tol[256])
 {
-    double sum = 0.0;
-    unsigned nonzero = 0, positive = 0;
-    bool ok = true;
-    for (unsigned j = 0; j < inf; j++) {
-        uint32_t bone;
-        float w;
-        if (half) {
-            bone = le_index(p + j * width, width);
-            w = mc_half_to_f32(mc_le16(p + inf * width + 2 * j));
-        } else {
-            bone = le_index(p + j * (width + 4u), width);
-            w = mc_le_f32(p + j * (width + 4u) + width);
+    for (unsigned k = 0; k <= inf; k++) tol[k] = per_weight * (k ? k : 1);
+}
+
+/* n 2018 weight records (inf times a width-byte bone index then a float),
+ * judged as check_weights judges them, without branches: true when it
+ * reports none of them; the most influences of a record go to *most. inf
+ * and width are constants in every copy below, so the loop over the
+ * influences unrolls and reads in place. A float is in [0, 1] when its
+ * bits are at most 0x3F800000 (1.0f) read as an unsigned integer: every
+ * negative float, NaN and -0.0f are above (-0.0f is in range, but
+ * declined here). Then w != 0 is w > 0, so the non-zero count is the
+ * influence count check_weights returns. The sum is the exact check's:
+ * the same double additions in the same order (it starts at w[0] instead
+ * of 0.0 + w[0], which differ only in the sign of a zero, and |sum - 1|
+ * does not see that sign). Bone indices are judged by their maximum. */
+SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
+                                    unsigned width, uint32_t bones, const double *tol,
+                                    unsigned *most)
+{
+    size_t record = (size_t)inf * (width + 4u);
+    unsigned bad = 0, top = 0;
+    uint32_t top_bone = 0, top_bits = 0;
+    for (size_t v = 0; v < n; v++) {
+        const uint8_t *p = b + v * record;
+        uint32_t bits = mc_le32_bits(p + width), bone = le_index(p, width);
+        double sum = (double)mc_bits_f32(bits);
+        unsigned nonzero = bits != 0;
+        top_bits = bits > top_bits ? bits : top_bits;
+        top_bone = bone > top_bone ? bone : top_bone;
+        for (unsigned j = 1; j < inf; j++) {
+            p += width + 4u;
+            bits = mc_le32_bits(p + width);
+            bone = le_index(p, width);
+            sum += (double)mc_bits_f32(bits);
+            nonzero += bits != 0;
+            top_bits = bits > top_bits ? bits : top_bits;
+            top_bone = bone > top_bone ? bone : top_bone;
         }
-        ok &= (bone < bones) & (w >= 0.0f) & (w <= 1.0f); /* NaN fails both */
-        sum += (double)w;
-        nonzero += w != 0.0f;
-        positive += w > 0.0f;
+        bad |= !(fabs(sum - 1.0) <= tol[nonzero]);
+        top = nonzero > top ? nonzero : top;
     }
-    *used = positive;
-    return ok && fabs(sum - 1.0) <= per_weight * (nonzero ? nonzero : 1);
+    *most = top;
+    return !bad & (top_bits <= 0x3F800000u) & (top_bone < bones);
 }
 
-/* One copy per layout and index width, so that each reads in place. */
-static bool weights_clean_2018(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
-                               double per_weight, unsigned *used)
+/* The common influence counts (1, 2, 4, 8) get a copy with the count a
+ * constant; any other count runs the same code with a variable. */
+SE_INLINE bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
+                                    unsigned width, uint32_t bones, const double *tol,
+                                    unsigned *most)
 {
-    if (width == 1) return weights_clean_w(p, inf, 1, false, bones, per_weight, used);
-    if (width == 2) return weights_clean_w(p, inf, 2, false, bones, per_weight, used);
-    return weights_clean_w(p, inf, 4, false, bones, per_weight, used);
+    switch (inf) {
+    case 1: return weights_chunk_2018_k(b, n, 1, width, bones, tol, most);
+    case 2: return weights_chunk_2018_k(b, n, 2, width, bones, tol, most);
+    case 4: return weights_chunk_2018_k(b, n, 4, width, bones, tol, most);
+    case 8: return weights_chunk_2018_k(b, n, 8, width, bones, tol, most);
+    default: return weights_chunk_2018_k(b, n, inf, width, bones, tol, most);
+    }
 }
 
-static bool weights_clean_draft(const uint8_t *p, unsigned inf, unsigned width, uint32_t bones,
-                                double per_weight, unsigned *used)
+static bool weights_chunk_2018(const uint8_t *b, size_t n, unsigned inf, unsigned width,
+                               uint32_t bones, const double *tol, unsigned *most)
 {
-    if (width == 1) return weights_clean_w(p, inf, 1, true, bones, per_weight, used);
-    if (width == 2) return weights_clean_w(p, inf, 2, true, bones, per_weight, used);
-    return weights_clean_w(p, inf, 4, true, bones, per_weight, used);
+    if (width == 1) return weights_chunk_2018_w(b, n, inf, 1, bones, tol, most);
+    if (width == 2) return weights_chunk_2018_w(b, n, inf, 2, bones, tol, most);
+    return weights_chunk_2018_w(b, n, inf, 4, bones, tol, most);
 }
 
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
@@ -821,21 +928,16 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     float w[255];
     size_t record = (size_t)inf * (f->bone_w + 4u);
     unsigned most = c->info->max_influences;
+    double tol[256];
+    weight_tolerances(c->opt->weight_sum_tolerance, inf, tol);
     for (uint32_t v0 = 0, n; v0 < m->vertices && inf; v0 += n) {
         n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
         if (!b) break; /* unreachable: the mesh was checked to fit */
-        bool ok = c->fast;
-        unsigned chunk_most = most;
-        for (uint32_t v = 0; v < n; v++) {
-            unsigned fast;
-            ok &= weights_clean_2018(b + (size_t)v * record, inf, f->bone_w, f->bones,
-                                     c->opt->weight_sum_tolerance, &fast);
-            if (fast > chunk_most) chunk_most = fast;
-        }
-        if (ok) {
-            most = chunk_most;
+        unsigned chunk_most;
+        if (c->fast && weights_chunk_2018(b, n, inf, f->bone_w, f->bones, tol, &chunk_most)) {
+            if (chunk_most > most) most = chunk_most;
             continue;
         }
         for (uint32_t v = v0; v < v0 + n; v++) {
@@ -914,29 +1016,334 @@ static void check_draft_vertex(mc_ctx *c, const se_file *f, mc_reader *r, const 
     if (used > c->info->max_influences) c->info->max_influences = used;
 }
 
-/* The clean path of check_draft_vertex over the record at p: true when it
- * would report nothing and count no zero normal; the influences go to
- * *used (0 without weights). */
-static bool draft_vertex_clean(const mc_ctx *c, const se_file *f, const se_mesh *m,
-                               const uint8_t *p, unsigned *used)
+/* The fields of a draft vertex record (semodel.md, SEModel_VertexData),
+ * fixed per mesh, and what the clean path compares them with. */
+typedef struct se_draft_layout {
+    size_t record;             /* bytes per vertex */
+    unsigned layers, mat_w;    /* UV layers (0 without UVSET), bytes per mat_t */
+    bool normals;
+    size_t weights_at;         /* where the bone indices start */
+    unsigned inf, bone_w;      /* influences (0 without WEIGHTS), bytes per bone_t */
+    uint32_t bones, mats;
+    mc_unit_bounds unit;
+    double tol[256];           /* the weight sum tolerance per non-zero count */
+} se_draft_layout;
+
+static void draft_layout_make(const mc_ctx *c, const se_file *f, const se_mesh *m,
+                              se_draft_layout *d)
 {
-    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
-    bool ok = f32s_finite(p, 3u + 2u * layers);
-    p += 12u + 8u * layers;
-    for (unsigned l = 0; l < layers; l++, p += f->mat_w) ok &= le_index(p, f->mat_w) < f->mats;
-    if (f->mesh_flags & M_NORMALS) {
-        float n[3] = {mc_half_to_f32(mc_le16(p)), mc_half_to_f32(mc_le16(p + 2)),
-                      mc_half_to_f32(mc_le16(p + 4))};
-        ok &= mc_surely_unit(n, 3, c->unit); /* NaN, infinity and zero fall outside */
-        p += 6;
+    d->record = (size_t)draft_vertex_size(f, m); /* the mesh fits the file */
+    d->layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    d->mat_w = f->mat_w;
+    d->normals = (f->mesh_flags & M_NORMALS) != 0;
+    d->weights_at = 12u + d->layers * (8u + d->mat_w) + (d->normals ? 6u : 0u) +
+                    ((f->mesh_flags & M_COLOR) ? 4u : 0u);
+    d->inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
+    d->bone_w = f->bone_w;
+    d->bones = f->bones;
+    d->mats = f->mats;
+    d->unit = c->unit;
+    double per_weight = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE
+                            ? c->opt->weight_sum_tolerance
+                            : SE_HALF_WEIGHT_TOLERANCE;
+    weight_tolerances(per_weight, d->inf, d->tol);
+}
+
+/* The clean path's reading of a half (semodel.md: normals and weights are
+ * binary16) by its magnitude bits, sign dropped: the same expression as
+ * mc_half_to_f32 for a normal half (bits moved into a float's place are
+ * the value times 2^-112, scaled back exactly), and 0 for a zero. A
+ * subnormal, infinite or NaN half is read wrong here (and a subnormal one
+ * through a float subnormal, which denormals-are-zero would read as 0), so
+ * the callers decline every record that holds one, by half_odd. */
+SE_INLINE float half_mag_f32(uint32_t mag)
+{
+    return mc_bits_f32(mag << 13) * 0x1p112f;
+}
+
+/* A half's magnitude bits (h & 0x7FFF) of exponent 31 (infinity, NaN) or
+ * 0 with a fraction (subnormal). */
+SE_INLINE unsigned half_odd(uint32_t mag)
+{
+    return (mag - 1u < 0x3FFu) | (mag >= 0x7C00u);
+}
+
+#if defined(__SSE2__)
+/* half_mag_f32 of four 32-bit lanes of magnitude bits. */
+SE_INLINE __m128 halves_mag_f32(__m128i mag)
+{
+    return _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(mag, 13)), _mm_set1_ps(0x1p112f));
+}
+#endif
+
+/* A float's bits plus, in the sign bit, whether it is NaN or infinite:
+ * its exponent bits plus one exponent step carry into the sign bit exactly
+ * when they are all set. Or-ed over many floats, the sign bit says whether
+ * any was. */
+SE_INLINE uint32_t f32_nonfinite_bit(const uint8_t *b)
+{
+    return (mc_le32_bits(b) & 0x7F800000u) + 0x00800000u;
+}
+
+/* The clean path of check_draft_vertex runs over a chunk of n records one
+ * field at a time (a short loop body keeps many records in flight), each
+ * pass true when the exact check reports nothing on that field of any
+ * record. Positions and UVs: finite. */
+SE_INLINE bool draft_floats_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+{
+    uint32_t nonfinite = 0;
+    size_t v = 0;
+#if defined(__SSE2__)
+    /* With SSE2 a position is tested by one 16-byte load: for every record
+     * but the chunk's last, those bytes lie inside the chunk (the next
+     * record holds 12 bytes at least); the fourth lane is masked to 0. */
+    const __m128i expo = _mm_setr_epi32(0x7F800000, 0x7F800000, 0x7F800000, 0);
+    const __m128i step = _mm_set1_epi32(0x00800000);
+    __m128i acc = _mm_setzero_si128();
+    for (; v + 1 < n; v++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + v * d->record));
+        acc = _mm_or_si128(acc, _mm_add_epi32(_mm_and_si128(x, expo), step));
     }
-    if (f->mesh_flags & M_COLOR) p += 4;
-    *used = 0;
-    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? f->max_influence : 0;
-    if (!ok || !inf) return ok;
-    double tol = c->opt->weight_sum_tolerance > SE_HALF_WEIGHT_TOLERANCE ? c->opt->weight_sum_tolerance
-                                                                         : SE_HALF_WEIGHT_TOLERANCE;
-    return weights_clean_draft(p, inf, f->bone_w, f->bones, tol, used);
+    nonfinite = _mm_movemask_ps(_mm_castsi128_ps(acc)) ? 0x80000000u : 0; /* any lane's sign */
+#endif
+    for (; v < n; v++) {
+        const uint8_t *p = b + v * d->record;
+        nonfinite |= f32_nonfinite_bit(p) | f32_nonfinite_bit(p + 4) | f32_nonfinite_bit(p + 8);
+    }
+    for (v = 0; v < n && d->layers; v++) {
+        const uint8_t *p = b + v * d->record + 12;
+        for (unsigned k = 0; k < 2u * d->layers; k++) nonfinite |= f32_nonfinite_bit(p + 4 * k);
+    }
+    return !(nonfinite >> 31);
+}
+
+/* The material index of every UV layer below matCount. */
+static bool draft_materials_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+{
+    uint32_t top = 0;
+    for (size_t v = 0; v < n; v++) {
+        const uint8_t *q = b + v * d->record + 12u + 8u * d->layers;
+        for (unsigned l = 0; l < d->layers; l++, q += d->mat_w) {
+            uint32_t mat = le_index(q, d->mat_w);
+            top = mat > top ? mat : top;
+        }
+    }
+    return top < d->mats;
+}
+
+/* The normal: mc_normal_judge's first test, mc_surely_unit's
+ * x*x + y*y + z*z (float, this order) against the same bounds, over the
+ * floats mc_half_to_f32 gives (the signs dropped do not change a square);
+ * zero falls outside the bounds. */
+SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+{
+    unsigned bad = 0;
+    size_t v = 0;
+    const uint8_t *q = b + 12u + d->layers * (8u + d->mat_w);
+#if defined(__SSE2__)
+    /* Four records at a time while the chunk has a record after them, so
+     * that 8 bytes from each normal lie inside the chunk: the 16-bit x, y,
+     * z (and 2 bytes beyond, dropped) of each are interleaved into x0..x3
+     * y0..y3 and z0..z3; half_odd's two tests by 16-bit compares (every
+     * magnitude is below 0x8000, so signed compares are unsigned ones);
+     * then the magnitudes widened to 32 bits and read as half_mag_f32
+     * reads them, and each lane's x*x + y*y + z*z computed with the scalar
+     * loop's float operations in its order. */
+    const __m128i mag = _mm_set1_epi16(0x7FFF), zero = _mm_setzero_si128();
+    const __m128i zmag = _mm_setr_epi16(0x7FFF, 0x7FFF, 0x7FFF, 0x7FFF, 0, 0, 0, 0);
+    const __m128i sub_end = _mm_set1_epi16(0x0400), inf_from = _mm_set1_epi16(0x7BFF);
+    const __m128 lo = _mm_set1_ps(d->unit.lo2), hi = _mm_set1_ps(d->unit.hi2);
+    __m128i odd = _mm_setzero_si128();
+    __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (; v + 4 < n; v += 4, q += 4 * d->record) {
+        __m128i r0 = _mm_loadl_epi64((const __m128i *)(const void *)q);
+        __m128i r1 = _mm_loadl_epi64((const __m128i *)(const void *)(q + d->record));
+        __m128i r2 = _mm_loadl_epi64((const __m128i *)(const void *)(q + 2 * d->record));
+        __m128i r3 = _mm_loadl_epi64((const __m128i *)(const void *)(q + 3 * d->record));
+        __m128i a = _mm_unpacklo_epi16(r0, r1), c = _mm_unpacklo_epi16(r2, r3); /* x x y y z z - - */
+        __m128i xy = _mm_and_si128(_mm_unpacklo_epi32(a, c), mag);  /* x0..x3 y0..y3 */
+        __m128i zz = _mm_and_si128(_mm_unpackhi_epi32(a, c), zmag); /* z0..z3, then 0 */
+        for (int k = 0; k < 2; k++) {
+            __m128i m = k ? zz : xy;
+            __m128i sub = _mm_and_si128(_mm_cmpgt_epi16(m, zero), _mm_cmplt_epi16(m, sub_end));
+            odd = _mm_or_si128(odd, _mm_or_si128(sub, _mm_cmpgt_epi16(m, inf_from)));
+        }
+        __m128 x = halves_mag_f32(_mm_unpacklo_epi16(xy, zero));
+        __m128 y = halves_mag_f32(_mm_unpackhi_epi16(xy, zero));
+        __m128 z = halves_mag_f32(_mm_unpacklo_epi16(zz, zero));
+        __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+        in = _mm_and_ps(in, _mm_and_ps(_mm_cmpge_ps(s, lo), _mm_cmple_ps(s, hi))); /* NaN: false */
+    }
+    bad = _mm_movemask_epi8(odd) != 0 || _mm_movemask_ps(in) != 0xF;
+#endif
+    for (; v < n; v++, q += d->record) {
+        uint32_t mx = mc_le16(q) & 0x7FFFu, my = mc_le16(q + 2) & 0x7FFFu, mz = mc_le16(q + 4) & 0x7FFFu;
+        float x = half_mag_f32(mx), y = half_mag_f32(my), z = half_mag_f32(mz);
+        float s = x * x + y * y + z * z;
+        bad |= half_odd(mx) | half_odd(my) | half_odd(mz) | !((s >= d->unit.lo2) & (s <= d->unit.hi2));
+    }
+    return !bad;
+}
+
+#if defined(__SSE2__)
+/* draft_weights_clean's test four records at a time (SSE2), for records v
+ * to v + 3 at q: the same keys, half_mag_f32 floats, double sums per
+ * record in the same order (two records to a register) and tolerance:
+ * per_weight times the non-zero count (or 1), the product
+ * weight_tolerances computes. Bone indices are left to the caller. */
+SE_INLINE bool draft_weights4_sse2(const se_draft_layout *d, const uint8_t *q, unsigned inf,
+                                   unsigned width, __m128i *top)
+{
+    const size_t r = d->record;
+    const uint8_t *h = q + inf * width;
+    const __m128i zero = _mm_setzero_si128(), flip = _mm_set1_epi32(INT32_MIN);
+    const __m128i key_max = _mm_set1_epi32(INT32_MIN + 0x3800);
+    __m128d sum_lo = _mm_setzero_pd(), sum_hi = _mm_setzero_pd();
+    __m128i nonzero = zero, bad = zero;
+    for (unsigned j = 0; j < inf; j++) {
+        __m128i b16 = _mm_setr_epi32(mc_le16(h + 2 * j), mc_le16(h + r + 2 * j),
+                                     mc_le16(h + 2 * r + 2 * j), mc_le16(h + 3 * r + 2 * j));
+        __m128i is_zero = _mm_cmpeq_epi32(b16, zero);
+        __m128i key = _mm_andnot_si128(is_zero, _mm_sub_epi32(b16, _mm_set1_epi32(0x400)));
+        bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_xor_si128(key, flip), key_max)); /* unsigned > */
+        nonzero = _mm_sub_epi32(nonzero, _mm_andnot_si128(is_zero, _mm_set1_epi32(-1)));
+        __m128 w = halves_mag_f32(b16); /* b16 above 0x7FFF: the key fails */
+        __m128d lo = _mm_cvtps_pd(w), hi = _mm_cvtps_pd(_mm_movehl_ps(w, w));
+        sum_lo = j ? _mm_add_pd(sum_lo, lo) : lo;
+        sum_hi = j ? _mm_add_pd(sum_hi, hi) : hi;
+    }
+    *top = _mm_max_epi16(*top, nonzero); /* counts below 256: 16-bit lanes compare them */
+    __m128i count = _mm_or_si128(nonzero, _mm_and_si128(_mm_cmpeq_epi32(nonzero, zero), _mm_set1_epi32(1)));
+    const __m128d per = _mm_set1_pd(d->tol[1]), one = _mm_set1_pd(1.0);
+    const __m128d abs = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+    __m128d tol_lo = _mm_mul_pd(per, _mm_cvtepi32_pd(count));
+    __m128d tol_hi = _mm_mul_pd(per, _mm_cvtepi32_pd(_mm_shuffle_epi32(count, _MM_SHUFFLE(1, 0, 3, 2))));
+    __m128d in_lo = _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(sum_lo, one), abs), tol_lo);
+    __m128d in_hi = _mm_cmple_pd(_mm_and_pd(_mm_sub_pd(sum_hi, one), abs), tol_hi);
+    return !_mm_movemask_epi8(bad) && _mm_movemask_pd(_mm_and_pd(in_lo, in_hi)) == 3;
+}
+#endif
+
+/* The weights, as check_weights judges them (inf and width constants in
+ * each copy, so the loop over the influences unrolls): every bone index
+ * below boneCount; every weight in [0, 1], which for a half is one of the
+ * bits 0x0000 to 0x3C00 (1.0; -0, 0x8000, is in range too but declined
+ * here, as are subnormal halves); then w != 0 is w > 0, so the non-zero
+ * count is the influence count it returns, whose most goes to *most. The
+ * sum is its sum: the same floats added in double in the same order (from
+ * w[0] instead of 0.0 + w[0], which differ only in a zero's sign, which
+ * |sum - 1| does not see), against the tolerance it computes. */
+SE_INLINE bool draft_weights_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                   unsigned inf, unsigned width, unsigned *most)
+{
+    unsigned bad = 0, top = 0;
+    uint32_t top_bone = 0, top_key = 0;
+    const uint8_t *q = b + d->weights_at;
+    size_t v = 0;
+    for (; v < n; v++, q += d->record)
+        for (unsigned j = 0; j < inf; j++) {
+            uint32_t bone = le_index(q + j * width, width);
+            top_bone = bone > top_bone ? bone : top_bone;
+        }
+    q = b + d->weights_at;
+    v = 0;
+#if defined(__SSE2__)
+    __m128i top4 = _mm_setzero_si128();
+    for (; v + 4 <= n; v += 4, q += 4 * d->record) bad |= !draft_weights4_sse2(d, q, inf, width, &top4);
+    uint32_t lanes[4];
+    _mm_storeu_si128((__m128i *)(void *)lanes, top4);
+    for (int k = 0; k < 4; k++) top = lanes[k] > top ? lanes[k] : top;
+#endif
+    for (; v < n; v++, q += d->record) {
+        const uint8_t *h = q + inf * width;
+        double sum = 0.0;
+        unsigned nonzero = 0;
+        for (unsigned j = 0; j < inf; j++) {
+            uint32_t b16 = mc_le16(h + 2 * j);
+            /* 0 stays 0, 0x0400 (the least normal half) to 0x3C00 (1.0)
+             * become 0 to 0x3800, anything else more (unsigned) */
+            uint32_t key = (b16 - 0x400u) & (0u - (uint32_t)(b16 != 0));
+            sum = j ? sum + (double)half_mag_f32(b16) : (double)half_mag_f32(b16);
+            nonzero += b16 != 0;
+            top_key = key > top_key ? key : top_key;
+        }
+        bad |= !(fabs(sum - 1.0) <= d->tol[nonzero]);
+        top = nonzero > top ? nonzero : top;
+    }
+    *most = top;
+    return !bad & (top_key <= 0x3800u) & (top_bone < d->bones);
+}
+
+/* n records: true when check_draft_vertex reports none of them and counts
+ * no zero normal; the most influences of a record go to *most (0 without
+ * weights). */
+SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t n,
+                             unsigned inf, unsigned width, unsigned *most)
+{
+    *most = 0;
+    if (!draft_floats_clean(d, b, n)) return false;
+    if (d->layers && !draft_materials_clean(d, b, n)) return false;
+    if (d->normals && !draft_normals_clean(d, b, n)) return false;
+    return !inf || draft_weights_clean(d, b, n, inf, width, most);
+}
+
+SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
+                             unsigned width, unsigned *most)
+{
+    switch (d->inf) {
+    case 1: return draft_chunk_k(d, b, n, 1, width, most);
+    case 2: return draft_chunk_k(d, b, n, 2, width, most);
+    case 4: return draft_chunk_k(d, b, n, 4, width, most);
+    case 8: return draft_chunk_k(d, b, n, 8, width, most);
+    default: return draft_chunk_k(d, b, n, d->inf, width, most);
+    }
+}
+
+/* draft_chunk_k with the common influence counts (1, 2, 4, 8) and each
+ * index width constants in their own copy. */
+static bool draft_chunk_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
+                              unsigned *most)
+{
+    if (d->inf == 0) return draft_chunk_k(d, b, n, 0, 1, most);
+    if (d->bone_w == 1) return draft_chunk_w(d, b, n, 1, most);
+    if (d->bone_w == 2) return draft_chunk_w(d, b, n, 2, most);
+    return draft_chunk_w(d, b, n, 4, most);
+}
+
+/* semodel.md, SEModel_MeshData (draft): vertex records, then faces. A chunk
+ * of records passes its clean path whole; in any other, each record
+ * passes it alone or goes through the exact check, which alone reports. */
+static void check_mesh_draft(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
+{
+    se_draft_layout d;
+    draft_layout_make(c, f, m, &d);
+    mc_zero_normals zero = {0};
+    unsigned most = c->info->max_influences;
+    for (uint32_t v0 = 0, n; v0 < m->vertices; v0 += n) {
+        n = chunk_of(m->vertices, v0);
+        unsigned chunk_most;
+        bool fits = !r->fail && (size_t)n * d.record <= mc_reader_left(r);
+        if (c->fast && fits && draft_chunk_clean(&d, r->p + r->pos, n, &chunk_most)) {
+            r->pos += (size_t)n * d.record;
+            if (chunk_most > most) most = chunk_most;
+            continue;
+        }
+        for (uint32_t v = v0; v < v0 + n; v++) {
+            unsigned used;
+            if (c->fast && fits && draft_chunk_clean(&d, r->p + r->pos, 1, &used)) {
+                r->pos += d.record;
+                if (used > most) most = used;
+                continue;
+            }
+            c->info->max_influences = most;
+            check_draft_vertex(c, f, r, m, v, &zero);
+            most = c->info->max_influences;
+        }
+    }
+    c->info->max_influences = most;
+    report_zero_normals(c, m, &zero);
+    check_faces(c, r, m, 4);
+    count_mesh(c, m, (f->mesh_flags & M_UVSET) ? m->layers : 0u);
 }
 
 static void read_mesh_header(const se_file *f, mc_reader *r, se_mesh *m)
@@ -1013,25 +1420,10 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
         se_mesh m = {.index = i};
         if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
         check_mesh_header(c, f, &m);
-        if (f->draft) {
-            mc_zero_normals zero = {0};
-            size_t record = (size_t)draft_vertex_size(f, &m); /* the mesh fits the file */
-            for (uint32_t v = 0; v < m.vertices; v++) {
-                unsigned used;
-                if (c->fast && !r->fail && record <= mc_reader_left(r) &&
-                    draft_vertex_clean(c, f, &m, r->p + r->pos, &used)) {
-                    r->pos += record;
-                    if (used > c->info->max_influences) c->info->max_influences = used;
-                    continue;
-                }
-                check_draft_vertex(c, f, r, &m, v, &zero);
-            }
-            report_zero_normals(c, &m, &zero);
-            check_faces(c, r, &m, 4);
-            count_mesh(c, &m, (f->mesh_flags & M_UVSET) ? m.layers : 0u);
-        } else {
+        if (f->draft)
+            check_mesh_draft(c, f, r, &m);
+        else
             check_mesh_2018(c, f, r, &m);
-        }
         if (r->fail) return false; /* unreachable: the mesh was checked to fit */
     }
     return true;
