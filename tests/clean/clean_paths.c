@@ -12,8 +12,8 @@
  * SEModel files whose records sit on the edges of the exact checks
  * (semodel_edges.c: the built files are all clean, and a mutant rarely
  * lands on an edge), and byte-mutated copies of all of them
- * (deterministic: a fixed seed per file). A mismatch prints the first difference and writes the input to
- * the output directory.
+ * (deterministic: seeded by each file's bytes). A mismatch prints the
+ * first difference and writes the input to the output directory.
  *
  * usage: mc_clean_paths OUTDIR DIR... [--mutants N] [--built-mutants N]
  */
@@ -47,10 +47,12 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static uint64_t name_seed(const char *name)
+/* A file's mutants are seeded by its bytes, not its path, so that every
+ * checkout and build tests the same ones. */
+static uint64_t content_seed(const uint8_t *data, size_t size)
 {
     uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * UINT64_C(1099511628211);
+    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * UINT64_C(1099511628211);
     return h;
 }
 
@@ -143,7 +145,7 @@ static void check_file(run *rn, const char *name, const uint8_t *data, size_t si
     if (!size) return;
     uint8_t *copy = malloc(size);
     if (!copy) return;
-    uint64_t seed = name_seed(name);
+    uint64_t seed = content_seed(data, size);
     for (unsigned m = 0; m < mutants; m++) {
         memcpy(copy, data, size);
         mutate(copy, size, info.vertices, &seed);
