@@ -70,6 +70,15 @@ mc_instance *mc_emit(mc_ctx *c, mc_code code, uint64_t offset);
 #define MC_PRINTF(a, b)
 #endif
 
+/* A clean path's copies per constant (influence count, index width) are
+ * made by inlining, which GCC and Clang are told to do; another compiler
+ * gets the same code, perhaps with the constants as variables. */
+#if defined(__GNUC__)
+#define MC_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define MC_ALWAYS_INLINE static inline
+#endif
+
 void mc_path(mc_instance *in, const char *fmt, ...) MC_PRINTF(2, 3);
 void mc_msg(mc_instance *in, const char *fmt, ...) MC_PRINTF(2, 3);
 /* Copies src into dst (size bytes, NUL-terminated, cut before a sequence

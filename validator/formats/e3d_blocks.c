@@ -435,8 +435,8 @@ static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
  * larger one moves the recorded maximum and its place: the exact path
  * does that). *influences gets the chunk's most bones with a weight, for
  * the caller to apply once the chunk is vouched for. */
-static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
-                                 unsigned *influences)
+MC_ALWAYS_INLINE bool weights_clean_k(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
+                                       unsigned *influences)
 {
     bool ok = true;
     unsigned most = 0;
@@ -456,6 +456,15 @@ static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, un
     }
     *influences = most;
     return ok;
+}
+
+/* A copy for the common bone counts, the count a constant. */
+static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
+                                 unsigned *influences)
+{
+    if (k == 2) return weights_clean_k(p, stride, n, 2, max_id, influences);
+    if (k == 4) return weights_clean_k(p, stride, n, 4, max_id, influences);
+    return weights_clean_k(p, stride, n, k, max_id, influences);
 }
 
 /* A chunk's position extents, values only (branch-free): the vertex

@@ -585,13 +585,8 @@ static unsigned check_weights(mc_ctx *c, const se_file *f, const se_mesh *m, uin
 enum { SE_CHUNK = 1024 };
 
 /* The copies of a clean path per constant influence count and index width
- * are made by inlining, which GCC and Clang are told to do; another
- * compiler gets the same code, perhaps with the constants as variables. */
-#if defined(__GNUC__)
-#define SE_INLINE static inline __attribute__((always_inline))
-#else
-#define SE_INLINE static inline
-#endif
+ * are made by inlining (MC_ALWAYS_INLINE, mc_check.h). */
+#define SE_INLINE MC_ALWAYS_INLINE
 
 static uint32_t le_index(const uint8_t *b, unsigned width)
 {
