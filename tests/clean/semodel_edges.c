@@ -86,6 +86,17 @@ static void edge_at_tolerance(bool draft, unsigned inf, double delta, float *w)
     w[1] = (float)(m * ulp - miss);
 }
 
+/* A sum that needs its second weight's share of the tolerance, that weight
+ * subnormal (a float in the 2018 layout, a half in the draft): under
+ * denormals-are-zero the exact check counts one weight, not two, and
+ * reports the sum. */
+static void edge_subnormal_partner(bool draft, unsigned inf, float *w)
+{
+    for (unsigned j = 0; j < inf; j++) w[j] = 0.0f;
+    w[0] = draft ? (float)(1.0 - 0x1p-10) : (float)(1.0 - 3e-7);
+    w[1] = draft ? 3e-6f : 1e-40f;
+}
+
 /* inf weights summing to 1 as floats do (a few ulps off), or an edge. */
 static void edge_weights(uint64_t *s, double rate, bool draft, unsigned inf, uint32_t bones,
                          float *w, uint32_t *bone)
@@ -141,7 +152,7 @@ static void edge_single(uint64_t *s, bool draft, semb_mesh *m, uint32_t v, unsig
 {
     float *w = m->weight + (size_t)v * inf;
     unsigned j = edge_below(s, inf ? inf : 1), k = edge_below(s, 3);
-    switch (edge_below(s, 14)) {
+    switch (edge_below(s, 15)) {
     case 0: m->position[v][k] = NAN; break;
     case 1: m->position[v][k] = INFINITY; break;
     case 2:
@@ -158,6 +169,7 @@ static void edge_single(uint64_t *s, bool draft, semb_mesh *m, uint32_t v, unsig
     case 10: if (inf >= 2) edge_at_tolerance(draft, inf, edge_unit(s) < 0.5 ? 0.003 : -0.003, w); break;
     case 11: if (inf) m->bone[(size_t)v * inf + j] = bones; break;
     case 12: m->face[v][k] = m->nvertices; break;
+    case 13: if (inf >= 2) edge_subnormal_partner(draft, inf, w); break;
     default: if (m->nlayers) m->uv_material[(size_t)v * m->nlayers] = 3; break;
     }
 }
@@ -196,7 +208,10 @@ static int edge_file(bool draft, unsigned inf, uint32_t bones, int kind, semodel
         edge_single(&seed, draft, mesh, v0 + edge_below(&seed, vertices - v0 < 1024 ? vertices - v0 : 1024), inf, bones);
     for (uint32_t v0 = 0; kind == 5 && inf >= 2 && v0 < vertices; v0 += 1024) {
         uint32_t v = v0 + edge_below(&seed, vertices - v0 < 1024 ? vertices - v0 : 1024);
-        edge_at_tolerance(draft, inf, edge_unit(&seed) < 0.7 ? 0.003 : -0.003, mesh->weight + (size_t)v * inf);
+        if (v0 / 1024 % 2) /* every other chunk: the subnormal partner instead */
+            edge_subnormal_partner(draft, inf, mesh->weight + (size_t)v * inf);
+        else
+            edge_at_tolerance(draft, inf, edge_unit(&seed) < 0.7 ? 0.003 : -0.003, mesh->weight + (size_t)v * inf);
     }
     mcb_buf b = {0};
     semb_write(m, &b);

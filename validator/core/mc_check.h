@@ -34,7 +34,7 @@ typedef struct mc_settings {
     uint64_t max_decompressed_bytes;
     uint64_t work_factor;
     int skip_sha256;
-    /* Testing only (tests/unit/test_clean_paths.c): every clean path
+    /* Testing only (tests/clean/clean_paths.c, fuzz/harness/fuzz_clean.c): every clean path
      * declines, so the exact checks judge every element. A clean path must
      * never change a report, and this is how that is tested. */
     bool exact_only;

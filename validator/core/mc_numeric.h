@@ -107,10 +107,10 @@ static inline __m128 mc_lanes_within(__m128 x, float lo, float hi)
     return _mm_and_ps(_mm_cmpge_ps(x, _mm_set1_ps(lo)), _mm_cmple_ps(x, _mm_set1_ps(hi)));
 }
 
-/* mc_surely_unit of (x, y, z), four lanes at once. The float sum of squares
- * is added in another order than mc_surely_unit's: the bounds allow for
- * the rounding of any order (three non-negative terms, relative error
- * below 3e-7), so a lane inside them passes mc_is_unit all the same. */
+/* mc_surely_unit of (x, y, z), four lanes at once, the float sum of squares
+ * added in mc_surely_unit's order; the bounds would allow for the rounding
+ * of any order (three non-negative terms, relative error below 3e-7, or an
+ * FMA-contracted scalar loop), so a lane inside them passes mc_is_unit. */
 static inline __m128 mc_lanes_surely_unit3(__m128 x, __m128 y, __m128 z, mc_unit_bounds b)
 {
     __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));

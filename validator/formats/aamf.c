@@ -437,6 +437,7 @@ static void check_matrix(mc_ctx *c, uint64_t off, const fx_matrix *x, const matr
  *   D >= 2^23 declines no rotation check_matrix passes.
  */
 enum { MATRIX_BATCH = 64 };
+_Static_assert(MATRIX_BATCH <= 64, "a batch's clean bits are one uint64_t");
 
 /* The scalar clean path (other targets, and the matrices after the last
  * group of four): ok[k] for x[k], one loop without branches so that the
@@ -580,7 +581,7 @@ static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, 
         size_t batch = n - k0 < MATRIX_BATCH ? (size_t)(n - k0) : MATRIX_BATCH;
         const uint8_t *b = mc_read_bytes(r, batch * MATRIX_SIZE);
         if (!b) return;
-        uint64_t all = batch == 64 ? UINT64_MAX : (UINT64_C(1) << batch) - 1;
+        uint64_t all = batch == 64 ? UINT64_MAX : (UINT64_C(1) << batch) - 1; /* no shift by 64 */
         uint64_t clean = c->fast ? matrices_clean_bits(b, batch) : 0;
         if (clean == all) continue;
         for (size_t k = 0; k < batch; k++) {

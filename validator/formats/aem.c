@@ -343,7 +343,7 @@ typedef struct vertex_tally {
     uint32_t max_influences;
     mc_zero_normals zero;
     int32_t extra0;  /* vertex 0's extra bone */
-    bool extra_same; /* every vertex so far has extra0 (kept by the clean paths only) */
+    bool extra_same; /* every vertex so far has extra0 (starts false without clean paths) */
 } vertex_tally;
 
 /* One vertex: the clean path, else the exact checks, which alone report. */
@@ -463,10 +463,10 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
 
 /* ---- indices ---- */
 
-/* aem.md, Index Section: indices index into the vertex section. */
 /* Indices judged together by the clean path: one decision per chunk. */
 enum { AEM_INDEX_CHUNK = 256 };
 
+/* aem.md, Index Section: indices index into the vertex section. */
 static void check_indices(mc_ctx *c, const aem_file *f)
 {
     mc_reader r = section(c, f, SEC_INDICES);

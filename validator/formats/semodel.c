@@ -719,8 +719,10 @@ static void weight_tolerances(double per_weight, unsigned inf, double tol[256])
  * influences unrolls and reads in place. A float is in [0, 1] when its
  * bits are at most 0x3F800000 (1.0f) read as an unsigned integer: every
  * negative float, NaN and -0.0f are above (-0.0f is in range, but
- * declined here). Then w != 0 is w > 0, so the non-zero count is the
- * influence count check_weights returns. The sum is the exact check's:
+ * declined here). Subnormal weights (bits 1 to 0x7FFFFF) are declined too:
+ * a caller running with denormals-are-zero makes them 0 in check_weights'
+ * float compares and sum, not here. Then w != 0 is w > 0, so the non-zero
+ * count is the influence count check_weights returns. The sum is the exact check's:
  * the same double additions in the same order (it starts at w[0] instead
  * of 0.0 + w[0], which differ only in the sign of a zero, and |sum - 1|
  * does not see that sign). Bone indices are judged by their maximum. */
@@ -729,13 +731,14 @@ SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
                                     unsigned *most)
 {
     size_t record = (size_t)inf * (width + 4u);
-    unsigned bad = 0, top = 0;
+    unsigned bad = 0, top = 0, subnormal = 0;
     uint32_t top_bone = 0, top_bits = 0;
     for (size_t v = 0; v < n; v++) {
         const uint8_t *p = b + v * record;
         uint32_t bits = mc_le32_bits(p + width), bone = le_index(p, width);
         double sum = (double)mc_bits_f32(bits);
         unsigned nonzero = bits != 0;
+        subnormal |= bits - 1u < 0x007FFFFFu;
         top_bits = bits > top_bits ? bits : top_bits;
         top_bone = bone > top_bone ? bone : top_bone;
         for (unsigned j = 1; j < inf; j++) {
@@ -744,6 +747,7 @@ SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
             bone = le_index(p, width);
             sum += (double)mc_bits_f32(bits);
             nonzero += bits != 0;
+            subnormal |= bits - 1u < 0x007FFFFFu;
             top_bits = bits > top_bits ? bits : top_bits;
             top_bone = bone > top_bone ? bone : top_bone;
         }
@@ -751,7 +755,7 @@ SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
         top = nonzero > top ? nonzero : top;
     }
     *most = top;
-    return !bad & (top_bits <= 0x3F800000u) & (top_bone < bones);
+    return !bad & !subnormal & (top_bits <= 0x3F800000u) & (top_bone < bones);
 }
 
 /* The common influence counts (1, 2, 4, 8) get a copy with the count a
