@@ -626,10 +626,49 @@ static mcl_status build_materials(mcl_ctx *c, const aem_file *f, mcl_model *mode
     return MCL_OK;
 }
 
+/* The size the aem1 header counts imply; false when the file is shorter
+ * than the header (the sum of 9 u32 x record products cannot overflow). */
+static bool aem1_size(const uint8_t *data, size_t size, uint64_t *implied)
+{
+    if (size < AEM_HEADER_SIZE) return false;
+    uint64_t end = AEM_HEADER_SIZE;
+    for (int s = 0; s < AEM_SECTION_COUNT; s++)
+        if (!mc_add_mul_u64(&end, mc_le32(data + 4 + 4 * s), record_size[s])) return false;
+    *implied = end;
+    return true;
+}
+
+/* Two layouts share the magic and version 1 (docs/formats/aem2025.md, "Telling
+ * the layouts apart"): a file is in the one whose header counts add up to
+ * its size. Both: ambiguous, rejected; neither: one error naming both. Only
+ * files with the magic and version get here. */
+static mcl_status pick_layout(mcl_ctx *c, const uint8_t *data, size_t size, bool *current)
+{
+    uint64_t old_size = 0, new_size = 0;
+    bool old_fits = aem1_size(data, size, &old_size) && old_size == size;
+    bool new_known = mcl__aem2025_size(data, size, &new_size);
+    bool new_fits = new_known && new_size == size;
+    *current = new_fits && !old_fits;
+    if (old_fits && new_fits)
+        return mcl__fail(c, MCL_ERR_STRUCTURE, 4, "header counts add up to the file size (%zu) in both the aem1 and the 2025 layout",
+                         size);
+    if (!old_fits && !new_fits && size >= 52)
+        return mcl__fail(c, MCL_ERR_SIZE, 4, "header counts imply %s%llu bytes as aem1 and %s%llu as 2025; the file has %zu",
+                         old_size ? "" : "more than ", (unsigned long long)old_size, new_known ? "" : "more than ",
+                         (unsigned long long)new_size, size);
+    return MCL_OK;
+}
+
 mcl_status mcl__load_aem(mcl_ctx *c, const uint8_t *data, size_t size)
 {
     aem_file f;
     memset(&f, 0, sizeof f);
+    bool current = false;
+    if (size >= 4 && memcmp(data, "AEM", 3) == 0 && data[3] == 1) {
+        mcl_status s = pick_layout(c, data, size, &current);
+        if (s != MCL_OK) return s;
+    }
+    if (current) return mcl__load_aem2025(c, data, size);
     mcl_status s = parse_header(c, &f, data, size);
     if (s == MCL_OK) s = check_vertices(c, &f);
     if (s == MCL_OK) s = check_indices(c, &f);
