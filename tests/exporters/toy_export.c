@@ -489,12 +489,21 @@ static void aem2025_vertex(const xmodel *x, const xvert *xv, aem2025b_vertex *v)
 {
     memcpy(v->position, xv->pos, sizeof v->position);
     memcpy(v->normal, xv->nrm, sizeof v->normal);
-    if (xv->tan[0] || xv->tan[1] || xv->tan[2]) {
-        memcpy(v->tangent, xv->tan, sizeof v->tangent);
-        const float *n = xv->nrm, *t = xv->tan;
-        float b[3] = {n[1] * t[2] - n[2] * t[1], n[2] * t[0] - n[0] * t[2], n[0] * t[1] - n[1] * t[0]};
-        for (int k = 0; k < 3; k++) v->bitangent[k] = b[k] * xv->tan[3];
+    /* a unit tangent frame: the source's, or (as the converter generates
+     * one) any tangent perpendicular to the normal, handedness +1 */
+    float t[4] = {xv->tan[0], xv->tan[1], xv->tan[2], xv->tan[3] < 0 ? -1.0f : 1.0f};
+    const float *n = xv->nrm;
+    if (!t[0] && !t[1] && !t[2]) {
+        float axis[3] = {0, 0, 0};
+        axis[fabsf(n[0]) < 0.5f ? 0 : fabsf(n[1]) < 0.5f ? 1 : 2] = 1;
+        float c[3] = {axis[1] * n[2] - axis[2] * n[1], axis[2] * n[0] - axis[0] * n[2], axis[0] * n[1] - axis[1] * n[0]};
+        memcpy(t, c, sizeof c);
     }
+    normalize(t);
+    memcpy(v->tangent, t, sizeof v->tangent);
+    float b[3] = {n[1] * t[2] - n[2] * t[1], n[2] * t[0] - n[0] * t[2], n[0] * t[1] - n[1] * t[0]};
+    normalize(b);
+    for (int k = 0; k < 3; k++) v->bitangent[k] = b[k] * t[3];
     memcpy(v->uv, xv->uv, sizeof v->uv);
     /* unused slots: -1 (the readme), or glTF's filler 0 with --bug filler-index */
     int32_t unused = bug(x, "filler-index") && xv->influences ? 0 : -1;

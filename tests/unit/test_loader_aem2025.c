@@ -222,11 +222,17 @@ Test(loader_aem2025, field_deviations_accepted)
 
 /* ---- rejections ---- */
 
-Test(loader_aem2025, header_padding)
+/* The validator warns about these (AEM2025_HEADER_PADDING,
+ * AEM2025_VECTOR_NOT_UNIT): accepted, taken as stored. */
+Test(loader_aem2025, padding_and_vector_lengths_accepted)
 {
     aem2025b_model *am = sample25();
     am->header_padding = 1;
-    fail25(am, MCL_ERR_VALUE, 48);
+    am->vertices[2].bitangent[1] = 0.5f;
+    am->vertices[0].normal[2] = 2.0f;
+    mcl_model *m = load25_ok(am);
+    cr_assert_float_eq(m->meshes[0].normals[2], 2.0f, 0);
+    mcl_free(m);
 }
 
 Test(loader_aem2025, vertex_values_and_skin)
@@ -234,9 +240,6 @@ Test(loader_aem2025, vertex_values_and_skin)
     aem2025b_model *am = sample25();
     am->vertices[3].position[1] = INFINITY;
     fail25(am, MCL_ERR_VALUE, off25(AEM2025B_VERTICES, 3) + 4);
-    am = sample25();
-    am->vertices[2].bitangent[1] = 0.5f;
-    fail25(am, MCL_ERR_VALUE, off25(AEM2025B_VERTICES, 2) + 36);
     am = sample25();
     am->vertices[0].weight[0] = 0.7f; /* sum 0.95 */
     fail25(am, MCL_ERR_VALUE, off25(AEM2025B_VERTICES, 0) + 72);
@@ -358,6 +361,9 @@ Test(loader_aem2025, animations_tracks_and_keys)
     am = sample25();
     am->keys[0].time = 0.75f;
     am->keys[1].time = 0.25f;
+    fail25(am, MCL_ERR_STRUCTURE, off25(AEM2025B_KEYFRAMES, 1));
+    am = sample25();
+    am->keys[1].time = 0.0f; /* equal times: not strictly increasing */
     fail25(am, MCL_ERR_STRUCTURE, off25(AEM2025B_KEYFRAMES, 1));
     am = sample25();
     am->keys[4].w = 1; /* a scale key's W */
