@@ -77,7 +77,7 @@ void mc_aem2025_report_size(mc_ctx *c, uint64_t aem1_end)
         mc_instance *in = mc_emit(c, MC_AEM_TRAILING_BYTES, f.end);
         mc_path(in, "/");
         mc_msg(in, "%" PRIu64 " bytes after the last section: as the 2025 layout the header counts imply %" PRIu64
-               " bytes, file has %zu (as aem1 they imply %" PRIu64 ")",
+               " bytes, file has %zu (as aem1 they imply %" PRIu64 " bytes)",
                (uint64_t)c->size - f.end, f.end, c->size, aem1_end);
         return;
     }
@@ -87,7 +87,7 @@ void mc_aem2025_report_size(mc_ctx *c, uint64_t aem1_end)
     snprintf(path, sizeof path, "/%s", s == SEC_IMAGE ? "image_buffer" : section_name[s]);
     mc_truncated(c, MC_AEM_TRUNCATED, path,
                  "file ends inside the %s section (%" PRIu64 " x %" PRIu32 " bytes from 0x%" PRIx64
-                 "): as the 2025 layout the header counts imply %" PRIu64 " bytes, file has %zu (as aem1 they imply %" PRIu64 ")",
+                 "): as the 2025 layout the header counts imply %" PRIu64 " bytes, file has %zu (as aem1 they imply %" PRIu64 " bytes)",
                  section_name[s], f.count[s], record_size[s], f.offset[s], f.end, c->size, aem1_end);
 }
 
