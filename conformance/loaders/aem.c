@@ -639,6 +639,11 @@ static bool aem1_size(const uint8_t *data, size_t size, uint64_t *implied)
     return true;
 }
 
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
 /* Two layouts share the magic and version 1 (docs/formats/aem2025.md): a
  * file is in the one whose header counts add up to its size. Both: an
  * ambiguous file, rejected. Only files with the magic and version get here;
@@ -655,6 +660,15 @@ static mcl_status pick_layout(mcl_ctx *c, const uint8_t *data, size_t size, bool
     if (old_fits && new_fits)
         return mcl__fail(c, MCL_ERR_STRUCTURE, 4,
                          "header counts add up to the file size (%zu) in both the aem1 and the 2025 layout", size);
+    /* Neither: the error is the nearer layout's (a file cut short or grown
+     * is nearer its own layout), naming the other's size too. */
+    if (*other_size && size >= AEM_HEADER_SIZE && distance(new_size, size) < distance(old_size, size)) {
+        if (new_size > size)
+            return mcl__fail(c, MCL_ERR_TRUNCATED, size, "2025 layout: counts imply %llu bytes, the file has %zu (as aem1: %llu)",
+                             (unsigned long long)new_size, size, (unsigned long long)old_size);
+        return mcl__fail(c, MCL_ERR_SIZE, new_size, "2025 layout: %llu trailing bytes after the keyframe section (as aem1: %llu bytes)",
+                         (unsigned long long)(size - new_size), (unsigned long long)old_size);
+    }
     return MCL_OK;
 }
 
