@@ -14,7 +14,8 @@
  *   - Meshes as in aem1: each mesh's index range with the vertices it uses
  *     compacted; tangents and bitangents dropped; no extra bone.
  *   - Skinning: 4 influences per vertex when the file has joints; a -1 slot
- *     becomes joint 0 with weight 0 (so does the converter's filler 0).
+ *     becomes bone 0 with weight 0; the converter's filler index 0 keeps
+ *     its weight 0 (on joint 0's bone).
  *   - Joints become bones with their names. The converter writes joints in
  *     the glTF skin's order, where a parent may follow its child: the
  *     loader orders them parents first (by depth, stable) and renumbers
@@ -595,8 +596,7 @@ static mcl_status load_animations(mcl_ctx *c, const file25 *f, mcl_model *model)
 /* ---- building meshes and materials ---- */
 
 /* One mesh, as aem1's (aem.c, mcl__aem_mesh_vertices), joints renumbered
- * parents first; the converter's filler index 0 with weight 0 stays a slot
- * of weight 0. */
+ * parents first. */
 static mcl_status build_mesh(mcl_ctx *c, const file25 *f, uint64_t m, uint32_t *remap, mcl_mesh *me)
 {
     uint64_t o = at(f, S_MESHES, m);
