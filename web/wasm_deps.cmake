@@ -23,3 +23,8 @@ add_library(PkgConfig::CRYPTO ALIAS mc_platform_sha256)
 
 add_library(mc_no_threads INTERFACE)
 add_library(Threads::Threads ALIAS mc_no_threads)
+
+# WebAssembly SIMD (every current browser; Node 16.4+): the SSE2 four-record
+# lanes of validator/core/mc_numeric.h compile to it through emscripten's
+# <emmintrin.h> (docs/PERFORMANCE.md, "WebAssembly").
+add_compile_options(-msimd128 -msse2)
