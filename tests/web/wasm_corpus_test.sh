@@ -44,6 +44,18 @@ compare "options" -o json -n 2 --severity AEM_WEIGHT_SUM=warning -i FILE_NO_CONT
 compare "--format --max-file-bytes --no-sha256 -W" -o json -f e3d --max-file-bytes 4096 --no-sha256 -W corpus/e3d
 compare "named files, one missing" -o json corpus/nlm/valid "$src/corpus/does-not-exist.aem" corpus/any
 compare "--list-codes" --list-codes -o json
+# usage errors: exit 2, nothing on standard output, as natively
+for args in "-n 1.5" "-n 1000001" "--severity NO_SUCH_CODE=error" "--severity AEM_WEIGHT_SUM=fatal" \
+            "-i NO_SUCH_CODE" "--unit-tolerance -1" "--max-file-bytes 0" "-o nope" "-f nope" "--nope"; do
+    # shellcheck disable=SC2086
+    "$native" --no-config $args corpus/any >"$tmp/native" 2>/dev/null
+    n=$?
+    # shellcheck disable=SC2086
+    node "$bin" $args corpus/any >"$tmp/wasm" 2>/dev/null
+    w=$?
+    if [ "$n" = 2 ] && [ "$w" = 2 ] && [ ! -s "$tmp/wasm" ]; then echo "ok   usage error $args: exit 2"
+    else echo "FAIL usage error $args: exit $w, native $n"; fail=1; fi
+done
 # the same bytes per file through the library entry (validate), not the bin
 node --input-type=module -e "
 import { validate } from '$MC_WASM_DIR/package/index.js';

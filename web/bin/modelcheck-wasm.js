@@ -44,8 +44,10 @@ const FLAGS = {
 
 class UsageError extends Error {}
 
-function number(text, what, lo, hi) {
-  if (!/^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/.test(text)) throw new UsageError(`${what}, got '${text}'`);
+// A count (integer) or, with real, a tolerance: what the CLI's strtoull and strtod take.
+function number(text, what, lo, hi, real = false) {
+  const form = real ? /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ : /^[0-9]+$/;
+  if (!form.test(text)) throw new UsageError(`${what}, got '${text}'`);
   const v = Number(text);
   if (!(v >= lo) || v > hi) throw new UsageError(`${what}, got '${text}'`);
   return v;
@@ -95,7 +97,7 @@ function toOptions(o) {
   }
   for (const [flag, key] of [['weight-tolerance', 'weightTolerance'], ['unit-tolerance', 'unitTolerance'],
     ['quaternion-tolerance', 'quaternionTolerance']]) {
-    if (o[flag] !== undefined) opts[key] = number(o[flag], 'bad tolerance', 0, 1e30);
+    if (o[flag] !== undefined) opts[key] = number(o[flag], 'bad tolerance', 0, 1e30, true);
   }
   if (o['max-file-bytes'] !== undefined) {
     opts.maxFileBytes = number(o['max-file-bytes'], '--max-file-bytes expects a positive byte count', 1, 2 ** 64);

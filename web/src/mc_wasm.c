@@ -165,9 +165,10 @@ static int parse_options(mcw_run *r, const cJSON *o)
         parse_tolerance(r, o, "unit_tolerance", &r->opt.unit_tolerance) ||
         parse_tolerance(r, o, "quaternion_tolerance", &r->opt.quaternion_tolerance))
         return -1;
-    got = get_number(o, "max_file_bytes", 1, 18446744073709551615.0, &d);
+    got = get_number(o, "max_file_bytes", 1, 18446744073709551616.0, &d);
     if (got < 0) return refuse(r, "max_file_bytes expects a positive byte count", "");
-    if (got) r->opt.max_file_bytes = (uint64_t)d;
+    /* 2^64 itself does not convert: the largest count is UINT64_MAX */
+    if (got) r->opt.max_file_bytes = d < 18446744073709551616.0 ? (uint64_t)d : UINT64_MAX;
     r->opt.skip_sha256 = get_flag(o, "no_sha256");
     r->werror = get_flag(o, "werror");
     r->quiet = get_flag(o, "quiet");
