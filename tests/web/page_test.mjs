@@ -147,6 +147,19 @@ try {
   const got = fs.existsSync(target) ? JSON.parse(fs.readFileSync(target, 'utf8')) : null;
   check(got && norm(got) === norm(nativeDoc), 'downloaded JSON report = native report (sha256 from WebCrypto included)');
 
+  // a folder picked (a fresh page): every file in it, paths under the folder's name, as the CLI walks it
+  const page2 = await browser.newPage();
+  page2.on('pageerror', (e) => errors.push(String(e)));
+  await page2.goto(`file://${webDir}/index.html`);
+  await page2.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  await (await page2.$('#pick-folder')).uploadFile(path.join(src, 'corpus/semodel'));
+  await page2.waitForFunction(() => /validated/.test(document.querySelector('#status').textContent), { timeout: 60000 });
+  const walked = JSON.parse(nativeRun([path.join(src, 'corpus/semodel')]));
+  const folderRows = await page2.$$eval('#files tbody tr', (trs) => trs.map((tr) => `${tr.children[0].textContent} ${tr.children[2].textContent}`));
+  const wantRows = walked.files.map((f) => `${path.relative(path.join(src, 'corpus'), f.path)} ${f.valid ? 'valid' : 'invalid'}`);
+  check(folderRows.join('\n') === wantRows.join('\n'), `folder picked: ${folderRows.length} rows, paths, order and verdicts as the CLI's walk (${wantRows.length})`);
+  await page2.close();
+
   // the README's picture: settings closed, a vertex selected
   await page.click('#settings summary');
   await page.click(`#files tbody tr[data-index="${rows.findIndex((r) => r[0] === 'samf_writer_stale_unused_indices.aamf')}"]`);
