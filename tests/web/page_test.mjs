@@ -146,6 +146,17 @@ try {
   };
   const got = fs.existsSync(target) ? JSON.parse(fs.readFileSync(target, 'utf8')) : null;
   check(got && norm(got) === norm(nativeDoc), 'downloaded JSON report = native report (sha256 from WebCrypto included)');
+  await page.click('#download-sarif');
+  const sarifPath = path.join(downloads, 'modelcheck.sarif');
+  for (let i = 0; i < 100 && !fs.existsSync(sarifPath); i++) await new Promise((r) => setTimeout(r, 100));
+  let nativeSarif;
+  try { nativeSarif = execFileSync(native, ['--no-config', '-o', 'sarif', ...files], { maxBuffer: 1 << 28 }); }
+  catch (e) { nativeSarif = e.stdout; }
+  const results = (doc) => doc.runs[0].results.map((r) => `${r.ruleId} ${r.level} ${JSON.stringify(r.locations[0].physicalLocation.region)}`).sort().join('\n');
+  const sarif = fs.existsSync(sarifPath) ? JSON.parse(fs.readFileSync(sarifPath, 'utf8')) : null;
+  const want = results(JSON.parse(nativeSarif));
+  check(sarif && sarif.version === '2.1.0' && results(sarif) === want,
+    `downloaded SARIF log: ${sarif ? sarif.runs[0].results.length : 0} results, as native (rule, level, region)`);
 
   // a folder picked (a fresh page): every file in it, paths under the folder's name, as the CLI walks it
   const page2 = await browser.newPage();
