@@ -124,21 +124,23 @@ try {
   await page.click('.sev-filter[value="warning"]');
   await page.click('#settings summary');
   await page.type('#opt-severity', 'SAMF_FACE_DEGENERATE=error');
+  await page.$eval('#status', (e) => { e.textContent = ''; }); // the next 'validated' is the new run's
   await page.click('#apply');
-  await page.waitForFunction(() => /validated/.test(document.querySelector('#status').textContent));
+  await page.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 60000 });
   const samf = await page.$$eval('#files tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent))
     .find((r) => r[0] === 'samf_degenerate_face.aamf'));
   check(samf && samf[2] === 'invalid' && Number(samf[3]) >= 1, `settings: SAMF_FACE_DEGENERATE=error makes samf_degenerate_face.aamf ${samf && samf[2]}`);
   await page.$eval('#opt-severity', (t) => { t.value = ''; });
+  await page.$eval('#status', (e) => { e.textContent = ''; }); // the next 'validated' is the new run's
   await page.click('#apply');
-  await page.waitForFunction(() => /validated/.test(document.querySelector('#status').textContent));
+  await page.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 60000 });
 
   // the JSON download is the native report (paths are file names in the page)
   const cdp = await page.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
   await page.click('#download-json');
   const target = path.join(downloads, 'modelcheck-report.json');
-  for (let i = 0; i < 100 && !fs.existsSync(target); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && !fs.existsSync(target); i++) await new Promise((r) => setTimeout(r, 100));
   const norm = (doc) => {
     for (const f of doc.files) f.path = path.basename(f.path);
     doc.files.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -148,7 +150,7 @@ try {
   check(got && norm(got) === norm(nativeDoc), 'downloaded JSON report = native report (sha256 from WebCrypto included)');
   await page.click('#download-sarif');
   const sarifPath = path.join(downloads, 'modelcheck.sarif');
-  for (let i = 0; i < 100 && !fs.existsSync(sarifPath); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && !fs.existsSync(sarifPath); i++) await new Promise((r) => setTimeout(r, 100));
   let nativeSarif;
   try { nativeSarif = execFileSync(native, ['--no-config', '-o', 'sarif', ...files], { maxBuffer: 1 << 28 }); }
   catch (e) { nativeSarif = e.stdout; }
@@ -164,7 +166,7 @@ try {
   await page2.goto(`file://${webDir}/index.html`);
   await page2.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   await (await page2.$('#pick-folder')).uploadFile(path.join(src, 'corpus/semodel'));
-  await page2.waitForFunction(() => /validated/.test(document.querySelector('#status').textContent), { timeout: 60000 });
+  await page2.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 60000 });
   const walked = JSON.parse(nativeRun([path.join(src, 'corpus/semodel')]));
   const folderRows = await page2.$$eval('#files tbody tr', (trs) => trs.map((tr) => `${tr.children[0].textContent} ${tr.children[2].textContent}`));
   const wantRows = walked.files.map((f) => `${path.relative(path.join(src, 'corpus'), f.path)} ${f.valid ? 'valid' : 'invalid'}`);

@@ -11,7 +11,9 @@ wasm_build() {
     (
         flock 9
         cd "$src"
-        { cmake --preset wasm >/dev/null && cmake --build --preset wasm >/dev/null; } ||
+        # configured once; the build re-runs the configuration when a CMakeLists.txt changes
+        { [ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm >/dev/null; } &&
+            cmake --build --preset wasm >/dev/null ||
             { echo "FAIL: cmake --preset wasm && cmake --build --preset wasm"; exit 1; }
     ) 9>"$src/build/.wasm.lock" || exit 1
     MC_WASM_DIR=$src/build/wasm/web
