@@ -308,6 +308,9 @@
       line.append(` |${text}|\n`);
       pre.append(line);
     }
+    if (sel.inst.payload_offset !== undefined) {
+      pre.append(`\nThe issue is inside the data this block decodes to, at offset ${sel.inst.payload_offset} there;\nthe bytes above are the block's, as stored.`);
+    }
     pre.className = '';
     pre.dataset.offset = at;
   }

@@ -49,6 +49,33 @@ catch (e) { if (!/unknown issue code/.test(e.message)) throw e; }
 console.log(`ok   import { validate } from 'modelcheck-wasm': ${f.issues.length} issues, as native`);
 JS
 node use.mjs "$f" native.json || fail=1
+# the types, as a TypeScript user meets them (index.d.ts through package.json's exports)
+tsc=$src/build/npm/node_modules/.bin/tsc
+if [ -x "$tsc" ]; then
+    cat >use.ts <<'TS'
+import { validate, run, catalog, type Report, type Options } from 'modelcheck-wasm';
+const options: Options = { maxIssues: 3, severity: { AEM_WEIGHT_SUM: 'ignore' }, ignore: ['FILE_NO_CONTENT'] };
+export async function check(bytes: Uint8Array): Promise<boolean> {
+  const report: Report = await validate(bytes, { ...options, path: 'hero.aem' });
+  const { text, exitCode } = await run([{ path: 'a.aem', bytes }, { path: 'b.aem', error: 'ENOENT' }], { output: 'sarif' });
+  const codes = await catalog();
+  return report.files[0].valid && report.files[0].issues.every((i) => i.instances.every((x) => x.offset >= 0)) &&
+    exitCode === 0 && text.length > 0 && codes[0].code.length > 0;
+}
+TS
+    cat >bad.ts <<'TS'
+import { validate } from 'modelcheck-wasm';
+validate(new Uint8Array(1), { maxIssues: 'ten' });
+TS
+    if "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 use.ts >tsc.log 2>&1 &&
+       ! "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 bad.ts >/dev/null 2>&1; then
+        echo "ok   index.d.ts: a typed use compiles (tsc --strict), a mistyped option does not"
+    else
+        echo "FAIL: index.d.ts"; cat tsc.log; fail=1
+    fi
+else
+    echo "note: no TypeScript in build/npm (scripts/setup-npm.sh): the types are not checked"
+fi
 bin=node_modules/.bin/modelcheck-wasm
 [ -x "$bin" ] || { echo "FAIL: no executable $bin"; exit 1; }
 "$bin" -o json "$f" >wasm.json
