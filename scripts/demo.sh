@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup-debian.sh
+# cJSON's sources for cmake --preset wasm (README, "In the browser and in Node")
+./scripts/setup-wasm.sh || echo "demo.sh: scripts/setup-wasm.sh failed: cmake --preset wasm will say what is missing" >&2
 cmake --preset default >/dev/null
 cmake --build --preset default >/dev/null
 mc=build/default/cli/modelcheck

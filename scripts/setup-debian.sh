@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what modelcheck needs on Debian 12 (as root, or through sudo).
+# emscripten (with node-acorn, which its optimiser needs) builds the
+# WebAssembly preset, and chromium runs the page's test headless (web/).
 # Does nothing when everything is already installed.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev libcriterion-dev libssl-dev
           gcovr python3 python3-jsonschema lzma-dev clang afl++ libclang-rt-14-dev zip
-          libcglm-dev gcc-multilib pre-commit git file groff-base dpkg-dev)
+          libcglm-dev gcc-multilib pre-commit git file groff-base dpkg-dev
+          emscripten node-acorn chromium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup-debian.sh
 ./scripts/setup-npm.sh
+# cJSON's sources for the WebAssembly build (cmake --preset wasm, built by its ctests).
+./scripts/setup-wasm.sh || echo "test.sh: scripts/setup-wasm.sh failed: the wasm tests will fail" >&2
 # Warnings are errors here (CI); the optimised build must compile clean too.
 cmake --preset default -DMC_WERROR=ON >/dev/null
 cmake --build --preset default

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef MC_EXTERNAL_SHA256
 #include <openssl/evp.h>
+#endif
 #include <pthread.h>
 
 #include "mc_format.h"
@@ -223,12 +225,21 @@ mc_status mc_ctx_finish(mc_ctx *c, mc_result *r)
     return MC_OK;
 }
 
+#ifdef MC_EXTERNAL_SHA256
+/* The WebAssembly build (web/) has no OpenSSL: the platform hashes the bytes
+ * (WebCrypto, node:crypto) and the caller fills sha256 in the result. */
+static void hash(mc_result *r, const uint8_t *data, size_t size)
+{
+    (void)r, (void)data, (void)size;
+}
+#else
 static void hash(mc_result *r, const uint8_t *data, size_t size)
 {
     unsigned int len = 0;
     if (EVP_Digest(data, size, r->sha256, &len, EVP_sha256(), NULL) == 1 && len == 32)
         r->hashed = 1;
 }
+#endif
 
 /* SHA-256 costs about twice the checks (docs/PERFORMANCE.md): on a file large
  * enough to repay a thread's start (tens of microseconds), it runs on another

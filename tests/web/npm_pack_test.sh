@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The npm package (issue 28): `npm pack` of build/wasm/web/package, the
+# tarball installed offline into a scratch project, then used as a user
+# would: import { validate } from 'modelcheck-wasm', and the modelcheck-wasm
+# bin, each against the native command. SKIP without emscripten or npm.
+# Usage: npm_pack_test.sh NATIVE_MODELCHECK SOURCE_DIR
+set -uo pipefail
+native=$(realpath "$1") src=$(realpath "$2")
+command -v npm >/dev/null || { echo "SKIP: npm not installed"; exit 77; }
+. "$(dirname "$0")/wasm_build.sh"
+wasm_build "$src"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export npm_config_cache=$tmp/npm-cache npm_config_update_notifier=false
+(cd "$MC_WASM_DIR/package" && npm pack --pack-destination "$tmp" --silent >"$tmp/packed") ||
+    { echo "FAIL: npm pack"; exit 1; }
+tarball=$tmp/$(tail -1 "$tmp/packed")
+[ -f "$tarball" ] || { echo "FAIL: no tarball ($(cat "$tmp/packed"))"; exit 1; }
+listing=$(tar tzf "$tarball" | sort | tr '\n' ' ')
+for f in package/package.json package/index.js package/index.d.ts package/modelcheck-core.mjs \
+         package/bin/modelcheck-wasm.js package/README.md; do
+    case " $listing " in *" $f "*) ;; *) echo "FAIL: $f not in the tarball: $listing"; exit 1 ;; esac
+done
+echo "ok   npm pack: $(basename "$tarball"), $(wc -c <"$tarball") bytes: $listing"
+mkdir "$tmp/project"
+cd "$tmp/project"
+echo '{"name": "scratch", "version": "1.0.0", "private": true, "type": "module"}' >package.json
+npm install --offline --no-audit --no-fund --loglevel=error "$tarball" >/dev/null ||
+    { echo "FAIL: npm install of the tarball"; exit 1; }
+fail=0
+f=$src/corpus/aem/invalid/animation_duration_zero.aem
+"$native" --no-config -o json "$f" >native.json
+cat >use.mjs <<'JS'
+import { validate, catalog } from 'modelcheck-wasm';
+import fs from 'node:fs';
+const [file, nativeFile] = process.argv.slice(2);
+const report = await validate(fs.readFileSync(file), { path: file });
+const native = JSON.parse(fs.readFileSync(nativeFile, 'utf8'));
+if (JSON.stringify(report) !== JSON.stringify(native)) throw new Error('validate() differs from the native report');
+const f = report.files[0];
+if (f.valid !== false || !f.issues.length || !/^[0-9a-f]{64}$/.test(f.sha256)) throw new Error('unexpected report');
+// options reach the validator: every code ignored leaves the file valid
+const quiet = await validate(fs.readFileSync(file), { path: file, ignore: f.issues.map((i) => i.code) });
+if (quiet.files[0].valid !== true || quiet.files[0].issues.length) throw new Error('ignore had no effect');
+const codes = await catalog();
+if (!codes.some((c) => c.code === f.issues[0].code)) throw new Error('catalog lacks ' + f.issues[0].code);
+try { await validate(new Uint8Array(4), { severity: { NO_SUCH_CODE: 'error' } }); throw new Error('accepted'); }
+catch (e) { if (!/unknown issue code/.test(e.message)) throw e; }
+console.log(`ok   import { validate } from 'modelcheck-wasm': ${f.issues.length} issues, as native`);
+JS
+node use.mjs "$f" native.json || fail=1
+# the types, as a TypeScript user meets them (index.d.ts through package.json's exports)
+tsc=$src/build/npm/node_modules/.bin/tsc
+if [ -x "$tsc" ]; then
+    cat >use.ts <<'TS'
+import { validate, run, catalog, type Report, type Options } from 'modelcheck-wasm';
+const options: Options = { maxIssues: 3, severity: { AEM_WEIGHT_SUM: 'ignore' }, ignore: ['FILE_NO_CONTENT'] };
+export async function check(bytes: Uint8Array): Promise<boolean> {
+  const report: Report = await validate(bytes, { ...options, path: 'hero.aem' });
+  const { text, exitCode } = await run([{ path: 'a.aem', bytes }, { path: 'b.aem', error: 'ENOENT' }], { output: 'sarif' });
+  const codes = await catalog();
+  return report.files[0].valid && report.files[0].issues.every((i) => i.instances.every((x) => x.offset >= 0)) &&
+    exitCode === 0 && text.length > 0 && codes[0].code.length > 0;
+}
+TS
+    cat >bad.ts <<'TS'
+import { validate } from 'modelcheck-wasm';
+validate(new Uint8Array(1), { maxIssues: 'ten' });
+TS
+    if "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 use.ts >tsc.log 2>&1 &&
+       ! "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 bad.ts >/dev/null 2>&1; then
+        echo "ok   index.d.ts: a typed use compiles (tsc --strict), a mistyped option does not"
+    else
+        echo "FAIL: index.d.ts"; cat tsc.log; fail=1
+    fi
+else
+    echo "note: no TypeScript in build/npm (scripts/setup-npm.sh): the types are not checked"
+fi
+bin=node_modules/.bin/modelcheck-wasm
+[ -x "$bin" ] || { echo "FAIL: no executable $bin"; exit 1; }
+"$bin" -o json "$f" >wasm.json
+rc=$?
+if [ $rc -ne 1 ] || ! cmp -s native.json wasm.json; then
+    echo "FAIL: $bin -o json: exit $rc (expected 1), or output differs"; fail=1
+else
+    echo "ok   $bin -o json: exit 1, output = native"
+fi
+"$bin" -q "$src/corpus/nlm/valid" >/dev/null; rc=$?
+[ $rc -eq 0 ] && echo "ok   valid folder: exit 0" || { echo "FAIL: valid folder: exit $rc"; fail=1; }
+"$bin" --no-such-option x 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && echo "ok   usage error: exit 2" || { echo "FAIL: usage error: exit $rc"; fail=1; }
+[ $fail -eq 0 ] && echo "PASS: npm package" || exit 1

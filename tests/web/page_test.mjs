@@ -1,0 +1,189 @@
+// The page as a user meets it (issue 28): index.html opened from the build
+// tree (file://) in headless chromium, corpus files given to its file input;
+// the table's verdicts and counts, and each file's codes, against the native
+// command's report; an issue selected: the hex view shows its byte, the 3D
+// preview highlights its vertex or triangle (pixels change); the severity
+// filter and a severity override; the downloaded JSON report equals the
+// native one (paths aside: the page knows file names only); no request
+// leaves the page. Screenshots go to OUT.
+// Usage: node page_test.mjs NATIVE SOURCE_DIR WASM_WEB_DIR CHROMIUM OUT
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const [native, src, webDir, chromium, out] = process.argv.slice(2);
+const puppeteer = createRequire(path.join(src, 'build/npm/package.json'))('puppeteer-core');
+let failures = 0;
+const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+};
+
+const formats = ['aem', 'semodel', 'aamf', 'e3d', 'nlm'];
+const files = [];
+for (const f of formats) {
+  for (const kind of ['valid', 'invalid']) {
+    const dir = path.join(src, 'corpus', f, kind);
+    for (const name of fs.readdirSync(dir).sort()) files.push(path.join(dir, name));
+  }
+}
+const nativeRun = (args) => {
+  try {
+    return execFileSync(native, ['--no-config', '-o', 'json', ...args], { maxBuffer: 1 << 28 }).toString();
+  } catch (e) {
+    return e.stdout.toString(); // exit 1: some file has errors
+  }
+};
+const nativeDoc = JSON.parse(nativeRun(files));
+const nativeByName = new Map(nativeDoc.files.map((f) => [path.basename(f.path), f]));
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-chromium-'));
+const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-downloads-'));
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  userDataDir: profile,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--window-size=1400,1000'],
+});
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1400, height: 1000 });
+  const outside = [];
+  await page.setRequestInterception(true);
+  page.on('request', (req) => {
+    const url = req.url();
+    if (/^(file|data|blob):/.test(url)) req.continue();
+    else { outside.push(url); req.abort(); }
+  });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const t0 = Date.now();
+  await page.goto(`file://${webDir}/index.html`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  console.log(`page ready in ${Date.now() - t0} ms`);
+  check(/never leave this machine/.test(await page.$eval('#privacy', (e) => e.textContent)), 'the page says files never leave the machine');
+
+  const input = await page.$('#pick-files');
+  const t1 = Date.now();
+  await input.uploadFile(...files);
+  await page.waitForFunction((n) => document.querySelectorAll('#files tbody tr').length === n, { timeout: 60000 }, files.length);
+  console.log(`${files.length} files validated and shown in ${Date.now() - t1} ms`);
+  const rows = await page.$$eval('#files tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  let same = 0;
+  for (const [name, , verdict, e, w, i, h, size] of rows) {
+    const n = nativeByName.get(name);
+    const want = n && [n.valid ? 'valid' : 'invalid', n.counts.error, n.counts.warning, n.counts.info, n.counts.hint, n.size].join(' ');
+    const got = [verdict, e, w, i, h, size].join(' ');
+    if (want === got) same++;
+    else console.log(`  ${name}: page '${got}', native '${want}'`);
+  }
+  check(same === files.length && rows.length === files.length, `table: ${same}/${files.length} verdicts and counts as native`);
+
+  // each file's codes (every severity shown), on one file in four
+  let codesSame = 0;
+  let codesChecked = 0;
+  for (let k = 0; k < rows.length; k += 4) {
+    await page.click(`#files tbody tr[data-index="${k}"]`);
+    const shown = await page.$$eval('#issues tbody tr[data-code]', (trs) => [...new Set(trs.map((t) => t.dataset.code))].sort().join(','));
+    const want = [...new Set(nativeByName.get(rows[k][0]).issues.map((x) => x.code))].sort().join(',');
+    codesChecked++;
+    if (shown === want) codesSame++;
+    else console.log(`  ${rows[k][0]}: page codes ${shown}, native ${want}`);
+  }
+  check(codesSame === codesChecked, `issues: codes of ${codesSame}/${codesChecked} files as native`);
+
+  // an issue naming a vertex, then one naming a triangle: hex view and preview react
+  for (const [name, code] of [['normals_zero_2018.semodel', 'SEMODEL_NORMAL_ZERO'], ['samf_degenerate_face.aamf', 'SAMF_FACE_DEGENERATE']]) {
+    const index = rows.findIndex((r) => r[0] === name);
+    await page.click(`#files tbody tr[data-index="${index}"]`);
+    const meshes = await page.$eval('#preview', (c) => Number(c.dataset.meshes));
+    const before = await page.$eval('#preview', (c) => c.toDataURL());
+    const row = await page.$(`#issues tbody tr[data-code="${code}"]`);
+    check(!!row && meshes > 0, `${name}: ${code} listed, preview has ${meshes} mesh(es)`);
+    if (!row) continue;
+    const offset = Number(await row.evaluate((r) => r.dataset.offset));
+    await row.click();
+    const hit = await page.$eval('#hex .hit', (s) => s.textContent).catch(() => null);
+    const byte = fs.readFileSync(files.find((f) => path.basename(f) === name))[offset];
+    check(hit === byte.toString(16).padStart(2, '0') && Number(await page.$eval('#hex', (p) => p.dataset.offset)) === offset,
+      `${name}: hex view marks byte ${offset} (${hit})`);
+    const highlighted = await page.$eval('#preview', (c) => Number(c.dataset.highlighted));
+    const after = await page.$eval('#preview', (c) => c.toDataURL());
+    check(highlighted === 1 && after !== before, `${name}: preview highlights ${highlighted} element, pixels changed`);
+    check(await page.$eval('#explain', (e) => e.textContent.includes('default severity')), `${name}: ${code} explained`);
+    await page.screenshot({ path: path.join(out, `page-${path.extname(name).slice(1)}.png`) });
+  }
+
+  // the severity filter hides warnings; an override in the settings changes the verdict counts
+  await page.click('.sev-filter[value="warning"]');
+  const warningRows = await page.$$eval('#issues tbody tr', (trs) => trs.filter((t) => t.children[0].textContent === 'warning').length);
+  check(warningRows === 0, 'severity filter: no warning shown once unchecked');
+  await page.click('.sev-filter[value="warning"]');
+  await page.click('#settings summary');
+  await page.type('#opt-severity', 'SAMF_FACE_DEGENERATE=error');
+  await page.$eval('#status', (e) => { e.textContent = ''; }); // the next 'validated' is the new run's
+  await page.click('#apply');
+  await page.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 60000 });
+  const samf = await page.$$eval('#files tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent))
+    .find((r) => r[0] === 'samf_degenerate_face.aamf'));
+  check(samf && samf[2] === 'invalid' && Number(samf[3]) >= 1, `settings: SAMF_FACE_DEGENERATE=error makes samf_degenerate_face.aamf ${samf && samf[2]}`);
+  await page.$eval('#opt-severity', (t) => { t.value = ''; });
+  await page.$eval('#status', (e) => { e.textContent = ''; }); // the next 'validated' is the new run's
+  await page.click('#apply');
+  await page.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 60000 });
+
+  // the JSON download is the native report (paths are file names in the page)
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await page.click('#download-json');
+  const target = path.join(downloads, 'modelcheck-report.json');
+  for (let i = 0; i < 600 && !fs.existsSync(target); i++) await new Promise((r) => setTimeout(r, 100));
+  const norm = (doc) => {
+    for (const f of doc.files) f.path = path.basename(f.path);
+    doc.files.sort((a, b) => (a.path < b.path ? -1 : 1));
+    return JSON.stringify(doc);
+  };
+  const got = fs.existsSync(target) ? JSON.parse(fs.readFileSync(target, 'utf8')) : null;
+  check(got && norm(got) === norm(nativeDoc), 'downloaded JSON report = native report (sha256 from WebCrypto included)');
+  await page.click('#download-sarif');
+  const sarifPath = path.join(downloads, 'modelcheck.sarif');
+  for (let i = 0; i < 600 && !fs.existsSync(sarifPath); i++) await new Promise((r) => setTimeout(r, 100));
+  let nativeSarif;
+  try { nativeSarif = execFileSync(native, ['--no-config', '-o', 'sarif', ...files], { maxBuffer: 1 << 28 }); }
+  catch (e) { nativeSarif = e.stdout; }
+  const results = (doc) => doc.runs[0].results.map((r) => `${r.ruleId} ${r.level} ${JSON.stringify(r.locations[0].physicalLocation.region)}`).sort().join('\n');
+  const sarif = fs.existsSync(sarifPath) ? JSON.parse(fs.readFileSync(sarifPath, 'utf8')) : null;
+  const want = results(JSON.parse(nativeSarif));
+  check(sarif && sarif.version === '2.1.0' && results(sarif) === want,
+    `downloaded SARIF log: ${sarif ? sarif.runs[0].results.length : 0} results, as native (rule, level, region)`);
+
+  // a folder picked (a fresh page): every file in it, paths under the folder's name, as the CLI walks it
+  const page2 = await browser.newPage();
+  page2.on('pageerror', (e) => errors.push(String(e)));
+  await page2.goto(`file://${webDir}/index.html`);
+  await page2.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  await (await page2.$('#pick-folder')).uploadFile(path.join(src, 'corpus/semodel'));
+  await page2.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 60000 });
+  const walked = JSON.parse(nativeRun([path.join(src, 'corpus/semodel')]));
+  const folderRows = await page2.$$eval('#files tbody tr', (trs) => trs.map((tr) => `${tr.children[0].textContent} ${tr.children[2].textContent}`));
+  const wantRows = walked.files.map((f) => `${path.relative(path.join(src, 'corpus'), f.path)} ${f.valid ? 'valid' : 'invalid'}`);
+  check(folderRows.join('\n') === wantRows.join('\n'), `folder picked: ${folderRows.length} rows, paths, order and verdicts as the CLI's walk (${wantRows.length})`);
+  await page2.close();
+
+  // the README's picture: settings closed, a vertex selected
+  await page.click('#settings summary');
+  await page.click(`#files tbody tr[data-index="${rows.findIndex((r) => r[0] === 'samf_writer_stale_unused_indices.aamf')}"]`);
+  await (await page.$$('#issues tbody tr[data-code="SAMF_SKIN_UNUSED_SLOT_INDEX"]'))[1].click();
+  await page.screenshot({ path: path.join(out, 'page.png'), fullPage: true });
+  check(outside.length === 0, `no request left the page${outside.length ? `: ${outside.slice(0, 3).join(' ')}` : ''}`);
+  check(errors.length === 0, `no script error${errors.length ? `: ${errors[0]}` : ''}`);
+} finally {
+  await browser.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+  fs.rmSync(downloads, { recursive: true, force: true });
+}
+console.log(failures ? `FAIL: ${failures} check(s)` : 'PASS: the page');
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,87 @@
+// Benchmark (not a test; docs/PERFORMANCE.md, "WebAssembly"): the native
+// command against modelcheck-wasm (Node) on the same files, interleaved,
+// median of N rounds, as whole commands (start, read, validate, report):
+// with --no-sha256 (the checks) and with the hash (native OpenSSL on a second
+// thread; node:crypto's WebCrypto before validation). Also the size of what
+// a browser loads, gzipped. Prints one markdown table.
+// Usage: node wasm_bench.mjs NATIVE WASM_WEB_DIR RUNS FILE...
+// (tests/benchmark's mc_bench --mb 100 --dir DIR leaves 100 MB files in DIR.)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+
+const [native, webDir, runsText, ...files] = process.argv.slice(2);
+const runs = Number(runsText) || 3;
+const bin = path.join(webDir, 'package/bin/modelcheck-wasm.js');
+
+function time(cmd, args) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return { s, out: r.stdout };
+}
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+console.log(`| file | MB | native | wasm (Node ${process.version}) | ratio |`);
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const file of files) {
+  const mb = (fs.statSync(file).size / 1e6).toFixed(1);
+  for (const [label, extra] of [['checks', ['--no-sha256']], ['with SHA-256', []]]) {
+    const n = [];
+    const w = [];
+    for (let i = 0; i < runs; i++) {
+      const a = time(native, ['--no-config', '-o', 'json', ...extra, file]);
+      const b = time('node', [bin, '-o', 'json', ...extra, file]);
+      if (!a.out.equals(b.out)) throw new Error(`${file}: the reports differ`);
+      n.push(a.s);
+      w.push(b.s);
+    }
+    const [mn, mw] = [median(n), median(w)];
+    console.log(`| ${path.basename(file)}, ${label} | ${mb} | ${mn.toFixed(3)} s | ${mw.toFixed(3)} s | ${(mw / mn).toFixed(2)}x |`);
+  }
+}
+// In process: where the whole command's time goes (the first call runs
+// baseline code, later ones optimised code).
+const { default: createCore } = await import(pathToFileURL(path.resolve(webDir, 'package/modelcheck-core.mjs')).href);
+let t0 = performance.now();
+const M = await createCore();
+console.log(`\nIn process: instantiate ${(performance.now() - t0).toFixed(0)} ms`);
+console.log('\n| file | read | copy into the heap | validate, 1st | validate, median of next ' + runs + ' |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+const opts = M._malloc(64);
+M.stringToUTF8('{"no_sha256":true}', opts, 64);
+for (const file of files) {
+  t0 = performance.now();
+  const bytes = fs.readFileSync(file);
+  const read = performance.now() - t0;
+  const times = [];
+  let copy = 0;
+  for (let i = 0; i <= runs; i++) {
+    const r = M._mcw_begin(opts);
+    t0 = performance.now();
+    const p = M._malloc(bytes.length);
+    M.HEAPU8.set(bytes, p);
+    if (i === 0) copy = performance.now() - t0;
+    t0 = performance.now();
+    M._mcw_file(r, p, bytes.length, opts, 0, 0);
+    times.push(performance.now() - t0);
+    M._free(p);
+    M._mcw_end(r);
+    M._mcw_free(r);
+  }
+  console.log(`| ${path.basename(file)} | ${read.toFixed(0)} ms | ${copy.toFixed(0)} ms | ${times[0].toFixed(0)} ms | ${median(times.slice(1)).toFixed(0)} ms |`);
+}
+const startup = [];
+for (let i = 0; i < runs; i++) startup.push(time('node', [bin, '--version']).s);
+console.log(`\nNode start and module load alone (modelcheck-wasm --version): ${median(startup).toFixed(3)} s`);
+let total = 0;
+for (const f of ['modelcheck-core.js', 'app.js', 'index.html']) {
+  const bytes = fs.readFileSync(path.join(webDir, f));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  total += gz;
+  console.log(`${f}: ${bytes.length} bytes, ${gz} gzipped`);
+}
+console.log(`the page, gzipped: ${total} bytes (goal: under 1 MB)`);

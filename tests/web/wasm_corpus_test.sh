@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The WebAssembly build reports what the native command reports (issue 28):
+# the whole corpus through modelcheck-wasm (Node) and the native CLI, in
+# every output, byte for byte, with the same exit code; then a few option
+# sets. SKIP without emscripten or node.
+# Usage: wasm_corpus_test.sh NATIVE_MODELCHECK SOURCE_DIR
+set -uo pipefail
+native=$(realpath "$1") src=$(realpath "$2")
+. "$(dirname "$0")/wasm_build.sh"
+wasm_build "$src"
+bin=$MC_WASM_DIR/package/bin/modelcheck-wasm.js
+cd "$src"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+compare() { # name, then the arguments for both
+    local name=$1
+    shift
+    "$native" --no-config "$@" >"$tmp/native" 2>/dev/null
+    local n=$?
+    node "$bin" "$@" >"$tmp/wasm" 2>/dev/null
+    local w=$?
+    if [ "$n" != "$w" ]; then
+        echo "FAIL $name: exit $w, native $n"
+        fail=1
+    elif ! cmp -s "$tmp/native" "$tmp/wasm"; then
+        echo "FAIL $name: output differs from the native command's"
+        diff "$tmp/native" "$tmp/wasm" | head -20
+        fail=1
+    elif [ ! -s "$tmp/native" ]; then
+        echo "FAIL $name: no output"
+        fail=1
+    else
+        echo "ok   $name (exit $n, $(wc -c <"$tmp/native") bytes)"
+    fi
+}
+files=$(find corpus -type f ! -name '*.json' | wc -l)
+[ "$files" -gt 400 ] || { echo "FAIL: only $files corpus files"; exit 1; }
+for out in json text sarif sarif-github; do
+    compare "corpus -o $out" -o "$out" corpus
+done
+compare "options" -o json -n 2 --severity AEM_WEIGHT_SUM=warning -i FILE_NO_CONTENT --unit-tolerance 0 \
+    --weight-tolerance 1e-3 --quaternion-tolerance 0.5 corpus/aem corpus/semodel
+compare "--format --max-file-bytes --no-sha256 -W" -o json -f e3d --max-file-bytes 4096 --no-sha256 -W corpus/e3d
+compare "named files, one missing" -o json corpus/nlm/valid "$src/corpus/does-not-exist.aem" corpus/any
+compare "--list-codes" --list-codes -o json
+# usage errors: exit 2, nothing on standard output, as natively
+for args in "-n 1.5" "-n 1000001" "--severity NO_SUCH_CODE=error" "--severity AEM_WEIGHT_SUM=fatal" \
+            "-i NO_SUCH_CODE" "--unit-tolerance -1" "--max-file-bytes 0" "-o nope" "-f nope" "--nope"; do
+    # shellcheck disable=SC2086
+    "$native" --no-config $args corpus/any >"$tmp/native" 2>/dev/null
+    n=$?
+    # shellcheck disable=SC2086
+    node "$bin" $args corpus/any >"$tmp/wasm" 2>/dev/null
+    w=$?
+    if [ "$n" = 2 ] && [ "$w" = 2 ] && [ ! -s "$tmp/wasm" ]; then echo "ok   usage error $args: exit 2"
+    else echo "FAIL usage error $args: exit $w, native $n"; fail=1; fi
+done
+# the same bytes per file through the library entry (validate), not the bin
+node --input-type=module -e "
+import { validate } from '$MC_WASM_DIR/package/index.js';
+import fs from 'node:fs';
+const f = 'corpus/aem/invalid/animation_duration_zero.aem';
+const r = await validate(fs.readFileSync(f), { path: f });
+const n = JSON.parse(fs.readFileSync(0));
+if (JSON.stringify(r) !== JSON.stringify(n)) { console.log('FAIL validate(): differs from the native report'); process.exit(1); }
+console.log('ok   validate() equals the native report of ' + f);
+" < <("$native" --no-config -o json corpus/aem/invalid/animation_duration_zero.aem) || fail=1
+[ $fail -eq 0 ] && echo "PASS: $files corpus files, wasm = native" || exit 1

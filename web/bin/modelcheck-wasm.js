@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// modelcheck-wasm [options] PATH...: the command line's main options and
+// exit codes, over the WebAssembly build. It reads no .modelcheck.json (as
+// --no-config) and validates one file at a time (-j is accepted, ignored).
+import fs from 'node:fs';
+import { run, catalogText } from '../index.js';
+
+const USAGE = `usage: modelcheck-wasm [options] PATH...
+Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM) with modelcheck
+compiled to WebAssembly. PATH is a file, a directory (searched recursively;
+unrecognised files are skipped) or - for standard input.
+
+  -f, --format FMT          validate as FMT instead of detecting
+  -o, --output KIND         text (default), json, sarif or sarif-github
+  -n, --max-issues N        instances kept per issue code (default 10)
+  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)
+  -i, --ignore CODE         drop a code
+  -W, --werror              warnings make the exit code 1
+  -q, --quiet               text: print nothing for valid files
+      --weight-tolerance X  --unit-tolerance X  --quaternion-tolerance X
+      --max-file-bytes N    larger files are rejected (default 4 GiB)
+      --no-sha256           do not hash files
+      --skip-unrecognized   skip named files no format recognises
+      --list-codes          print the issue catalog (--output json) and exit
+      --no-config           accepted: no configuration file is ever read
+  -j, --jobs N              accepted, ignored (one file at a time)
+  -V, --version             -h, --help
+
+Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.
+`;
+
+const WITH_VALUE = {
+  '-f': 'format', '--format': 'format', '-o': 'output', '--output': 'output', '-n': 'max-issues',
+  '--max-issues': 'max-issues', '-s': 'severity', '--severity': 'severity', '-i': 'ignore',
+  '--ignore': 'ignore', '-j': 'jobs', '--jobs': 'jobs', '--weight-tolerance': 'weight-tolerance',
+  '--unit-tolerance': 'unit-tolerance', '--quaternion-tolerance': 'quaternion-tolerance',
+  '--max-file-bytes': 'max-file-bytes', '--config': 'config',
+};
+const FLAGS = {
+  '-W': 'werror', '--werror': 'werror', '-q': 'quiet', '--quiet': 'quiet', '--no-sha256': 'no-sha256',
+  '--skip-unrecognized': 'skip-unrecognized', '--list-codes': 'list-codes', '--no-config': 'no-config',
+  '-V': 'version', '--version': 'version', '-h': 'help', '--help': 'help',
+};
+
+class UsageError extends Error {}
+
+// A count (integer) or, with real, a tolerance: what the CLI's strtoull and strtod take.
+function number(text, what, lo, hi, real = false) {
+  const form = real ? /^[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ : /^[0-9]+$/;
+  if (!form.test(text)) throw new UsageError(`${what}, got '${text}'`);
+  const v = Number(text);
+  if (!(v >= lo) || v > hi) throw new UsageError(`${what}, got '${text}'`);
+  return v;
+}
+
+function parseArgs(argv) {
+  const o = { output: 'text', severity: {}, ignore: [] };
+  const paths = [];
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i];
+    if (a === '--') { paths.push(...argv.slice(i + 1)); break; }
+    if (a === '-' || !a.startsWith('-')) { paths.push(a); continue; }
+    let value;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (eq > 0) { value = a.slice(eq + 1); a = a.slice(0, eq); }
+    else if (!a.startsWith('--') && a.length > 2 && WITH_VALUE[a.slice(0, 2)]) { value = a.slice(2); a = a.slice(0, 2); }
+    if (FLAGS[a] && value === undefined) { o[FLAGS[a]] = true; continue; }
+    const key = WITH_VALUE[a];
+    if (!key) throw new UsageError(`unknown option '${argv[i]}'`);
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw new UsageError(`option '${a}' needs a value`);
+      value = argv[++i];
+    }
+    if (key === 'severity') {
+      const at = value.indexOf('=');
+      if (at < 0) throw new UsageError(`--severity expects CODE=LEVEL, got '${value}'`);
+      o.severity[value.slice(0, at)] = value.slice(at + 1);
+    } else if (key === 'ignore') {
+      o.ignore.push(value);
+    } else if (key === 'config') {
+      throw new UsageError('--config is not supported by modelcheck-wasm (no configuration file is read)');
+    } else {
+      o[key] = value;
+    }
+  }
+  return { o, paths };
+}
+
+function toOptions(o) {
+  const opts = { output: o.output, severity: o.severity, ignore: o.ignore };
+  if (!['text', 'json', 'sarif', 'sarif-github'].includes(o.output)) {
+    throw new UsageError(`unknown output '${o.output}' (text, json, sarif or sarif-github)`);
+  }
+  if (o.format !== undefined) opts.format = o.format;
+  if (o['max-issues'] !== undefined) {
+    opts.maxIssues = number(o['max-issues'], '--max-issues expects a number from 0 to 1000000', 0, 1e6);
+  }
+  for (const [flag, key] of [['weight-tolerance', 'weightTolerance'], ['unit-tolerance', 'unitTolerance'],
+    ['quaternion-tolerance', 'quaternionTolerance']]) {
+    if (o[flag] !== undefined) opts[key] = number(o[flag], 'bad tolerance', 0, 1e30, true);
+  }
+  if (o['max-file-bytes'] !== undefined) {
+    opts.maxFileBytes = number(o['max-file-bytes'], '--max-file-bytes expects a positive byte count', 1, 2 ** 64);
+  }
+  if (o.jobs !== undefined) number(o.jobs, '--jobs expects a number from 1 to 1024', 1, 1024);
+  opts.noSha256 = !!o['no-sha256'];
+  opts.werror = !!o.werror;
+  opts.quiet = !!o.quiet;
+  opts.skipUnrecognized = !!o['skip-unrecognized'];
+  opts.workingDirectory = process.cwd();
+  return opts;
+}
+
+// cli/walk.c's order: names sorted bytewise, hidden names skipped, depth
+// first; a symbolic link to a directory is not entered.
+function walk(dir, out, errors) {
+  let names;
+  try {
+    names = fs.readdirSync(dir, { encoding: 'buffer' });
+  } catch (e) {
+    errors.push({ path: dir, error: e.code || 'EIO' });
+    return;
+  }
+  names = names.filter((n) => n[0] !== 0x2e).sort(Buffer.compare);
+  for (const n of names) {
+    const p = dir.endsWith('/') ? dir + n.toString() : `${dir}/${n.toString()}`;
+    let st;
+    try { st = fs.lstatSync(p); } catch { out.push({ path: p }); continue; }
+    if (st.isDirectory()) walk(p, out, errors);
+    else if (st.isSymbolicLink()) {
+      let target = null;
+      try { target = fs.statSync(p); } catch { /* dangling: reported by path */ }
+      if (!target || !target.isDirectory()) out.push({ path: p });
+    } else out.push({ path: p });
+  }
+}
+
+function readFile(path) {
+  try {
+    const bytes = path === '-' ? fs.readFileSync(0) : fs.readFileSync(path);
+    return { path, bytes };
+  } catch (e) {
+    return { path, error: e.code || 'EIO' };
+  }
+}
+
+function isDirectory(p) {
+  try { return p !== '-' && fs.statSync(p).isDirectory(); } catch { return false; }
+}
+
+async function main(argv) {
+  let parsed;
+  let opts;
+  try {
+    parsed = parseArgs(argv);
+    opts = toOptions(parsed.o);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`modelcheck-wasm: ${e.message} (try --help)\n`);
+    return 2;
+  }
+  const { o, paths } = parsed;
+  if (o.help) { process.stdout.write(USAGE); return 0; }
+  if (o.version) {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url)));
+    process.stdout.write(`modelcheck-wasm ${pkg.version}\n`);
+    return 0;
+  }
+  if (o['list-codes']) {
+    process.stdout.write(`${await catalogText()}\n`);
+    return 0;
+  }
+  if (paths.length === 0) {
+    process.stderr.write('modelcheck-wasm: no PATH given (try --help)\n');
+    return 2;
+  }
+  // read one file at a time, as the report is written (memory does not grow with the files)
+  function* files() {
+    for (const p of paths) {
+      let list = [{ path: p }];
+      let fromWalk = false;
+      if (isDirectory(p)) {
+        const errors = [];
+        list = [];
+        walk(p, list, errors);
+        yield* errors;
+        fromWalk = true;
+      }
+      for (const { path } of list) {
+        const f = readFile(path);
+        if (f.error) process.stderr.write(`modelcheck-wasm: ${f.path}: cannot open (${f.error})\n`);
+        yield { ...f, fromWalk };
+      }
+    }
+  }
+  let result;
+  try {
+    result = await run(files(), opts);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    return /unknown|bad|expects/.test(e.message) ? 2 : 3;
+  }
+  process.stdout.write(result.text);
+  return result.exitCode;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,3 @@
+# cmake -DIN=modelcheck-core.js -DOUT=modelcheck-core.mjs -P esm.cmake
+file(READ ${IN} text)
+file(WRITE ${OUT} "${text}\nexport default createModelcheckCore;\n")

@@ -1,0 +1,130 @@
+// modelcheck in JavaScript: the C validator compiled to WebAssembly
+// (web/src/mc_wasm.c), the same reports as the command line. Node 20+ and
+// browsers; ES module; no dependency. Types: index.d.ts.
+import createCore from './modelcheck-core.mjs';
+
+let corePromise = null;
+
+/** The WebAssembly instance, made on first use and then shared. */
+function core() {
+  if (!corePromise) corePromise = createCore();
+  return corePromise;
+}
+
+const OPTION_KEYS = {
+  format: 'format', output: 'output', maxIssues: 'max_issues', severity: 'severity', ignore: 'ignore',
+  weightTolerance: 'weight_tolerance', unitTolerance: 'unit_tolerance',
+  quaternionTolerance: 'quaternion_tolerance', maxFileBytes: 'max_file_bytes', noSha256: 'no_sha256',
+  werror: 'werror', quiet: 'quiet', skipUnrecognized: 'skip_unrecognized',
+  workingDirectory: 'working_directory',
+};
+const DEFAULT_MAX_FILE_BYTES = 4294967296;
+
+function optionsJson(options) {
+  const o = {};
+  for (const [k, v] of Object.entries(options || {})) {
+    if (k === 'path') continue;
+    if (!(k in OPTION_KEYS)) throw new TypeError(`modelcheck: unknown option '${k}'`);
+    if (v !== undefined) o[OPTION_KEYS[k]] = v;
+  }
+  return JSON.stringify(o);
+}
+
+// SHA-256 by the platform: WebCrypto (browsers, and Node's globalThis.crypto),
+// else node:crypto.
+async function sha256(bytes) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (subtle) return new Uint8Array(await subtle.digest('SHA-256', bytes));
+  const { createHash } = await import('node:crypto');
+  return new Uint8Array(createHash('sha256').update(bytes).digest());
+}
+
+function cString(M, s) {
+  const n = M.lengthBytesUTF8(s) + 1;
+  const p = M._malloc(n);
+  if (!p) throw new RangeError('modelcheck: out of memory');
+  M.stringToUTF8(s, p, n);
+  return p;
+}
+
+function asBytes(b) {
+  if (b instanceof Uint8Array) return b;
+  if (b instanceof ArrayBuffer) return new Uint8Array(b);
+  if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  throw new TypeError('modelcheck: bytes must be a Uint8Array, an ArrayBuffer or a typed array');
+}
+
+/**
+ * Validates a list of files into one report, as `modelcheck PATH...` does.
+ * files: [{path, bytes, fromWalk?}] or [{path, error: 'ENOENT'}] (a file
+ * the caller could not read). Returns {text, exitCode}: text is what the CLI
+ * writes on standard output for options.output (json by default).
+ */
+export async function run(files, options = {}) {
+  const M = await core();
+  const wantHash = !options.noSha256 && (options.output || 'json') !== 'text';
+  const limit = options.maxFileBytes || DEFAULT_MAX_FILE_BYTES;
+  const opts = cString(M, optionsJson(options));
+  const r = M._mcw_begin(opts);
+  M._free(opts);
+  if (!r) throw new RangeError('modelcheck: out of memory');
+  try {
+    const refused = M.UTF8ToString(M._mcw_error(r));
+    if (refused) throw new RangeError(`modelcheck: ${refused}`);
+    for (const f of files) {
+      const path = cString(M, String(f.path));
+      try {
+        if (f.error !== undefined) {
+          const e = cString(M, String(f.error));
+          M._mcw_unreadable(r, path, e);
+          M._free(e);
+          continue;
+        }
+        const bytes = asBytes(f.bytes);
+        const digest = wantHash && bytes.length <= limit ? await sha256(bytes) : null;
+        // malloc(0) may be NULL: one byte keeps an empty file distinct from out of memory
+        const data = M._malloc(Math.max(bytes.length, 1));
+        const hash = digest ? M._malloc(32) : 0;
+        if (!data || (digest && !hash)) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
+        M.HEAPU8.set(bytes, data);
+        if (digest) M.HEAPU8.set(digest, hash);
+        const verdict = M._mcw_file(r, data, bytes.length, path, hash, f.fromWalk ? 1 : 0);
+        M._free(data);
+        if (hash) M._free(hash);
+        if (verdict < 0) throw new RangeError(`modelcheck: out of memory validating ${f.path}`);
+      } finally {
+        M._free(path);
+      }
+    }
+    const text = M._mcw_end(r);
+    if (!text) throw new RangeError('modelcheck: out of memory writing the report');
+    return { text: M.UTF8ToString(text), exitCode: M._mcw_exit_code(r) };
+  } finally {
+    M._mcw_free(r);
+  }
+}
+
+/**
+ * Validates one file's bytes: the report the CLI writes with --output json
+ * (reports/schema/report.schema.json), parsed. options.path names the file
+ * in the report ("-" by default, as standard input).
+ */
+export async function validate(bytes, options = {}) {
+  const { text } = await run([{ path: options.path ?? '-', bytes }], { ...options, output: 'json' });
+  return JSON.parse(text);
+}
+
+/** The issue catalog as `modelcheck --list-codes --output json` prints it: text. */
+export async function catalogText() {
+  const M = await core();
+  const p = M._mcw_catalog();
+  if (!p) throw new RangeError('modelcheck: out of memory');
+  const text = M.UTF8ToString(p);
+  M._free(p);
+  return text;
+}
+
+/** The issue catalog, parsed. */
+export async function catalog() {
+  return JSON.parse(await catalogText());
+}
