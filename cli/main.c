@@ -36,8 +36,7 @@ typedef struct cli {
     mc_severity_map *severity; /* opt.severity, owned */
     mcc_config *config;        /* .modelcheck.json, or NULL */
     enum output_kind output;
-    int werror;
-    int quiet;
+    mc_report_view view; /* werror, quiet, min_severity, colour, concise */
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
@@ -63,8 +62,9 @@ static const char usage_text[] =
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
     "  -i, --ignore CODE         drop a code (same as --severity CODE=ignore)\n"
-    "  -W, --werror              warnings make the exit code 1\n"
-    "  -q, --quiet               text: print nothing for valid files\n"
+    "  -W, --werror              warnings fail the file: \"invalid (warnings as\n"
+    "                            errors)\", JSON valid false, exit code 1\n"
+    "  -q, --quiet               text: print nothing for files that pass\n"
     "      --weight-tolerance X  per non-zero weight (default 2e-7)\n"
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
@@ -224,13 +224,13 @@ static int parse_args(cli *c, int argc, char **argv)
                 mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
             }
             break;
-        case 'W': c->werror = 1; break;
+        case 'W': c->view.werror = 1; break;
         case 'j':
             if (parse_u64(optarg, &u) != 0 || u < 1 || u > 1024)
                 rc = usage_error("--jobs expects a number from 1 to 1024, got '%s'", optarg);
             else c->jobs = (unsigned)u;
             break;
-        case 'q': c->quiet = 1; break;
+        case 'q': c->view.quiet = 1; break;
         case OPT_WEIGHT:
             if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
             mcc_config_pin(c->config, MCC_PIN_WEIGHT);
@@ -307,17 +307,17 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
         c->summary.skipped++;
         return;
     }
-    mc_summary_add(&c->summary, r, st);
+    mc_summary_add_view(&c->summary, r, st, &c->view);
     if (st == MC_ERR_IO) {
         raise_exit(c, EXIT_UNREADABLE);
         print_io_error(path, r);
-    } else if (!mc_result_valid(r) || (c->werror && r->counts[MC_SEVERITY_WARNING] > 0)) {
+    } else if (!mc_report_passes(r, &c->view)) {
         raise_exit(c, EXIT_INVALID);
     }
     int rc = 0;
     if (c->output == OUT_JSON) rc = mc_json_report_file(c->json, r, path, st);
     else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
-    else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    else if (st != MC_ERR_IO) mc_report_file_text_view(stdout, r, path, &c->view);
     if (rc != 0) {
         path_error(path, "out of memory writing the report");
         raise_exit(c, EXIT_UNREADABLE);
@@ -357,6 +357,7 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
     for (size_t i = 0; i < count; i++) {
         if (mcc_config_excluded(c->config, paths[i])) {
             c->summary.skipped++;
+            c->summary.excluded++;
             continue;
         }
         if (!(opts[n] = mcc_config_options_for(c->config, paths[i], &c->opt))) {
@@ -476,11 +477,12 @@ static int run(cli *c, int argc, char **argv)
      * grow with the number of files. The settings say which configuration
      * file was used. */
     if ((c->output == OUT_JSON &&
-         !(c->json = mc_json_report_begin(stdout, &c->opt, mcc_config_json(c->config)))) ||
+         !(c->json = mc_json_report_begin_view(stdout, &c->opt, mcc_config_json(c->config), &c->view))) ||
         (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
+    mc_sarif_set_view(c->sarif, &c->view);
     check_paths(c, argv + optind, argc - optind);
 
     if (c->output == OUT_JSON || c->output == OUT_SARIF) {
@@ -491,8 +493,8 @@ static int run(cli *c, int argc, char **argv)
             fputs("modelcheck: out of memory writing the report\n", stderr);
             raise_exit(c, EXIT_UNREADABLE);
         }
-    } else if (!c->quiet || c->summary.files > 1) {
-        mc_report_summary_text(stdout, &c->summary);
+    } else if (!c->view.quiet || c->summary.files > 1) {
+        mc_report_summary_text_view(stdout, &c->summary, &c->view);
     }
     return c->exit_code;
 }
@@ -503,6 +505,7 @@ static int validate(int argc, char **argv)
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
     c.jobs = mc_jobs_default();
+    c.view.min_severity = MC_SEVERITY_HINT;
     if (!(c.severity = mc_severity_map_new())) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;

@@ -38,7 +38,13 @@ struct mc_sarif {
     mc_sarif_flavour flavour;
     int failed;          /* a write to the artifacts stream failed */
     unsigned char used[MC_CODE_COUNT];
+    mc_report_view view; /* werror: settings.werror */
 };
+
+void mc_sarif_set_view(mc_sarif *s, const mc_report_view *view)
+{
+    if (s && view) s->view = *view;
+}
 
 mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour)
 {
@@ -275,6 +281,7 @@ static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_op
     cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
     cJSON *props = cJSON_AddObjectToObject(run, "properties");
     cJSON *settings = mc_report_settings_json(opt);
+    if (settings) cJSON_AddBoolToObject(settings, "werror", s->view.werror != 0);
     if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
     cJSON_Delete(config);
     cJSON_AddItemToObject(props, "settings", settings);

@@ -21,6 +21,13 @@ expect quiet-valid 0 "$mc" -q "$valid"
 # warnings, --werror, overrides
 expect warnings-pass 0 "$mc" "$static"
 expect werror 1 "$mc" --werror "$static"
+# --werror is part of the verdict (issue 26): the text, the JSON and the summary say it
+contains werror-status "$tmp/out" "$static: aem (aem1): invalid (warnings as errors): 0 errors, 8 warnings"
+contains werror-summary "$tmp/out" "1 file checked: 0 valid, 1 invalid"
+expect werror-json 1 "$mc" --werror --output json "$static"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["settings"]["werror"] is True and d["files"][0]["valid"] is False and d["summary"]["invalid"] == 1, d["summary"]' "$tmp/out" && ok || fail "werror-json: valid does not follow the exit code"
+expect no-werror-json 0 "$mc" --output json "$static"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["settings"]["werror"] is False and d["files"][0]["valid"] is True' "$tmp/out" && ok || fail "no-werror-json"
 expect werror-ignored 0 "$mc" --werror --ignore AEM_UNSKINNED_VERTEX "$static"
 expect severity-error 1 "$mc" --severity AEM_UNSKINNED_VERTEX=error "$static"
 expect max-issues 0 "$mc" -n 2 "$static"
