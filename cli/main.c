@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "certify.h"
 #include "cliutil.h"
@@ -65,6 +66,13 @@ static const char usage_text[] =
     "  -W, --werror              warnings fail the file: \"invalid (warnings as\n"
     "                            errors)\", JSON valid false, exit code 1\n"
     "  -q, --quiet               text: print nothing for files that pass\n"
+    "      --min-severity LVL    text: show issues of LVL and above only (error,\n"
+    "                            warning, info, hint: the default); counts stay\n"
+    "                            exact and the summary says what was not shown\n"
+    "      --color WHEN          text: colour severity, code and file (auto: on a\n"
+    "                            terminal unless NO_COLOR is set; always; never)\n"
+    "      --concise             text: file:offset: severity: CODE: message, one\n"
+    "                            short line per issue (no decoded offset, no path)\n"
     "      --weight-tolerance X  per non-zero weight (default 2e-7)\n"
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
@@ -170,7 +178,37 @@ static int parse_output(cli *c, const char *v)
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
+                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE };
+
+/* --min-severity: what the text report shows; the counts stay exact. */
+static int parse_min_severity(cli *c, const char *v)
+{
+    int sev = mc_severity_parse(v);
+    if (sev < 0 || sev == MC_SEVERITY_IGNORE)
+        return usage_error("unknown severity '%s' for --min-severity (error, warning, info, hint)", v);
+    c->view.min_severity = (mc_severity)sev;
+    return 0;
+}
+
+/* --color: auto colours a terminal unless NO_COLOR is set (no-color.org). */
+enum color_choice { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+static int parse_color(int *choice, const char *v)
+{
+    if (strcmp(v, "auto") == 0) *choice = COLOR_AUTO;
+    else if (strcmp(v, "always") == 0) *choice = COLOR_ALWAYS;
+    else if (strcmp(v, "never") == 0) *choice = COLOR_NEVER;
+    else return usage_error("unknown --color '%s' (auto, always or never)", v);
+    return 0;
+}
+
+static int use_color(int choice)
+{
+    if (choice != COLOR_AUTO) return choice == COLOR_ALWAYS;
+    const char *no = getenv("NO_COLOR");
+    return !(no && *no) && isatty(fileno(stdout));
+}
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -192,11 +230,14 @@ static int parse_args(cli *c, int argc, char **argv)
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
+        {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"concise", no_argument, NULL, OPT_CONCISE},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
-    int ch, rc = 0;
+    int ch, rc = 0, color = COLOR_AUTO;
     char refused[160];
     int before;
     uint64_t u;
@@ -250,6 +291,9 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
         case OPT_SKIP_UNRECOGNIZED: c->skip_unrecognized = 1; break;
+        case OPT_MIN_SEVERITY: rc = parse_min_severity(c, optarg); break;
+        case OPT_COLOR: rc = parse_color(&color, optarg); break;
+        case OPT_CONCISE: c->view.concise = 1; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
@@ -257,6 +301,7 @@ static int parse_args(cli *c, int argc, char **argv)
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
+    c->view.color = use_color(color);
     if (rc == 0 && c->output == OUT_MARKDOWN && !c->list_codes)
         rc = usage_error("%s is only for --list-codes", "--output markdown");
     return rc;

@@ -36,6 +36,41 @@ contains max-issues-note "$tmp/out" "note: AEM_UNSKINNED_VERTEX: 6 more occurren
 expect max-issues-0 1 "$mc" -n 0 "$weights"
 contains max-issues-0-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: The bone weights of a skinned vertex do not sum to 1 (1 occurrence, none shown)"
 lacks max-issues-0-note "$tmp/out" "note:"
+# --min-severity (issue 26): output only; counts exact; the summary names what was hidden
+expect min-severity 0 "$mc" --min-severity error "$static"
+lacks min-severity-hidden "$tmp/out" "AEM_UNSKINNED_VERTEX"
+contains min-severity-status "$tmp/out" "$static: aem (aem1): valid: 0 errors, 8 warnings"
+contains min-severity-summary "$tmp/out" "0 errors, 8 warnings, 0 infos, 0 hints; not shown: 8 warnings (--min-severity warning shows them)"
+expect min-severity-werror 1 "$mc" --min-severity error --werror "$static"
+expect min-severity-warning 0 "$mc" --min-severity warning "$static"
+contains min-severity-warning-shown "$tmp/out" "warning: AEM_UNSKINNED_VERTEX"
+lacks min-severity-warning-note "$tmp/out" "not shown:"
+expect min-severity-bad 2 "$mc" --min-severity ignore "$static"; one_line min-severity-bad "$tmp/err"
+# colour (issue 26): never on a pipe unless asked; NO_COLOR wins over auto only
+esc=$(printf '\033')
+expect color-auto-pipe 1 "$mc" "$weights"
+lacks color-auto-pipe-plain "$tmp/out" "$esc["
+expect color-always 1 env NO_COLOR=1 "$mc" --color always "$weights"
+contains color-always-error "$tmp/out" "$esc[1;31merror$esc[0m: $esc[1mAEM_WEIGHT_SUM$esc[0m"
+expect color-never 1 "$mc" --color never "$weights"
+lacks color-never-plain "$tmp/out" "$esc["
+if command -v script >/dev/null; then
+    script -qec "\"$mc\" \"$weights\"" /dev/null >"$tmp/tty" </dev/null
+    contains color-tty "$tmp/tty" "$esc[1;31merror"
+    NO_COLOR=1 script -qec "\"$mc\" \"$weights\"" /dev/null >"$tmp/tty" </dev/null
+    lacks color-tty-no-color "$tmp/tty" "$esc["
+else
+    ok; ok # util-linux's script is missing: no terminal to test with
+fi
+expect color-bad 2 "$mc" --color sometimes "$weights"; one_line color-bad "$tmp/err"
+# --concise: no decoded offset, no path
+expect concise 1 "$mc" --concise "$weights"
+contains concise-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07)"
+lacks concise-no-path "$tmp/out" "[/vertices/5/weights]"
+# --quiet: a passing file with warnings prints nothing at all
+expect quiet-warnings 0 "$mc" -q "$static"
+[ ! -s "$tmp/out" ] && ok || fail "quiet printed the issues of a passing file"
+
 # every refused option names itself
 expect bad-short-group 2 "$mc" -Zq "$valid";          contains bad-short-group-msg "$tmp/err" "unknown option '-Z' (try --help)"
 expect bad-after-value 2 "$mc" --output json -Z "$valid"; contains bad-after-value-msg "$tmp/err" "unknown option '-Z'"
