@@ -35,7 +35,12 @@ enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
 typedef struct cli {
     mc_options opt;
     mc_severity_map *severity; /* opt.severity, owned */
-    mcc_config *config;        /* .modelcheck.json, or NULL */
+    mcc_config_set *configs;   /* the .modelcheck.json of each file */
+    mcc_config *config;        /* the first PATH's, for the report's settings; or NULL */
+    const mc_options *base;    /* its options: the settings reported */
+    unsigned char pinned_code[MC_CODE_COUNT]; /* set on the command line: */
+    unsigned pinned;                          /* configurations leave them */
+    const char *show_config;   /* --show-config FILE */
     enum output_kind output;
     mc_report_view view; /* werror, quiet, min_severity, colour, concise */
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
@@ -83,9 +88,11 @@ static const char usage_text[] =
     "                            of online CPUs); the output does not depend on N\n"
     "      --skip-unrecognized   skip named files no format recognises (and empty\n"
     "                            ones), as in a directory walk (pre-commit hooks)\n"
-    "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
-    "                            found from the working directory upwards\n"
+    "      --config FILE         read settings from FILE for every file instead of\n"
+    "                            the .modelcheck.json nearest above each file\n"
     "      --no-config           read no configuration file\n"
+    "      --show-config FILE    print the settings that apply to FILE and where\n"
+    "                            each comes from, and exit\n"
     "      --list-codes          print the issue catalog and exit\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
@@ -163,7 +170,7 @@ static int set_severity(cli *c, const char *spec)
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
     mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
-    mcc_config_pin_code(c->config, (mc_code)code);
+    c->pinned_code[code] = 1;
     return 0;
 }
 
@@ -179,7 +186,7 @@ static int parse_output(cli *c, const char *v)
 }
 
 enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
-                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE };
+                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG };
 
 /* --min-severity: what the text report shows; the counts stay exact. */
 static int parse_min_severity(cli *c, const char *v)
@@ -233,6 +240,7 @@ static int parse_args(cli *c, int argc, char **argv)
         {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
         {"color", required_argument, NULL, OPT_COLOR},
         {"concise", no_argument, NULL, OPT_CONCISE},
+        {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -255,14 +263,14 @@ static int parse_args(cli *c, int argc, char **argv)
             if (parse_u64(optarg, &u) != 0 || u > 1000000)
                 rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
             else c->opt.max_instances = u ? (uint32_t)u : MC_INSTANCES_NONE;
-            mcc_config_pin(c->config, MCC_PIN_MAX_ISSUES);
+            c->pinned |= MCC_PIN_MAX_ISSUES;
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
             if (mc_code_find(optarg) < 0) rc = unknown_code(optarg);
             else {
                 mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
-                mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
+                c->pinned_code[mc_code_find(optarg)] = 1;
             }
             break;
         case 'W': c->view.werror = 1; break;
@@ -274,19 +282,20 @@ static int parse_args(cli *c, int argc, char **argv)
         case 'q': c->view.quiet = 1; break;
         case OPT_WEIGHT:
             if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
-            mcc_config_pin(c->config, MCC_PIN_WEIGHT);
+            c->pinned |= MCC_PIN_WEIGHT;
             break;
         case OPT_UNIT:
             if (parse_tolerance(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
-            mcc_config_pin(c->config, MCC_PIN_UNIT);
+            c->pinned |= MCC_PIN_UNIT;
             break;
         case OPT_QUAT:
             if (parse_tolerance(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
-            mcc_config_pin(c->config, MCC_PIN_QUAT);
+            c->pinned |= MCC_PIN_QUAT;
             break;
         case OPT_MAX_BYTES:
             if (parse_u64(optarg, &c->opt.max_file_bytes) || c->opt.max_file_bytes == 0)
                 rc = usage_error("--max-file-bytes expects a positive byte count, got '%s'", optarg);
+            c->pinned |= MCC_PIN_MAX_BYTES;
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
@@ -294,8 +303,9 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_MIN_SEVERITY: rc = parse_min_severity(c, optarg); break;
         case OPT_COLOR: rc = parse_color(&color, optarg); break;
         case OPT_CONCISE: c->view.concise = 1; break;
+        case OPT_SHOW_CONFIG: c->show_config = optarg; break;
         case OPT_CONFIG:
-        case OPT_NO_CONFIG: break; /* read before the other options: load_config */
+        case OPT_NO_CONFIG: break; /* read by load_configs */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
@@ -400,12 +410,22 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
     }
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        if (mcc_config_excluded(c->config, paths[i])) {
+        mcc_config *cfg;
+        int found = mcc_config_set_lookup(c->configs, paths[i], 0, stderr, &cfg);
+        if (found == -1) {
+            /* a refused configuration met in a walk: its files are not
+             * checked with half of it (its problems are on stderr) */
+            c->summary.skipped++;
+            raise_exit(c, EXIT_USAGE);
+            continue;
+        }
+        if (mcc_config_excluded(cfg, paths[i])) {
             c->summary.skipped++;
             c->summary.excluded++;
             continue;
         }
-        if (!(opts[n] = mcc_config_options_for(c->config, paths[i], &c->opt))) {
+        const mc_options *base = found == 0 ? mcc_config_base(cfg, &c->opt) : NULL;
+        if (!base || !(opts[n] = mcc_config_options_for(cfg, paths[i], base))) {
             report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
             continue;
         }
@@ -489,10 +509,11 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
-/* --config FILE and --no-config are read before the other options: the
- * file's settings go in first so that the command line wins. The last of
- * them counts. */
-static int load_config(cli *c, int argc, char **argv)
+/* --config FILE and --no-config (the last of them counts) choose how
+ * each file finds its configuration. The configurations of the PATH
+ * arguments are read before anything is validated, so that a bad one stops
+ * the run before any report; the first PATH's gives the report's settings. */
+static int load_configs(cli *c, int argc, char **argv)
 {
     const char *path = NULL;
     int none = 0;
@@ -501,19 +522,46 @@ static int load_config(cli *c, int argc, char **argv)
         else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[++i], none = 0;
         else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9, none = 0;
     }
-    if (none) return 0;
-    if (mcc_config_load(path, &c->config, stderr) != 0) return EXIT_USAGE;
-    mcc_config_apply(c->config, &c->opt, c->severity);
+    int mode = none ? MCC_NONE : path ? MCC_EXPLICIT : MCC_DISCOVER;
+    if (!(c->configs = mcc_config_set_new(mode, path, c->pinned_code, c->pinned))) return EXIT_UNREADABLE;
+    int bad = 0;
+    c->base = &c->opt;
+    for (int i = c->show_config ? optind - 1 : optind; i < argc; i++) {
+        const char *arg = i < optind ? c->show_config : argv[i];
+        mcc_config *cfg;
+        int rc = mcc_config_set_lookup(c->configs, arg, is_directory(arg), stderr, &cfg);
+        if (rc == -2) return EXIT_UNREADABLE;
+        if (rc == -1) bad = 1;
+        if (rc == 0 && i == (c->show_config ? optind - 1 : optind)) c->config = cfg;
+    }
+    /* no PATH (--list-codes, a usage error to come): the working directory's */
+    if (optind >= argc && !c->show_config && mode != MCC_NONE) {
+        mcc_config *cfg;
+        if (mcc_config_set_lookup(c->configs, ".", 1, stderr, &cfg) == -1) bad = 1;
+        else c->config = cfg;
+    }
+    if (bad) return EXIT_USAGE;
+    if (!(c->base = mcc_config_base(c->config, &c->opt))) return EXIT_UNREADABLE;
     return 0;
+}
+
+static int show_config(cli *c)
+{
+    if (mcc_config_show(c->config, c->show_config, &c->opt, stdout) != 0) {
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
+    }
+    return EXIT_VALID;
 }
 
 static int run(cli *c, int argc, char **argv)
 {
-    int rc = load_config(c, argc, argv);
-    if (rc == 0) rc = parse_args(c, argc, argv);
+    int rc = parse_args(c, argc, argv);
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
     if (c->list_codes) return list_codes(c);
+    if ((rc = load_configs(c, argc, argv)) != 0) return rc;
+    if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
     /* the text report prints no digest: do not compute one (issue 16) */
     if (c->output == OUT_TEXT) c->opt.skip_sha256 = 1;
@@ -522,7 +570,7 @@ static int run(cli *c, int argc, char **argv)
      * grow with the number of files. The settings say which configuration
      * file was used. */
     if ((c->output == OUT_JSON &&
-         !(c->json = mc_json_report_begin_view(stdout, &c->opt, mcc_config_json(c->config), &c->view))) ||
+         !(c->json = mc_json_report_begin_view(stdout, c->base, mcc_config_json(c->config), &c->view))) ||
         (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
@@ -533,12 +581,15 @@ static int run(cli *c, int argc, char **argv)
     if (c->output == OUT_JSON || c->output == OUT_SARIF) {
         int end = c->output == OUT_JSON
                       ? mc_json_report_end(c->json, &c->summary)
-                      : mc_sarif_end(c->sarif, &c->summary, &c->opt, mcc_config_json(c->config), c->exit_code);
+                      : mc_sarif_end(c->sarif, &c->summary, c->base, mcc_config_json(c->config), c->exit_code);
         if (end != 0) {
             fputs("modelcheck: out of memory writing the report\n", stderr);
             raise_exit(c, EXIT_UNREADABLE);
         }
     } else if (!c->view.quiet || c->summary.files > 1) {
+        const char *used[8];
+        c->view.configs = used;
+        c->view.config_count = mcc_config_set_used(c->configs, used, 8);
         mc_report_summary_text_view(stdout, &c->summary, &c->view);
     }
     return c->exit_code;
@@ -558,7 +609,7 @@ static int validate(int argc, char **argv)
     c.opt.severity = c.severity;
     int rc = run(&c, argc, argv);
     mc_severity_map_free(c.severity);
-    mcc_config_free(c.config);
+    mcc_config_set_free(c.configs);
     return rc;
 }
 

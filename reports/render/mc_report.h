@@ -35,6 +35,8 @@ typedef struct mc_report_view {
     int quiet;                /* text: nothing at all for a passing file */
     int color;                /* text: ANSI colours */
     int concise;              /* text: file:offset: severity: CODE: message */
+    const char *const *configs; /* text summary: the configuration files used */
+    size_t config_count;        /* (8 at most are named) */
 } mc_report_view;
 
 /* The verdict under a view: no error, and no warning either with werror. */

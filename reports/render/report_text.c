@@ -149,7 +149,6 @@ static void print_hidden(FILE *out, const mc_run_summary *s)
 
 void mc_report_summary_text_view(FILE *out, const mc_run_summary *s, const mc_report_view *v)
 {
-    (void)v;
     fputs("modelcheck: ", out);
     /* skipped files are not among the files checked: the semicolon keeps the
      * three counts that add up to the first apart from them */
@@ -166,5 +165,11 @@ void mc_report_summary_text_view(FILE *out, const mc_run_summary *s, const mc_re
     counted(out, s->counts[MC_SEVERITY_INFO], "info", ", ");
     counted(out, s->counts[MC_SEVERITY_HINT], "hint", "");
     print_hidden(out, s);
+    for (size_t i = 0; v && i < v->config_count; i++) {
+        char *q = mc_text_quote(v->configs[i]);
+        fprintf(out, "%s%s", i ? ", " : "; config: ", q ? q : "(name not shown: out of memory)");
+        free(q);
+    }
+    if (v && v->config_count == 8) fputs(", ...", out);
     fputc('\n', out);
 }
