@@ -30,7 +30,7 @@
 #include "walk.h"
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
-enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
+enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN, OUT_GITHUB, OUT_JUNIT };
 
 typedef struct cli {
     mc_options opt;
@@ -49,6 +49,7 @@ typedef struct cli {
     mc_run_summary summary;
     mc_json_report *json; /* JSON output only */
     mc_sarif *sarif;      /* SARIF output only */
+    mc_junit *junit;      /* JUnit output only */
     mc_sarif_flavour sarif_flavour;
     int exit_code;
 } cli;
@@ -63,7 +64,9 @@ static const char usage_text[] =
     "  -f, --format FMT          validate as FMT instead of detecting\n"
     "                            (aem, semodel, aamf, e3d, nlm)\n"
     "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                            sarif-github (SARIF for GitHub code scanning);\n"
+    "                            sarif-github (SARIF for GitHub code scanning),\n"
+    "                            github (workflow-command annotations) or junit\n"
+    "                            (JUnit XML, a test case per file);\n"
     "                            markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
@@ -181,7 +184,9 @@ static int parse_output(cli *c, const char *v)
     else if (strcmp(v, "sarif") == 0) c->output = OUT_SARIF;
     else if (strcmp(v, "sarif-github") == 0) c->output = OUT_SARIF, c->sarif_flavour = MC_SARIF_GITHUB;
     else if (strcmp(v, "markdown") == 0) c->output = OUT_MARKDOWN;
-    else return usage_error("unknown output '%s' (text, json, sarif or sarif-github)", v);
+    else if (strcmp(v, "github") == 0) c->output = OUT_GITHUB;
+    else if (strcmp(v, "junit") == 0) c->output = OUT_JUNIT;
+    else return usage_error("unknown output '%s' (text, json, sarif, sarif-github, github or junit)", v);
     return 0;
 }
 
@@ -372,6 +377,8 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
     int rc = 0;
     if (c->output == OUT_JSON) rc = mc_json_report_file(c->json, r, path, st);
     else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
+    else if (c->output == OUT_JUNIT) rc = mc_junit_file(c->junit, r, path, st);
+    else if (c->output == OUT_GITHUB) mc_report_file_github(stdout, r, path, st, &c->view);
     else if (st != MC_ERR_IO) mc_report_file_text_view(stdout, r, path, &c->view);
     if (rc != 0) {
         path_error(path, "out of memory writing the report");
@@ -564,24 +571,25 @@ static int run(cli *c, int argc, char **argv)
     if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
     /* the text report prints no digest: do not compute one (issue 16) */
-    if (c->output == OUT_TEXT) c->opt.skip_sha256 = 1;
+    if (c->output == OUT_TEXT || c->output == OUT_GITHUB || c->output == OUT_JUNIT) c->opt.skip_sha256 = 1;
 
     /* JSON and SARIF are written as each file is reported: memory does not
      * grow with the number of files. The settings say which configuration
      * file was used. */
     if ((c->output == OUT_JSON &&
          !(c->json = mc_json_report_begin_view(stdout, c->base, mcc_config_json(c->config), &c->view))) ||
-        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour)))) {
+        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour))) ||
+        (c->output == OUT_JUNIT && !(c->junit = mc_junit_begin(stdout, &c->view)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
     mc_sarif_set_view(c->sarif, &c->view);
     check_paths(c, argv + optind, argc - optind);
 
-    if (c->output == OUT_JSON || c->output == OUT_SARIF) {
-        int end = c->output == OUT_JSON
-                      ? mc_json_report_end(c->json, &c->summary)
-                      : mc_sarif_end(c->sarif, &c->summary, c->base, mcc_config_json(c->config), c->exit_code);
+    if (c->output == OUT_JSON || c->output == OUT_SARIF || c->output == OUT_JUNIT) {
+        int end = c->output == OUT_JSON    ? mc_json_report_end(c->json, &c->summary)
+                  : c->output == OUT_JUNIT ? mc_junit_end(c->junit, &c->summary)
+                                           : mc_sarif_end(c->sarif, &c->summary, c->base, mcc_config_json(c->config), c->exit_code);
         if (end != 0) {
             fputs("modelcheck: out of memory writing the report\n", stderr);
             raise_exit(c, EXIT_UNREADABLE);

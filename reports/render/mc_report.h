@@ -132,6 +132,21 @@ void mc_report_summary_text(FILE *out, const mc_run_summary *s);
 void mc_report_file_text_view(FILE *out, const mc_result *r, const char *path, const mc_report_view *view);
 void mc_report_summary_text_view(FILE *out, const mc_run_summary *s, const mc_report_view *view);
 
+/* GitHub Actions workflow commands (::error file=F,title=CODE::message):
+ * one annotation per shown instance (view's min_severity; info and hint are
+ * notices) and one per fold; F relative to $GITHUB_WORKSPACE, else to the
+ * working directory. */
+void mc_report_file_github(FILE *out, const mc_result *r, const char *path, mc_status status,
+                           const mc_report_view *view);
+
+/* JUnit XML: a test case per file (failure: it does not pass under the
+ * view; error: unreadable), its shown lines as the text report's. The cases
+ * wait in memory until end writes the totals and frees the writer. */
+typedef struct mc_junit mc_junit;
+mc_junit *mc_junit_begin(FILE *out, const mc_report_view *view);
+int mc_junit_file(mc_junit *j, const mc_result *r, const char *path, mc_status status);
+int mc_junit_end(mc_junit *j, const mc_run_summary *s);
+
 /* The issue catalog as a text table, a JSON array, or docs/ISSUES.md. */
 void mc_catalog_text(FILE *out);
 cJSON *mc_catalog_json(void);

@@ -198,7 +198,35 @@ python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["runs"][0]
 assert r["invocations"][0]["workingDirectory"] == {"uri": "file:///"}, r["invocations"]' "$tmp/out" &&
     ok || fail "sarif-github-root-uri: workingDirectory of a run from / is not file:///"
 expect sarif-bad-output 2 "$mc" --output yaml "$valid"
-contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json, sarif or sarif-github)"
+contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json, sarif, sarif-github, github or junit)"
+
+# --output github (issue 26): one workflow command per instance, the file
+# relative to $GITHUB_WORKSPACE, '%' ',' ':' escaped where GitHub needs it
+expect github 3 env GITHUB_WORKSPACE="$tmp" "$mc" --output github -n 2 "$weights" "$static" "$tmp/nope.aem"
+contains github-error "$tmp/out" "::error file=corpus/aem/invalid/weights_sum_0_93.aem,title=AEM_WEIGHT_SUM::vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07) (AEM_WEIGHT_SUM at 0x23c, /vertices/5/weights)"
+contains github-warning "$tmp/out" "::warning file=corpus/aem/valid/static_exporter_unskinned.aem,title=AEM_UNSKINNED_VERTEX::vertex 0: no bone"
+contains github-fold "$tmp/out" "::warning file=corpus/aem/valid/static_exporter_unskinned.aem,title=AEM_UNSKINNED_VERTEX::6 more occurrences not shown (8 in all, first at 0x60)"
+contains github-unreadable "$tmp/out" "::error file=nope.aem,title=IO_OPEN_FAILED::cannot open: No such file or directory"
+[ "$(grep -c '^::' "$tmp/out")" -eq 5 ] && ok || fail "github: $(grep -c '^::' "$tmp/out") annotations, expected 5"
+expect github-min-severity 1 "$mc" --output github --min-severity error "$weights" "$static"
+lacks github-min-severity-hidden "$tmp/out" "::warning"
+mkdir -p "$tmp/odd"; cp "$weights" "$tmp/odd/a,b:100%.aem"
+expect github-escape 1 env -C "$tmp" "$mc" --output github "odd/a,b:100%.aem"
+contains github-escape-file "$tmp/out" "::error file=odd/a%2Cb%3A100%25.aem,title=AEM_WEIGHT_SUM::"
+# --output junit: a test case per file, failures and errors counted
+expect junit 3 "$mc" --output junit --werror "$weights" "$static" "$valid" "$tmp/nope.aem"
+/usr/bin/python3 - "$tmp/out" <<'PY' && ok || fail "junit content"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites" and root.get("tests") == "4" and root.get("failures") == "2" and root.get("errors") == "1", root.attrib
+cases = root.find("testsuite").findall("testcase")
+assert [c.find("failure") is not None for c in cases] == [True, True, False, False]
+f = cases[0].find("failure")
+assert f.get("type") == "AEM_WEIGHT_SUM" and f.get("message") == "invalid: 1 error, 0 warnings", f.attrib
+assert "0x23c: error: AEM_WEIGHT_SUM" in f.text
+assert cases[1].find("failure").get("message") == "invalid: 0 errors, 8 warnings (warnings as errors)"
+assert cases[3].find("error").get("type") == "IO_OPEN_FAILED"
+PY
 
 # informational options
 expect version 0 "$mc" --version
