@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "certify.h"
 #include "cliutil.h"
 #include "config.h"
@@ -50,6 +51,11 @@ typedef struct cli {
     mc_json_report *json; /* JSON output only */
     mc_sarif *sarif;      /* SARIF output only */
     mc_junit *junit;      /* JUnit output only */
+    mc_baseline *baseline;          /* --baseline: issues accepted */
+    const char *baseline_path, *write_baseline_path;
+    FILE *write_baseline;           /* --write-baseline: the JSON report of */
+    mc_json_report *baseline_json;  /* every issue, baselined or not */
+    mc_run_summary baseline_summary;
     mc_sarif_flavour sarif_flavour;
     int exit_code;
 } cli;
@@ -94,6 +100,10 @@ static const char usage_text[] =
     "      --config FILE         read settings from FILE for every file instead of\n"
     "                            the .modelcheck.json nearest above each file\n"
     "      --no-config           read no configuration file\n"
+    "      --baseline FILE       report (and fail on) only issues not in FILE, a\n"
+    "                            JSON report of an earlier run (matched by file\n"
+    "                            path or SHA-256, code and path in the model)\n"
+    "      --write-baseline FILE write the JSON report of every issue to FILE\n"
     "      --show-config FILE    print the settings that apply to FILE and where\n"
     "                            each comes from, and exit\n"
     "      --list-codes          print the issue catalog and exit\n"
@@ -191,7 +201,7 @@ static int parse_output(cli *c, const char *v)
 }
 
 enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
-                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG };
+                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE };
 
 /* --min-severity: what the text report shows; the counts stay exact. */
 static int parse_min_severity(cli *c, const char *v)
@@ -246,6 +256,8 @@ static int parse_args(cli *c, int argc, char **argv)
         {"color", required_argument, NULL, OPT_COLOR},
         {"concise", no_argument, NULL, OPT_CONCISE},
         {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -309,6 +321,8 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_COLOR: rc = parse_color(&color, optarg); break;
         case OPT_CONCISE: c->view.concise = 1; break;
         case OPT_SHOW_CONFIG: c->show_config = optarg; break;
+        case OPT_BASELINE: c->baseline_path = optarg; break;
+        case OPT_WRITE_BASELINE: c->write_baseline_path = optarg; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read by load_configs */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
@@ -354,6 +368,50 @@ static void report_no_result(cli *c, const char *path, mc_status st)
     raise_exit(c, EXIT_UNREADABLE);
 }
 
+/* --write-baseline gets every issue of r; with --baseline, *fresh is r
+ * without the accepted ones (to free with mc_baseline_filtered_free).
+ * 0 when out of memory. */
+static int baseline_file(cli *c, const char *path, const mc_result *r, mc_status st, mc_result **fresh)
+{
+    if (c->baseline_json) {
+        mc_summary_add_view(&c->baseline_summary, r, st, &c->view);
+        if (mc_json_report_file(c->baseline_json, r, path, st) != 0) return 0;
+    }
+    if (!c->baseline) return 1;
+    uint64_t known = 0;
+    if (!(*fresh = mc_baseline_filter(c->baseline, path, r, &known))) return 0;
+    c->summary.baselined += known;
+    return 1;
+}
+
+/* --baseline is read and --write-baseline's file created before any file
+ * is validated. */
+static int open_baselines(cli *c)
+{
+    if (c->baseline_path && mc_baseline_load(c->baseline_path, &c->baseline, stderr) != 0) return EXIT_USAGE;
+    if (!c->write_baseline_path) return 0;
+    if (!(c->write_baseline = fopen(c->write_baseline_path, "w"))) {
+        path_error(c->write_baseline_path, "cannot create the baseline: %s", strerror(errno));
+        return MC_EXIT_OUTPUT;
+    }
+    mc_report_view all = c->view;
+    all.min_severity = MC_SEVERITY_HINT;
+    if (!(c->baseline_json = mc_json_report_begin_view(c->write_baseline, c->base, mcc_config_json(c->config), &all)))
+        return EXIT_UNREADABLE;
+    return 0;
+}
+
+static void close_baselines(cli *c)
+{
+    mc_baseline_free(c->baseline);
+    if (!c->write_baseline) return;
+    int rc = c->baseline_json ? mc_json_report_end(c->baseline_json, &c->baseline_summary) : -1;
+    if (fclose(c->write_baseline) != 0 || rc != 0) {
+        path_error(c->write_baseline_path, "the baseline could not be written completely");
+        raise_exit(c, MC_EXIT_OUTPUT);
+    }
+}
+
 /* Reports one file's result (the caller frees it); when walking a
  * directory, unrecognised files are skipped and only counted. */
 static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
@@ -367,6 +425,13 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
         c->summary.skipped++;
         return;
     }
+    mc_result *fresh = NULL;
+    if (!baseline_file(c, path, r, st, &fresh)) {
+        path_error(path, "out of memory writing the report");
+        raise_exit(c, EXIT_UNREADABLE);
+        return;
+    }
+    if (fresh) r = fresh;
     mc_summary_add_view(&c->summary, r, st, &c->view);
     if (st == MC_ERR_IO) {
         raise_exit(c, EXIT_UNREADABLE);
@@ -380,6 +445,7 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
     else if (c->output == OUT_JUNIT) rc = mc_junit_file(c->junit, r, path, st);
     else if (c->output == OUT_GITHUB) mc_report_file_github(stdout, r, path, st, &c->view);
     else if (st != MC_ERR_IO) mc_report_file_text_view(stdout, r, path, &c->view);
+    mc_baseline_filtered_free(fresh);
     if (rc != 0) {
         path_error(path, "out of memory writing the report");
         raise_exit(c, EXIT_UNREADABLE);
@@ -571,7 +637,14 @@ static int run(cli *c, int argc, char **argv)
     if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
     /* the text report prints no digest: do not compute one (issue 16) */
-    if (c->output == OUT_TEXT || c->output == OUT_GITHUB || c->output == OUT_JUNIT) c->opt.skip_sha256 = 1;
+    /* a baseline matches a moved file by its digest */
+    if ((c->output == OUT_TEXT || c->output == OUT_GITHUB || c->output == OUT_JUNIT) && !c->baseline_path &&
+        !c->write_baseline_path)
+        c->opt.skip_sha256 = 1;
+    if ((rc = open_baselines(c)) != 0) {
+        close_baselines(c);
+        return rc;
+    }
 
     /* JSON and SARIF are written as each file is reported: memory does not
      * grow with the number of files. The settings say which configuration
@@ -585,6 +658,7 @@ static int run(cli *c, int argc, char **argv)
     }
     mc_sarif_set_view(c->sarif, &c->view);
     check_paths(c, argv + optind, argc - optind);
+    close_baselines(c);
 
     if (c->output == OUT_JSON || c->output == OUT_SARIF || c->output == OUT_JUNIT) {
         int end = c->output == OUT_JSON    ? mc_json_report_end(c->json, &c->summary)

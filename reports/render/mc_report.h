@@ -20,6 +20,7 @@ typedef struct mc_run_summary {
     uint64_t skipped;    /* unrecognised files met while walking directories */
     uint64_t excluded;   /* of skipped: excluded by a configuration file */
     uint64_t hidden[MC_SEVERITY_COUNT]; /* occurrences a view's min_severity hid */
+    uint64_t baselined;  /* occurrences left out as known (--baseline) */
     uint64_t counts[MC_SEVERITY_COUNT];
     uint64_t per_format[MC_FORMAT_COUNT];
 } mc_run_summary;

@@ -262,6 +262,7 @@ cJSON *mc_report_summary_json(const mc_run_summary *s)
     add_u64(sum, "invalid", s->invalid);
     add_u64(sum, "unreadable", s->unreadable);
     add_u64(sum, "skipped", s->skipped);
+    if (s->baselined) add_u64(sum, "baselined", s->baselined);
     cJSON_AddItemToObject(sum, "counts", counts_json(s->counts));
     cJSON *pf = cJSON_AddObjectToObject(sum, "formats");
     for (int f = 0; f < MC_FORMAT_COUNT; f++)

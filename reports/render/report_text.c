@@ -165,6 +165,7 @@ void mc_report_summary_text_view(FILE *out, const mc_run_summary *s, const mc_re
     counted(out, s->counts[MC_SEVERITY_INFO], "info", ", ");
     counted(out, s->counts[MC_SEVERITY_HINT], "hint", "");
     print_hidden(out, s);
+    if (s->baselined) fprintf(out, "; %" PRIu64 " known (in the baseline) not reported", s->baselined);
     for (size_t i = 0; v && i < v->config_count; i++) {
         char *q = mc_text_quote(v->configs[i]);
         fprintf(out, "%s%s", i ? ", " : "; config: ", q ? q : "(name not shown: out of memory)");
