@@ -393,6 +393,34 @@ Test(nlm, line_list_mesh_is_a_warning)
     cr_expect_eq(r->info.triangles, 1);
 }
 
+/* issue 26: a line list whose count is a multiple of 3 is the same one
+ * finding, not a degenerate-triangle warning per "triangle" */
+Test(nlm, line_list_of_12_indices_is_one_finding)
+{
+    static const uint32_t lines[12] = {0, 1, 1, 2, 2, 3, 3, 0, 0, 2, 2, 1};
+    use_sample(NLMB_STATIC_TWO_MESHES);
+    cr_assert_eq(nlmb_resize_mesh(&m->meshes[0], 4, 12), 0);
+    memcpy(m->meshes[0].indices, lines, sizeof lines);
+    r = validate_nlm(m, NULL, 0);
+    expect_only(r, MC_NLM_MESH_NOT_TRIANGLES, 1, nlmb_mesh_offset(m, 0) + 4);
+    cr_expect_str_eq(r->issues[0].instances[0].message,
+                     "mesh 0: 12 indices read as triangles all repeat a vertex: a line list, not triangles "
+                     "(triangles not checked)");
+}
+
+/* one proper triangle among them: triangles after all, each bad one reported */
+Test(nlm, triangles_with_some_degenerate_stay_triangles)
+{
+    static const uint32_t tris[6] = {0, 1, 2, 2, 2, 3};
+    use_sample(NLMB_STATIC_TWO_MESHES);
+    cr_assert_eq(nlmb_resize_mesh(&m->meshes[0], 4, 6), 0);
+    memcpy(m->meshes[0].indices, tris, sizeof tris);
+    r = validate_nlm(m, NULL, 0);
+    cr_assert_eq(r->issue_count, 1);
+    cr_expect_eq(r->issues[0].code, MC_NLM_DEGENERATE_TRIANGLE);
+    cr_expect_eq(r->issues[0].count, 1);
+}
+
 Test(nlm, texture_that_is_not_png_or_jpeg)
 {
     use_sample(NLMB_STATIC_TEXTURED);

@@ -108,7 +108,8 @@ static bool check_header(mc_ctx *c, aem_file *f)
     if (!magic || memcmp(magic, "AEM", 3) != 0) {
         mc_instance *in = mc_emit(c, MC_AEM_BAD_MAGIC, 0);
         mc_path(in, "/header/magic");
-        mc_msg(in, "magic is not \"AEM\" (41 45 4d)");
+        mc_msg(in, "magic bytes are %02x %02x %02x (expected \"AEM\": 41 45 4d)", c->size > 0 ? c->data[0] : 0,
+               c->size > 1 ? c->data[1] : 0, c->size > 2 ? c->data[2] : 0);
     }
     uint8_t version = mc_read_u8(&r);
     if (!r.fail && version != 1) {

@@ -878,8 +878,12 @@ static void check_overlaps(e3d *v, size_t fi)
             if (in && g->has_payload) mc_payload_offset(in, g->payload);
             if (in) e3d_frame_path(v, fi, in->path, sizeof in->path);
             e3d_append(in, "/facesMaterials");
-            mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") overlap an earlier facesMaterials range ending at %" PRIu64,
-                   g->start, g->end, reach);
+            if (g->start == m->fm[i - 1].start && g->end == m->fm[i - 1].end)
+                mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") are listed twice: a duplicate of an earlier facesMaterials range",
+                       g->start, g->end);
+            else
+                mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") overlap an earlier facesMaterials range (triangles up to %" PRIu64 " are taken)",
+                       g->start, g->end, reach);
         }
         if (g->end > reach) reach = g->end;
     }

@@ -813,17 +813,40 @@ static bool indices_surely_clean(const uint8_t *p, uint32_t vertices, bool trian
     return bad == 0;
 }
 
+/* An even index count of at least 6 whose every triangle repeats a vertex:
+ * a wireframe line list (pairs), whose count is a multiple of 3 by chance.
+ * Stops at the first proper triangle, so a triangle mesh costs one. */
+static bool is_line_list(const mc_ctx *c, const nlm_mesh *m)
+{
+    if (m->index_count < 6 || m->index_count % 6 != 0) return false;
+    mc_reader r = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&r, m->indices);
+    for (uint64_t k = 0; k < m->index_count; k += 3) {
+        uint32_t a = mc_read_u32(&r), b = mc_read_u32(&r), d = mc_read_u32(&r);
+        if (r.fail) return false;
+        if (a != b && b != d && a != d) return false;
+    }
+    return true;
+}
+
 /* nlm.md, Index Data: indices name vertices of the same mesh and, three by
  * three, triangles; FIELD-NOTES: wireframe meshes hold line lists. */
 static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
 {
-    if (m->index_count % 3 != 0) {
+    /* a line list is one finding whatever its count: not one per
+     * "triangle" when the count happens to be a multiple of 3 */
+    bool lines = is_line_list(c, m);
+    if (m->index_count % 3 != 0 || lines) {
         mc_instance *in = mc_emit(c, MC_NLM_MESH_NOT_TRIANGLES, m->off + 4);
         mc_path(in, "/meshes/%" PRIu32 "/index_count", mi);
-        mc_msg(in, "mesh %" PRIu32 ": %" PRIu32 " indices is not a multiple of 3 (%s)", mi,
-               m->index_count, m->index_count % 2 == 0 ? "a line list?" : "not triangles nor lines");
+        if (lines)
+            mc_msg(in, "mesh %" PRIu32 ": %" PRIu32 " indices read as triangles all repeat a vertex: a line list, "
+                   "not triangles (triangles not checked)", mi, m->index_count);
+        else
+            mc_msg(in, "mesh %" PRIu32 ": %" PRIu32 " indices is not a multiple of 3 (%s)", mi,
+                   m->index_count, m->index_count % 2 == 0 ? "a line list?" : "not triangles nor lines");
     }
-    bool triangles = m->index_count % 3 == 0;
+    bool triangles = m->index_count % 3 == 0 && !lines;
     uint32_t tri[3] = {0, 0, 0};
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->indices);

@@ -237,7 +237,7 @@ static void draft_header(mc_ctx *c, se_file *f, mc_reader *r)
         f->undefined_tail = true;
         mc_instance *in = mc_emit(c, MC_SEMODEL_DRAFT_BLOCK_UNDEFINED, 14);
         mc_path(in, "/header/dataPresenceFlags");
-        mc_msg(in, "%s block announced (%s %" PRIu32 "): the 2017 draft defines no layout for it (TODO); bytes after the meshes are not checked",
+        mc_msg(in, "%s block announced (%s %" PRIu32 "): the 2017 draft leaves its layout undefined (a TODO in the spec), so the bytes after the meshes are not checked",
                undefined[k].block, undefined[k].count, count);
     }
 }
@@ -274,7 +274,10 @@ static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
     if (!magic || memcmp(magic, "SEModel", 7) != 0) {
         mc_instance *in = mc_emit(c, MC_SEMODEL_BAD_MAGIC, 0);
         mc_path(in, "/header/magic");
-        mc_msg(in, "magic is not \"SEModel\" (53 45 4d 6f 64 65 6c)");
+        uint8_t m[7] = {0};
+        memcpy(m, c->data, c->size < 7 ? c->size : 7);
+        mc_msg(in, "magic bytes are %02x %02x %02x %02x %02x %02x %02x (expected \"SEModel\": 53 45 4d 6f 64 65 6c)",
+               m[0], m[1], m[2], m[3], m[4], m[5], m[6]);
     }
     uint16_t version = mc_read_u16(r);
     uint16_t header_size = mc_read_u16(r);
