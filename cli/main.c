@@ -25,6 +25,7 @@
 #include "certify.h"
 #include "cliutil.h"
 #include "config.h"
+#include "datadir.h"
 #include "mc_report.h"
 #include "jobs.h"
 #include "modelcheck.h"
@@ -62,6 +63,7 @@ typedef struct cli {
 
 static const char usage_text[] =
     "usage: modelcheck [options] PATH...\n"
+    "       modelcheck explain CODE...   what a code means, why it matters, what to do\n"
     "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "                            grade a loader on the corpus (modelcheck certify --help)\n"
     "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
@@ -106,7 +108,8 @@ static const char usage_text[] =
     "      --write-baseline FILE write the JSON report of every issue to FILE\n"
     "      --show-config FILE    print the settings that apply to FILE and where\n"
     "                            each comes from, and exit\n"
-    "      --list-codes          print the issue catalog and exit\n"
+    "      --list-codes [CODE...] print the issue catalog (or explain the CODEs:\n"
+    "                            text, or their catalog objects with --output json)\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
@@ -564,8 +567,106 @@ static void check_paths(cli *c, char **paths, int count)
     }
 }
 
-static int list_codes(const cli *c)
+/* The corpus case of a code, validated: its first line for the code, as
+ * the text report prints it (NULL when the corpus is not installed or has
+ * no case). */
+static char *example_line(mc_code code)
 {
+    char dir[4096], file[4096 + 256];
+    if (mcc_data_path("corpus", dir, sizeof dir) != 0) return NULL;
+    snprintf(file, sizeof file, "%s/manifest.json", dir);
+    FILE *f = fopen(file, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    size_t cap = 0, len = 0;
+    FILE *m = open_memstream(&text, &cap);
+    for (int ch; m && (ch = fgetc(f)) != EOF;) fputc(ch, m);
+    fclose(f);
+    if (!m) return NULL;
+    fclose(m);
+    len = cap;
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    free(text);
+    const char *name = mc_code_get(code)->name;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
+    char *line = NULL;
+    for (const cJSON *k = cJSON_IsArray(cases) ? cases->child : NULL; k && !line; k = k->next) {
+        const cJSON *rule = cJSON_GetObjectItemCaseSensitive(k, "rule");
+        const cJSON *path = cJSON_GetObjectItemCaseSensitive(k, "file");
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(k, "args");
+        if (!cJSON_IsString(rule) || strcmp(rule->valuestring, name) != 0 || !cJSON_IsString(path)) continue;
+        mc_options o;
+        mc_options_init(&o);
+        o.skip_sha256 = 1;
+        for (const cJSON *a = cJSON_IsArray(args) ? args->child : NULL; a && a->next; a = a->next->next) {
+            if (!cJSON_IsString(a) || !cJSON_IsString(a->next)) break;
+            if (strcmp(a->valuestring, "--format") == 0 && mc_format_parse(a->next->valuestring) > 0)
+                o.format = (mc_format)mc_format_parse(a->next->valuestring);
+            else if (strcmp(a->valuestring, "--max-file-bytes") == 0)
+                o.max_file_bytes = strtoull(a->next->valuestring, NULL, 10);
+        }
+        snprintf(file, sizeof file, "%s/%s", dir, path->valuestring);
+        mc_result *r = NULL;
+        mc_validate_path(file, &o, &r);
+        const mc_issue *is = r ? mc_result_find(r, code) : NULL;
+        if (is && is->instance_count) {
+            char *out = NULL;
+            size_t n = 0;
+            FILE *s = open_memstream(&out, &n);
+            if (s) {
+                const mc_instance *in = &is->instances[0];
+                fprintf(s, "corpus/%s:0x%" PRIx64 ": %s: %s: %s", path->valuestring, in->offset,
+                        mc_severity_name(is->severity), name, in->message);
+                if (in->path[0]) fprintf(s, " [%s]", in->path);
+                fclose(s);
+                line = out;
+            }
+        }
+        mc_result_free(r);
+    }
+    cJSON_Delete(doc);
+    return line;
+}
+
+/* `modelcheck explain CODE...` and `--list-codes CODE...` in text. */
+static int explain_codes(char **names, int count)
+{
+    for (int i = 0; i < count; i++) {
+        if (mc_code_find(names[i]) < 0) return unknown_code(names[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        mc_code code = (mc_code)mc_code_find(names[i]);
+        char *example = example_line(code);
+        if (i) putchar('\n');
+        mc_explain_text(stdout, code, example);
+        free(example);
+    }
+    return EXIT_VALID;
+}
+
+static int list_codes(const cli *c, char **names, int count)
+{
+    if (count && c->output == OUT_JSON) {
+        /* the catalog's objects of the codes named, in the order named */
+        cJSON *all = mc_catalog_json(), *picked = cJSON_CreateArray();
+        for (int i = 0; i < count; i++) {
+            if (mc_code_find(names[i]) < 0) {
+                cJSON_Delete(all);
+                cJSON_Delete(picked);
+                return unknown_code(names[i]);
+            }
+            for (const cJSON *o = all->child; o; o = o->next)
+                if (strcmp(cJSON_GetObjectItemCaseSensitive(o, "code")->valuestring, names[i]) == 0)
+                    cJSON_AddItemToArray(picked, cJSON_Duplicate(o, 1));
+        }
+        char *s = cJSON_Print(picked);
+        if (s) puts(s);
+        free(s);
+        cJSON_Delete(all);
+        cJSON_Delete(picked);
+        return EXIT_VALID;
+    }
+    if (count) return explain_codes(names, count);
     if (c->output == OUT_MARKDOWN) {
         mc_options d;
         mc_options_init(&d);
@@ -632,7 +733,7 @@ static int run(cli *c, int argc, char **argv)
     int rc = parse_args(c, argc, argv);
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
-    if (c->list_codes) return list_codes(c);
+    if (c->list_codes) return list_codes(c, argv + optind, argc - optind);
     if ((rc = load_configs(c, argc, argv)) != 0) return rc;
     if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
@@ -699,7 +800,11 @@ int main(int argc, char **argv)
 {
     mc_cli_hold_std_fds();
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
-    int rc = certify ? mcc_main(argc - 1, argv + 1) : validate(argc, argv);
+    int explain = argc > 1 && strcmp(argv[1], "explain") == 0;
+    int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : explain ? (argc > 2 ? explain_codes(argv + 2, argc - 2)
+                                   : usage_error("%s", "explain needs an issue code (see --list-codes)"))
+                       : validate(argc, argv);
     /* exit 4 comes with its line already (certify finishes its own reports,
      * standard output among them): one line, not a second "incomplete" */
     if (rc != MC_EXIT_OUTPUT &&

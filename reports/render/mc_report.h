@@ -148,6 +148,17 @@ mc_junit *mc_junit_begin(FILE *out, const mc_report_view *view);
 int mc_junit_file(mc_junit *j, const mc_result *r, const char *path, mc_status status);
 int mc_junit_end(mc_junit *j, const mc_run_summary *s);
 
+/* Advice (validator/catalog/mc_advice.def): why a code matters (its own
+ * text, else its kind's), and what to do (its own, else mc_sarif_remedy's;
+ * *content_advice as there). NULL when none is recorded. */
+const char *mc_advice_why(mc_code code);
+const char *mc_advice_kind_why(const char *kind);
+int mc_advice_is_own(mc_code code); /* the code has an entry of its own */
+const char *mc_advice_what(mc_code code, int *content_advice);
+/* `modelcheck explain CODE`: rule, clause, severity, why, what to do, and
+ * an example line (NULL: none). */
+void mc_explain_text(FILE *out, mc_code code, const char *example);
+
 /* The issue catalog as a text table, a JSON array, or docs/ISSUES.md. */
 void mc_catalog_text(FILE *out);
 cJSON *mc_catalog_json(void);

@@ -276,6 +276,19 @@ contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
 expect list-codes-json 0 "$mc" --list-codes --output json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["code"]=="IO_OPEN_FAILED" and c["origin"]=="tool" and c["kind"]=="IO" for c in d) and all(c["kind"] for c in d)' "$tmp/out" && ok || fail "list-codes json"
 expect markdown-needs-list 2 "$mc" --output markdown "$valid"
+# explain and --list-codes CODE... (issue 26): rule, clause, why, what to do, an example
+expect explain 0 "$mc" explain AEM_WEIGHT_SUM
+contains explain-rule "$tmp/out" "  Rule:          The bone weights of a skinned vertex do not sum to 1."
+contains explain-why "$tmp/out" "  Why it matters: AEM readers use the weights as stored"
+contains explain-what "$tmp/out" "  What to do:    Normalise the skin weights"
+contains explain-example "$tmp/out" "  Example:       corpus/aem/invalid/weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000"
+expect explain-unknown 2 "$mc" explain AEM_NOPE; one_line explain-unknown "$tmp/err"
+expect explain-none 2 "$mc" explain; one_line explain-none "$tmp/err"
+expect list-codes-args 0 "$mc" --list-codes NLM_WEIGHT_SUM IO_OPEN_FAILED
+[ "$(grep -c '^  Rule:' "$tmp/out")" -eq 2 ] && ok || fail "list-codes CODE...: not two codes explained"
+lacks list-codes-args-only "$tmp/out" "AEM_WEIGHT_SUM"
+expect list-codes-args-json 0 "$mc" --list-codes --output json E3D_FACES_MATERIALS_OVERLAP
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [c["code"] for c in d] == ["E3D_FACES_MATERIALS_OVERLAP"] and d[0]["why"] and d[0]["what_to_do"], d' "$tmp/out" && ok || fail "list-codes CODE --output json"
 
 # tolerance options: each one changes the verdict it governs; bad values are usage errors
 normal=$tmp/corpus/aem/invalid/normal_length_0_9.aem
