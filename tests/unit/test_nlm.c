@@ -344,7 +344,7 @@ Test(nlm, nan_position_is_not_judged_against_aabb)
     expect_only(r, MC_NLM_VERTEX_NOT_FINITE, 1, vtx(0, 1, 0));
 }
 
-/* FIELD-NOTES NLM: line-list meshes carry (0, 0, 0) normals: one warning
+/* docs/formats/nlm.md: line-list meshes carry (0, 0, 0) normals: one warning
  * per mesh, at the first, never NOT_UNIT. */
 Test(nlm, zero_normals_are_one_warning_per_mesh)
 {
