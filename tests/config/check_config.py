@@ -202,6 +202,17 @@ def main():
               in out and "excluded: no" in out, f"--show-config override: {out!r}")
         rc, out, _ = run(mc, ["--show-config", "vendor/theirs.aem"], repo)
         check(rc == 0 and "excluded: yes" in out, f"--show-config excluded: {out!r}")
+        # a bad configuration met only inside a walked directory: its files
+        # are skipped (not checked with half of it), the rest is, exit 2
+        with open(nested, "w") as f:
+            f.write('{"ignore": ["NOT_A_CODE"]}')
+        rc, out, err = run(mc, ["-o", "json", "."], repo)
+        doc = json.loads(out) if out else {"files": []}
+        paths = sorted(f["path"] for f in doc["files"])
+        check(rc == 2 and paths == ["./assets/new.aem", "./assets/warn.aem"]
+              and err == f"modelcheck: {nested}: ignore[0]: unknown issue code 'NOT_A_CODE' "
+                         "(see modelcheck --list-codes)\n",
+              f"bad nested config in a walk: exit {rc}, {paths}, {err!r}")
         os.remove(nested)
         # a bad file in the repository stops every run before any file is validated
         with open(cfg, "w") as f:
