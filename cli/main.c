@@ -82,7 +82,7 @@ static const char usage_text[] =
     "  -W, --werror              warnings fail the file: \"invalid (warnings as\n"
     "                            errors)\", JSON valid false, exit code 1\n"
     "  -q, --quiet               text: print nothing for files that pass\n"
-    "      --min-severity LVL    text: show issues of LVL and above only (error,\n"
+    "      --min-severity LVL    text, github, junit: show issues of LVL and above (error,\n"
     "                            warning, info, hint: the default); counts stay\n"
     "                            exact and the summary says what was not shown\n"
     "      --color WHEN          text: colour severity, code and file (auto: on a\n"
