@@ -631,6 +631,12 @@ static char *example_line(mc_code code)
 /* `modelcheck explain CODE...` and `--list-codes CODE...` in text. */
 static int explain_codes(char **names, int count)
 {
+    if (count == 1 && (strcmp(names[0], "-h") == 0 || strcmp(names[0], "--help") == 0)) {
+        fputs("usage: modelcheck explain CODE...\n"
+              "For each issue code: severity, kind, rule, specification clause, why it matters,\n"
+              "what to do, and an example line from the bundled corpus (see --list-codes).\n", stdout);
+        return EXIT_VALID;
+    }
     for (int i = 0; i < count; i++) {
         if (mc_code_find(names[i]) < 0) return unknown_code(names[i]);
     }

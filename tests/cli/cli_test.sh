@@ -284,6 +284,7 @@ contains explain-what "$tmp/out" "  What to do:    Normalise the skin weights"
 contains explain-example "$tmp/out" "  Example:       corpus/aem/invalid/weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000"
 expect explain-unknown 2 "$mc" explain AEM_NOPE; one_line explain-unknown "$tmp/err"
 expect explain-none 2 "$mc" explain; one_line explain-none "$tmp/err"
+expect explain-help 0 "$mc" explain --help; contains explain-help-text "$tmp/out" "usage: modelcheck explain CODE..."
 expect list-codes-args 0 "$mc" --list-codes NLM_WEIGHT_SUM IO_OPEN_FAILED
 [ "$(grep -c '^  Rule:' "$tmp/out")" -eq 2 ] && ok || fail "list-codes CODE...: not two codes explained"
 lacks list-codes-args-only "$tmp/out" "AEM_WEIGHT_SUM"
