@@ -99,7 +99,8 @@ typedef struct mc_sarif mc_sarif;
  * Everything else is byte for byte the same. */
 typedef enum mc_sarif_flavour { MC_SARIF_SPEC, MC_SARIF_GITHUB } mc_sarif_flavour;
 mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour);
-/* The view of the run: settings.werror (default: off). */
+/* The view of the run: settings.werror and each artifact's properties.valid
+ * follow its werror (default: off). */
 void mc_sarif_set_view(mc_sarif *s, const mc_report_view *view);
 /* 0, or -1 when out of memory (the writer stays usable). */
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);

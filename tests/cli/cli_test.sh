@@ -180,7 +180,8 @@ d = json.load(open(sys.argv[1]))
 assert d["version"] == "2.1.0", d["version"]
 r = d["runs"][0]
 assert [a["location"]["uri"] for a in r["artifacts"]] == ["file://" + sys.argv[2], r["artifacts"][1]["location"]["uri"]]
-assert r["artifacts"][0]["length"] == 1936 and r["artifacts"][0]["properties"]["valid"]  # a warning now
+assert r["artifacts"][0]["length"] == 1936 and not r["artifacts"][0]["properties"]["valid"]  # a warning, with --werror
+assert r["artifacts"][1]["properties"]["valid"] and r["properties"]["settings"]["werror"] is True
 x, = r["results"]
 assert x["ruleId"] == "AEM_WEIGHT_SUM" and x["level"] == "warning", x
 loc = x["locations"][0]
