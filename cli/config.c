@@ -6,6 +6,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <inttypes.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
@@ -66,6 +67,8 @@ struct mcc_config {
     unsigned char pinned_code[MC_CODE_COUNT];
     unsigned pinned;
     combination *combinations;
+    mc_options base;           /* command line + top level (mcc_config_base) */
+    mc_severity_map *base_map; /* base's severity, NULL until built */
 };
 
 /* ---- globs ---- */
@@ -454,12 +457,26 @@ static void check_duplicates(loader *ld, const char *key, const cJSON *v)
     }
 }
 
-/* The first .modelcheck.json from the working directory upwards, stopping
- * after the repository root (a directory holding .git). */
+static char *find_config_from(const char *start);
+
+/* The first .modelcheck.json from the working directory upwards. */
 static char *find_config(void)
 {
+    return find_config_from(NULL);
+}
+
+/* The first .modelcheck.json from start (absolute; NULL: the working
+ * directory) upwards, stopping after the repository root (a directory
+ * holding .git). */
+static char *find_config_from(const char *start)
+{
     char dir[PATH_MAX], file[PATH_MAX + sizeof "/" MCC_CONFIG_NAME];
-    if (!getcwd(dir, sizeof dir)) return NULL;
+    if (start) {
+        if (strlen(start) >= sizeof dir || start[0] != '/') return NULL;
+        strcpy(dir, start);
+    } else if (!getcwd(dir, sizeof dir)) {
+        return NULL;
+    }
     for (;;) {
         struct stat st;
         snprintf(file, sizeof file, "%s/%s", strcmp(dir, "/") ? dir : "", MCC_CONFIG_NAME);
@@ -577,6 +594,7 @@ void mcc_config_free(mcc_config *cfg)
     for (size_t i = 0; i < cfg->override_count; i++) globs_free(&cfg->overrides[i].files);
     free(cfg->overrides);
     globs_free(&cfg->exclude);
+    mc_severity_map_free(cfg->base_map);
     free(cfg->display);
     free(cfg->dir);
     free(cfg->cwd);
@@ -602,8 +620,25 @@ static void apply_rules(const rules *r, mc_options *o, mc_severity_map *map, con
 void mcc_config_apply(const mcc_config *cfg, mc_options *options, mc_severity_map *map)
 {
     if (!cfg) return;
-    apply_rules(&cfg->top, options, map, NULL);
-    if (cfg->max_file_bytes) options->max_file_bytes = cfg->max_file_bytes;
+    apply_rules(&cfg->top, options, map, cfg);
+    if (cfg->max_file_bytes && !(cfg->pinned & MCC_PIN_MAX_BYTES)) options->max_file_bytes = cfg->max_file_bytes;
+}
+
+const mc_options *mcc_config_base(mcc_config *cfg, const mc_options *cli)
+{
+    if (!cfg) return cli;
+    if (!cfg->base_map) {
+        if (!(cfg->base_map = mc_severity_map_copy(cli->severity))) return NULL;
+        cfg->base = *cli;
+        cfg->base.severity = cfg->base_map;
+        mcc_config_apply(cfg, &cfg->base, cfg->base_map);
+    }
+    return &cfg->base;
+}
+
+const char *mcc_config_path(const mcc_config *cfg)
+{
+    return cfg ? cfg->display : NULL;
 }
 
 void mcc_config_pin_code(mcc_config *cfg, mc_code code)
@@ -706,4 +741,209 @@ cJSON *mcc_config_json(const mcc_config *cfg)
     cJSON_AddStringToObject(o, "path", cfg->display);
     cJSON_AddStringToObject(o, "sha256", cfg->sha256);
     return o;
+}
+
+/* ---- one configuration per file (issue 26) ---- */
+
+typedef struct entry {
+    char *found;       /* the file's absolute path */
+    mcc_config *cfg;   /* NULL when it was refused */
+    int used;
+} entry;
+
+struct mcc_config_set {
+    int mode;          /* MCC_DISCOVER, MCC_EXPLICIT, MCC_NONE */
+    char *explicit_path;
+    const unsigned char *pinned_code;
+    unsigned pinned;
+    entry *entries;
+    size_t count;
+    char *last_dir;    /* the directory looked up last, and its entry */
+    entry *last;       /* NULL: no configuration there */
+    uint64_t order;
+};
+
+mcc_config_set *mcc_config_set_new(int mode, const char *explicit_path, const unsigned char *pinned_code,
+                                   unsigned pinned)
+{
+    mcc_config_set *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->mode = mode;
+    s->pinned_code = pinned_code;
+    s->pinned = pinned;
+    if (explicit_path && !(s->explicit_path = strdup(explicit_path))) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void mcc_config_set_free(mcc_config_set *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->count; i++) {
+        free(s->entries[i].found);
+        mcc_config_free(s->entries[i].cfg);
+    }
+    free(s->entries);
+    free(s->explicit_path);
+    free(s->last_dir);
+    free(s);
+}
+
+/* The entry of a configuration file, loading it the first time (its
+ * problems go to err then, once). */
+static entry *entry_for(mcc_config_set *s, const char *found, FILE *err)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->entries[i].found, found) == 0) return &s->entries[i];
+    if (s->count == SIZE_MAX / sizeof *s->entries) return NULL;
+    entry *grown = realloc(s->entries, (s->count + 1) * sizeof *grown);
+    if (!grown) return NULL;
+    s->entries = grown;
+    /* the last lookup's pointer moved with the array */
+    s->last = NULL;
+    free(s->last_dir);
+    s->last_dir = NULL;
+    entry *e = &s->entries[s->count];
+    memset(e, 0, sizeof *e);
+    if (!(e->found = strdup(found))) return NULL;
+    s->count++;
+    if (mcc_config_load(found, &e->cfg, err) != 0) e->cfg = NULL;
+    if (e->cfg) {
+        for (int i = 0; i < MC_CODE_COUNT; i++)
+            if (s->pinned_code && s->pinned_code[i]) mcc_config_pin_code(e->cfg, (mc_code)i);
+        mcc_config_pin(e->cfg, s->pinned);
+    }
+    return e;
+}
+
+/* The absolute directory whose configuration governs path: path itself
+ * when it is a directory, else the one holding it; NULL when it cannot be
+ * resolved (a missing file's directory may still be). */
+static char *governing_dir(const char *path, int is_dir)
+{
+    if (is_dir) return realpath(path, NULL);
+    return directory_of(path);
+}
+
+int mcc_config_set_lookup(mcc_config_set *s, const char *path, int is_dir, FILE *err, mcc_config **out)
+{
+    *out = NULL;
+    if (!s || s->mode == MCC_NONE) return 0;
+    entry *e = NULL;
+    if (s->mode == MCC_EXPLICIT) {
+        if (!(e = entry_for(s, s->explicit_path, err))) return -2;
+    } else {
+        char *dir = strcmp(path, "-") == 0 ? getcwd(NULL, 0) : governing_dir(path, is_dir);
+        if (!dir) dir = getcwd(NULL, 0);
+        if (!dir) return -2;
+        if (s->last_dir && strcmp(s->last_dir, dir) == 0) {
+            e = s->last;
+            free(dir);
+        } else {
+            char *found = find_config_from(dir);
+            e = found ? entry_for(s, found, err) : NULL;
+            int nomem = found && !e;
+            free(found);
+            if (nomem) {
+                free(dir);
+                return -2;
+            }
+            free(s->last_dir);
+            s->last_dir = dir;
+            s->last = e;
+        }
+    }
+    if (!e) return 0;
+    if (!e->cfg) return -1;
+    if (!e->used) e->used = (int)++s->order;
+    *out = e->cfg;
+    return 0;
+}
+
+size_t mcc_config_set_used(const mcc_config_set *s, const char **paths, size_t max)
+{
+    size_t n = 0;
+    if (!s) return 0;
+    /* in the order of first use */
+    for (uint64_t k = 1; k <= s->order && n < max; k++)
+        for (size_t i = 0; i < s->count; i++)
+            if (s->entries[i].cfg && (uint64_t)s->entries[i].used == k) paths[n++] = s->entries[i].found;
+    return n;
+}
+
+/* ---- --show-config ---- */
+
+static const char *layer_name(const mcc_config *cfg, int layer, char *buf, size_t size)
+{
+    if (layer == -2) return "command line";
+    if (layer == -3) return "default";
+    if (layer == -1) snprintf(buf, size, "%s: top level", cfg->display);
+    else snprintf(buf, size, "%s: overrides[%d]", cfg->display, layer);
+    return buf;
+}
+
+/* Which layer set a value last: an override (its index), the top level
+ * (-1), the command line (-2) or none (-3). */
+static int origin_of(const mcc_config *cfg, uint64_t mask, int pinned, int (*set)(const rules *, int), int arg)
+{
+    if (pinned) return -2;
+    if (!cfg) return -3;
+    for (size_t i = cfg->override_count; i-- > 0;)
+        if ((mask >> i & 1) && set(&cfg->overrides[i].rules, arg)) return (int)i;
+    return set(&cfg->top, arg) ? -1 : -3;
+}
+
+static int sets_severity(const rules *r, int code) { return r->severity[code] >= 0; }
+static int sets_weight(const rules *r, int unused) { (void)unused; return r->weight != 0.0; }
+static int sets_unit(const rules *r, int unused) { (void)unused; return r->unit != 0.0; }
+static int sets_quat(const rules *r, int unused) { (void)unused; return r->quat != 0.0; }
+static int sets_max_issues(const rules *r, int unused) { (void)unused; return r->has_max_issues; }
+
+static uint64_t match_mask(const mcc_config *cfg, const char *path)
+{
+    uint64_t mask = 0;
+    if (!cfg || strcmp(path, "-") == 0) return 0;
+    char *rel = relative_path(cfg, path);
+    for (size_t i = 0; rel && i < cfg->override_count; i++)
+        if (any_match(&cfg->overrides[i].files, rel)) mask |= UINT64_C(1) << i;
+    free(rel);
+    return mask;
+}
+
+int mcc_config_show(mcc_config *cfg, const char *path, const mc_options *cli, FILE *out)
+{
+    const mc_options *base = mcc_config_base(cfg, cli);
+    const mc_options *o = base ? mcc_config_options_for(cfg, path, base) : NULL;
+    if (!o) return -1;
+    mc_options e;
+    mc_options_effective(o, &e);
+    uint64_t mask = match_mask(cfg, path);
+    unsigned pin = cfg ? cfg->pinned : 0;
+    char buf[PATH_MAX + 64];
+    fprintf(out, "file: %s\n", path);
+    if (cfg) fprintf(out, "config: %s (sha256 %s)\n", cfg->display, cfg->sha256);
+    else fputs("config: none\n", out);
+    fprintf(out, "excluded: %s\n", mcc_config_excluded(cfg, path) ? "yes (exclude)" : "no");
+    fprintf(out, "max_issues: %" PRIu32 " (%s)\n", e.max_instances,
+            layer_name(cfg, origin_of(cfg, mask, pin & MCC_PIN_MAX_ISSUES, sets_max_issues, 0), buf, sizeof buf));
+    fprintf(out, "tolerances.weight_sum: %g (%s)\n", e.weight_sum_tolerance,
+            layer_name(cfg, origin_of(cfg, mask, pin & MCC_PIN_WEIGHT, sets_weight, 0), buf, sizeof buf));
+    fprintf(out, "tolerances.unit: %g (%s)\n", e.unit_tolerance,
+            layer_name(cfg, origin_of(cfg, mask, pin & MCC_PIN_UNIT, sets_unit, 0), buf, sizeof buf));
+    fprintf(out, "tolerances.quaternion: %g (%s)\n", e.quaternion_tolerance,
+            layer_name(cfg, origin_of(cfg, mask, pin & MCC_PIN_QUAT, sets_quat, 0), buf, sizeof buf));
+    int from_file = cfg && cfg->max_file_bytes && !(pin & MCC_PIN_MAX_BYTES);
+    fprintf(out, "max_file_bytes: %" PRIu64 " (%s)\n", e.max_file_bytes,
+            pin & MCC_PIN_MAX_BYTES ? "command line" : from_file ? layer_name(cfg, -1, buf, sizeof buf) : "default");
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        const mc_code_info *ci = mc_code_get((mc_code)i);
+        mc_severity sev = mc_severity_map_get(o->severity, (mc_code)i);
+        int layer = origin_of(cfg, mask, cfg && cfg->pinned_code[i], sets_severity, i);
+        if (sev == ci->severity && layer == -3) continue;
+        fprintf(out, "severity.%s: %s (%s; catalog default %s)\n", ci->name, mc_severity_name(sev),
+                layer_name(cfg, layer, buf, sizeof buf), mc_severity_name(ci->severity));
+    }
+    return 0;
 }

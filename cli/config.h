@@ -35,7 +35,8 @@ void mcc_config_apply(const mcc_config *cfg, mc_options *options, mc_severity_ma
 /* The command line set this code's severity, or this option: per-path
  * overrides leave it alone. */
 void mcc_config_pin_code(mcc_config *cfg, mc_code code);
-enum mcc_pinned { MCC_PIN_WEIGHT = 1, MCC_PIN_UNIT = 2, MCC_PIN_QUAT = 4, MCC_PIN_MAX_ISSUES = 8 };
+enum mcc_pinned { MCC_PIN_WEIGHT = 1, MCC_PIN_UNIT = 2, MCC_PIN_QUAT = 4, MCC_PIN_MAX_ISSUES = 8,
+                  MCC_PIN_MAX_BYTES = 16 };
 void mcc_config_pin(mcc_config *cfg, unsigned what);
 
 /* 1 when the file's "exclude" globs match path (a path as named on the
@@ -52,6 +53,38 @@ const mc_options *mcc_config_options_for(mcc_config *cfg, const char *path, cons
 /* {"path": ..., "sha256": ...} for the report's settings; JSON null without
  * a config (cfg NULL). */
 cJSON *mcc_config_json(const mcc_config *cfg);
+
+/* The options of the files cfg governs before per-path overrides: cli (the
+ * defaults plus the command line) with the file's top level applied where
+ * the command line set nothing. Built once, kept in cfg; cli itself when
+ * cfg is NULL; NULL when out of memory. */
+const mc_options *mcc_config_base(mcc_config *cfg, const mc_options *cli);
+/* The file's path as named or found (NULL for none). */
+const char *mcc_config_path(const mcc_config *cfg);
+
+/* One configuration per checked file, as ruff finds them: the nearest
+ * .modelcheck.json above the file (above a directory argument: from the
+ * directory itself), stopping at the repository root; or the one --config
+ * names; or none (--no-config). Each file is loaded once, its pins copied
+ * from pinned_code[MC_CODE_COUNT] (NULL: none) and pinned. */
+enum mcc_config_mode { MCC_DISCOVER, MCC_EXPLICIT, MCC_NONE };
+typedef struct mcc_config_set mcc_config_set;
+mcc_config_set *mcc_config_set_new(int mode, const char *explicit_path, const unsigned char *pinned_code,
+                                   unsigned pinned);
+void mcc_config_set_free(mcc_config_set *s);
+/* *out: the configuration governing path (NULL: none). 0; -1 when that
+ * file was refused (its problems were written to err when first loaded);
+ * -2 when out of memory. */
+int mcc_config_set_lookup(mcc_config_set *s, const char *path, int is_dir, FILE *err, mcc_config **out);
+/* The paths of the configurations that governed some file, in the order of
+ * first use, at most max of them; their count. */
+size_t mcc_config_set_used(const mcc_config_set *s, const char **paths, size_t max);
+
+/* --show-config: the settings that apply to path and where each came from
+ * (default, the file's top level or an override, the command line), one
+ * "key: value (origin)" a line; severities only where they differ from the
+ * catalog or were set. -1 when out of memory. */
+int mcc_config_show(mcc_config *cfg, const char *path, const mc_options *cli, FILE *out);
 
 /* Glob matching as the file uses it, relative to the config's directory:
  * '*' and '?' and [...] within one path segment, "**" as a whole segment for

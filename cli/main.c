@@ -19,37 +19,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "baseline.h"
 #include "certify.h"
 #include "cliutil.h"
 #include "config.h"
+#include "datadir.h"
 #include "mc_report.h"
 #include "jobs.h"
 #include "modelcheck.h"
 #include "walk.h"
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
-enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN };
+enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_MARKDOWN, OUT_GITHUB, OUT_JUNIT };
 
 typedef struct cli {
     mc_options opt;
     mc_severity_map *severity; /* opt.severity, owned */
-    mcc_config *config;        /* .modelcheck.json, or NULL */
+    mcc_config_set *configs;   /* the .modelcheck.json of each file */
+    mcc_config *config;        /* the first PATH's, for the report's settings; or NULL */
+    const mc_options *base;    /* its options: the settings reported */
+    unsigned char pinned_code[MC_CODE_COUNT]; /* set on the command line: */
+    unsigned pinned;                          /* configurations leave them */
+    const char *show_config;   /* --show-config FILE */
     enum output_kind output;
-    int werror;
-    int quiet;
+    mc_report_view view; /* werror, quiet, min_severity, colour, concise */
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
     mc_json_report *json; /* JSON output only */
     mc_sarif *sarif;      /* SARIF output only */
+    mc_junit *junit;      /* JUnit output only */
+    mc_baseline *baseline;          /* --baseline: issues accepted */
+    const char *baseline_path, *write_baseline_path;
+    FILE *write_baseline;           /* --write-baseline: the JSON report of */
+    mc_json_report *baseline_json;  /* every issue, baselined or not */
+    mc_run_summary baseline_summary;
     mc_sarif_flavour sarif_flavour;
     int exit_code;
 } cli;
 
 static const char usage_text[] =
     "usage: modelcheck [options] PATH...\n"
+    "       modelcheck explain CODE...   what a code means, why it matters, what to do\n"
     "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "                            grade a loader on the corpus (modelcheck certify --help)\n"
     "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
@@ -58,13 +72,23 @@ static const char usage_text[] =
     "  -f, --format FMT          validate as FMT instead of detecting\n"
     "                            (aem, semodel, aamf, e3d, nlm)\n"
     "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                            sarif-github (SARIF for GitHub code scanning);\n"
+    "                            sarif-github (SARIF for GitHub code scanning),\n"
+    "                            github (workflow-command annotations) or junit\n"
+    "                            (JUnit XML, a test case per file);\n"
     "                            markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
     "  -i, --ignore CODE         drop a code (same as --severity CODE=ignore)\n"
-    "  -W, --werror              warnings make the exit code 1\n"
-    "  -q, --quiet               text: print nothing for valid files\n"
+    "  -W, --werror              warnings fail the file: \"invalid (warnings as\n"
+    "                            errors)\", JSON valid false, exit code 1\n"
+    "  -q, --quiet               text: print nothing for files that pass\n"
+    "      --min-severity LVL    text, github, junit: show issues of LVL and above (error,\n"
+    "                            warning, info, hint: the default); counts stay\n"
+    "                            exact and the summary says what was not shown\n"
+    "      --color WHEN          text: colour severity, code and file (auto: on a\n"
+    "                            terminal unless NO_COLOR is set; always; never)\n"
+    "      --concise             text: file:offset: severity: CODE: message, one\n"
+    "                            short line per issue (no decoded offset, no path)\n"
     "      --weight-tolerance X  per non-zero weight (default 2e-7)\n"
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
@@ -75,10 +99,17 @@ static const char usage_text[] =
     "                            of online CPUs); the output does not depend on N\n"
     "      --skip-unrecognized   skip named files no format recognises (and empty\n"
     "                            ones), as in a directory walk (pre-commit hooks)\n"
-    "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
-    "                            found from the working directory upwards\n"
+    "      --config FILE         read settings from FILE for every file instead of\n"
+    "                            the .modelcheck.json nearest above each file\n"
     "      --no-config           read no configuration file\n"
-    "      --list-codes          print the issue catalog and exit\n"
+    "      --baseline FILE       report (and fail on) only issues not in FILE, a\n"
+    "                            JSON report of an earlier run (matched by file\n"
+    "                            path or SHA-256, code and path in the model)\n"
+    "      --write-baseline FILE write the JSON report of every issue to FILE\n"
+    "      --show-config FILE    print the settings that apply to FILE and where\n"
+    "                            each comes from, and exit\n"
+    "      --list-codes [CODE...] print the issue catalog (or explain the CODEs:\n"
+    "                            text, or their catalog objects with --output json)\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
@@ -155,7 +186,7 @@ static int set_severity(cli *c, const char *spec)
     int sev = mc_severity_parse(eq + 1);
     if (sev < 0) return usage_error("unknown severity '%s' (error, warning, info, hint, ignore)", eq + 1);
     mc_severity_map_set(c->severity, (mc_code)code, (mc_severity)sev);
-    mcc_config_pin_code(c->config, (mc_code)code);
+    c->pinned_code[code] = 1;
     return 0;
 }
 
@@ -166,11 +197,43 @@ static int parse_output(cli *c, const char *v)
     else if (strcmp(v, "sarif") == 0) c->output = OUT_SARIF;
     else if (strcmp(v, "sarif-github") == 0) c->output = OUT_SARIF, c->sarif_flavour = MC_SARIF_GITHUB;
     else if (strcmp(v, "markdown") == 0) c->output = OUT_MARKDOWN;
-    else return usage_error("unknown output '%s' (text, json, sarif or sarif-github)", v);
+    else if (strcmp(v, "github") == 0) c->output = OUT_GITHUB;
+    else if (strcmp(v, "junit") == 0) c->output = OUT_JUNIT;
+    else return usage_error("unknown output '%s' (text, json, sarif, sarif-github, github or junit)", v);
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
+                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE };
+
+/* --min-severity: what the text report shows; the counts stay exact. */
+static int parse_min_severity(cli *c, const char *v)
+{
+    int sev = mc_severity_parse(v);
+    if (sev < 0 || sev == MC_SEVERITY_IGNORE)
+        return usage_error("unknown severity '%s' for --min-severity (error, warning, info, hint)", v);
+    c->view.min_severity = (mc_severity)sev;
+    return 0;
+}
+
+/* --color: auto colours a terminal unless NO_COLOR is set (no-color.org). */
+enum color_choice { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+static int parse_color(int *choice, const char *v)
+{
+    if (strcmp(v, "auto") == 0) *choice = COLOR_AUTO;
+    else if (strcmp(v, "always") == 0) *choice = COLOR_ALWAYS;
+    else if (strcmp(v, "never") == 0) *choice = COLOR_NEVER;
+    else return usage_error("unknown --color '%s' (auto, always or never)", v);
+    return 0;
+}
+
+static int use_color(int choice)
+{
+    if (choice != COLOR_AUTO) return choice == COLOR_ALWAYS;
+    const char *no = getenv("NO_COLOR");
+    return !(no && *no) && isatty(fileno(stdout));
+}
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -192,11 +255,17 @@ static int parse_args(cli *c, int argc, char **argv)
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
+        {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
+        {"color", required_argument, NULL, OPT_COLOR},
+        {"concise", no_argument, NULL, OPT_CONCISE},
+        {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
         {"version", no_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
-    int ch, rc = 0;
+    int ch, rc = 0, color = COLOR_AUTO;
     char refused[160];
     int before;
     uint64_t u;
@@ -214,49 +283,57 @@ static int parse_args(cli *c, int argc, char **argv)
             if (parse_u64(optarg, &u) != 0 || u > 1000000)
                 rc = usage_error("--max-issues expects a number from 0 to 1000000, got '%s'", optarg);
             else c->opt.max_instances = u ? (uint32_t)u : MC_INSTANCES_NONE;
-            mcc_config_pin(c->config, MCC_PIN_MAX_ISSUES);
+            c->pinned |= MCC_PIN_MAX_ISSUES;
             break;
         case 's': rc = set_severity(c, optarg); break;
         case 'i':
             if (mc_code_find(optarg) < 0) rc = unknown_code(optarg);
             else {
                 mc_severity_map_set(c->severity, (mc_code)mc_code_find(optarg), MC_SEVERITY_IGNORE);
-                mcc_config_pin_code(c->config, (mc_code)mc_code_find(optarg));
+                c->pinned_code[mc_code_find(optarg)] = 1;
             }
             break;
-        case 'W': c->werror = 1; break;
+        case 'W': c->view.werror = 1; break;
         case 'j':
             if (parse_u64(optarg, &u) != 0 || u < 1 || u > 1024)
                 rc = usage_error("--jobs expects a number from 1 to 1024, got '%s'", optarg);
             else c->jobs = (unsigned)u;
             break;
-        case 'q': c->quiet = 1; break;
+        case 'q': c->view.quiet = 1; break;
         case OPT_WEIGHT:
             if (parse_tolerance(optarg, &c->opt.weight_sum_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
-            mcc_config_pin(c->config, MCC_PIN_WEIGHT);
+            c->pinned |= MCC_PIN_WEIGHT;
             break;
         case OPT_UNIT:
             if (parse_tolerance(optarg, &c->opt.unit_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
-            mcc_config_pin(c->config, MCC_PIN_UNIT);
+            c->pinned |= MCC_PIN_UNIT;
             break;
         case OPT_QUAT:
             if (parse_tolerance(optarg, &c->opt.quaternion_tolerance)) rc = usage_error("bad tolerance '%s'", optarg);
-            mcc_config_pin(c->config, MCC_PIN_QUAT);
+            c->pinned |= MCC_PIN_QUAT;
             break;
         case OPT_MAX_BYTES:
             if (parse_u64(optarg, &c->opt.max_file_bytes) || c->opt.max_file_bytes == 0)
                 rc = usage_error("--max-file-bytes expects a positive byte count, got '%s'", optarg);
+            c->pinned |= MCC_PIN_MAX_BYTES;
             break;
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
         case OPT_SKIP_UNRECOGNIZED: c->skip_unrecognized = 1; break;
+        case OPT_MIN_SEVERITY: rc = parse_min_severity(c, optarg); break;
+        case OPT_COLOR: rc = parse_color(&color, optarg); break;
+        case OPT_CONCISE: c->view.concise = 1; break;
+        case OPT_SHOW_CONFIG: c->show_config = optarg; break;
+        case OPT_BASELINE: c->baseline_path = optarg; break;
+        case OPT_WRITE_BASELINE: c->write_baseline_path = optarg; break;
         case OPT_CONFIG:
-        case OPT_NO_CONFIG: break; /* read before the other options: load_config */
+        case OPT_NO_CONFIG: break; /* read by load_configs */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
+    c->view.color = use_color(color);
     if (rc == 0 && c->output == OUT_MARKDOWN && !c->list_codes)
         rc = usage_error("%s is only for --list-codes", "--output markdown");
     return rc;
@@ -294,6 +371,50 @@ static void report_no_result(cli *c, const char *path, mc_status st)
     raise_exit(c, EXIT_UNREADABLE);
 }
 
+/* --write-baseline gets every issue of r; with --baseline, *fresh is r
+ * without the accepted ones (to free with mc_baseline_filtered_free).
+ * 0 when out of memory. */
+static int baseline_file(cli *c, const char *path, const mc_result *r, mc_status st, mc_result **fresh)
+{
+    if (c->baseline_json) {
+        mc_summary_add_view(&c->baseline_summary, r, st, &c->view);
+        if (mc_json_report_file(c->baseline_json, r, path, st) != 0) return 0;
+    }
+    if (!c->baseline) return 1;
+    uint64_t known = 0;
+    if (!(*fresh = mc_baseline_filter(c->baseline, path, r, &known))) return 0;
+    c->summary.baselined += known;
+    return 1;
+}
+
+/* --baseline is read and --write-baseline's file created before any file
+ * is validated. */
+static int open_baselines(cli *c)
+{
+    if (c->baseline_path && mc_baseline_load(c->baseline_path, &c->baseline, stderr) != 0) return EXIT_USAGE;
+    if (!c->write_baseline_path) return 0;
+    if (!(c->write_baseline = fopen(c->write_baseline_path, "w"))) {
+        path_error(c->write_baseline_path, "cannot create the baseline: %s", strerror(errno));
+        return MC_EXIT_OUTPUT;
+    }
+    mc_report_view all = c->view;
+    all.min_severity = MC_SEVERITY_HINT;
+    if (!(c->baseline_json = mc_json_report_begin_view(c->write_baseline, c->base, mcc_config_json(c->config), &all)))
+        return EXIT_UNREADABLE;
+    return 0;
+}
+
+static void close_baselines(cli *c)
+{
+    mc_baseline_free(c->baseline);
+    if (!c->write_baseline) return;
+    int rc = c->baseline_json ? mc_json_report_end(c->baseline_json, &c->baseline_summary) : -1;
+    if (fclose(c->write_baseline) != 0 || rc != 0) {
+        path_error(c->write_baseline_path, "the baseline could not be written completely");
+        raise_exit(c, MC_EXIT_OUTPUT);
+    }
+}
+
 /* Reports one file's result (the caller frees it); when walking a
  * directory, unrecognised files are skipped and only counted. */
 static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
@@ -307,17 +428,27 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
         c->summary.skipped++;
         return;
     }
-    mc_summary_add(&c->summary, r, st);
+    mc_result *fresh = NULL;
+    if (!baseline_file(c, path, r, st, &fresh)) {
+        path_error(path, "out of memory writing the report");
+        raise_exit(c, EXIT_UNREADABLE);
+        return;
+    }
+    if (fresh) r = fresh;
+    mc_summary_add_view(&c->summary, r, st, &c->view);
     if (st == MC_ERR_IO) {
         raise_exit(c, EXIT_UNREADABLE);
         print_io_error(path, r);
-    } else if (!mc_result_valid(r) || (c->werror && r->counts[MC_SEVERITY_WARNING] > 0)) {
+    } else if (!mc_report_passes(r, &c->view)) {
         raise_exit(c, EXIT_INVALID);
     }
     int rc = 0;
     if (c->output == OUT_JSON) rc = mc_json_report_file(c->json, r, path, st);
     else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
-    else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
+    else if (c->output == OUT_JUNIT) rc = mc_junit_file(c->junit, r, path, st);
+    else if (c->output == OUT_GITHUB) mc_report_file_github(stdout, r, path, st, &c->view);
+    else if (st != MC_ERR_IO) mc_report_file_text_view(stdout, r, path, &c->view);
+    mc_baseline_filtered_free(fresh);
     if (rc != 0) {
         path_error(path, "out of memory writing the report");
         raise_exit(c, EXIT_UNREADABLE);
@@ -355,11 +486,22 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
     }
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        if (mcc_config_excluded(c->config, paths[i])) {
+        mcc_config *cfg;
+        int found = mcc_config_set_lookup(c->configs, paths[i], 0, stderr, &cfg);
+        if (found == -1) {
+            /* a refused configuration met in a walk: its files are not
+             * checked with half of it (its problems are on stderr) */
             c->summary.skipped++;
+            raise_exit(c, EXIT_USAGE);
             continue;
         }
-        if (!(opts[n] = mcc_config_options_for(c->config, paths[i], &c->opt))) {
+        if (mcc_config_excluded(cfg, paths[i])) {
+            c->summary.skipped++;
+            c->summary.excluded++;
+            continue;
+        }
+        const mc_options *base = found == 0 ? mcc_config_base(cfg, &c->opt) : NULL;
+        if (!base || !(opts[n] = mcc_config_options_for(cfg, paths[i], base))) {
             report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
             continue;
         }
@@ -425,8 +567,112 @@ static void check_paths(cli *c, char **paths, int count)
     }
 }
 
-static int list_codes(const cli *c)
+/* The corpus case of a code, validated: its first line for the code, as
+ * the text report prints it (NULL when the corpus is not installed or has
+ * no case). */
+static char *example_line(mc_code code)
 {
+    char dir[4096], file[4096 + 256];
+    if (mcc_data_path("corpus", dir, sizeof dir) != 0) return NULL;
+    snprintf(file, sizeof file, "%s/manifest.json", dir);
+    FILE *f = fopen(file, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    size_t cap = 0, len = 0;
+    FILE *m = open_memstream(&text, &cap);
+    for (int ch; m && (ch = fgetc(f)) != EOF;) fputc(ch, m);
+    fclose(f);
+    if (!m) return NULL;
+    fclose(m);
+    len = cap;
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    free(text);
+    const char *name = mc_code_get(code)->name;
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
+    char *line = NULL;
+    for (const cJSON *k = cJSON_IsArray(cases) ? cases->child : NULL; k && !line; k = k->next) {
+        const cJSON *rule = cJSON_GetObjectItemCaseSensitive(k, "rule");
+        const cJSON *path = cJSON_GetObjectItemCaseSensitive(k, "file");
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(k, "args");
+        if (!cJSON_IsString(rule) || strcmp(rule->valuestring, name) != 0 || !cJSON_IsString(path)) continue;
+        mc_options o;
+        mc_options_init(&o);
+        o.skip_sha256 = 1;
+        for (const cJSON *a = cJSON_IsArray(args) ? args->child : NULL; a && a->next; a = a->next->next) {
+            if (!cJSON_IsString(a) || !cJSON_IsString(a->next)) break;
+            if (strcmp(a->valuestring, "--format") == 0 && mc_format_parse(a->next->valuestring) > 0)
+                o.format = (mc_format)mc_format_parse(a->next->valuestring);
+            else if (strcmp(a->valuestring, "--max-file-bytes") == 0)
+                o.max_file_bytes = strtoull(a->next->valuestring, NULL, 10);
+        }
+        snprintf(file, sizeof file, "%s/%s", dir, path->valuestring);
+        mc_result *r = NULL;
+        mc_validate_path(file, &o, &r);
+        const mc_issue *is = r ? mc_result_find(r, code) : NULL;
+        if (is && is->instance_count) {
+            char *out = NULL;
+            size_t n = 0;
+            FILE *s = open_memstream(&out, &n);
+            if (s) {
+                const mc_instance *in = &is->instances[0];
+                fprintf(s, "corpus/%s:0x%" PRIx64 ": %s: %s: %s", path->valuestring, in->offset,
+                        mc_severity_name(is->severity), name, in->message);
+                if (in->path[0]) fprintf(s, " [%s]", in->path);
+                fclose(s);
+                line = out;
+            }
+        }
+        mc_result_free(r);
+    }
+    cJSON_Delete(doc);
+    return line;
+}
+
+/* `modelcheck explain CODE...` and `--list-codes CODE...` in text. */
+static int explain_codes(char **names, int count)
+{
+    if (count == 1 && (strcmp(names[0], "-h") == 0 || strcmp(names[0], "--help") == 0)) {
+        fputs("usage: modelcheck explain CODE...\n"
+              "For each issue code: severity, kind, rule, specification clause, why it matters,\n"
+              "what to do, and an example line from the bundled corpus (see --list-codes).\n", stdout);
+        return EXIT_VALID;
+    }
+    for (int i = 0; i < count; i++) {
+        if (mc_code_find(names[i]) < 0) return unknown_code(names[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        mc_code code = (mc_code)mc_code_find(names[i]);
+        char *example = example_line(code);
+        if (i) putchar('\n');
+        mc_explain_text(stdout, code, example);
+        free(example);
+    }
+    return EXIT_VALID;
+}
+
+static int list_codes(const cli *c, char **names, int count)
+{
+    if (count && c->output == OUT_JSON) {
+        /* the catalog's objects of the codes named, in the order named */
+        cJSON *all = mc_catalog_json(), *picked = cJSON_CreateArray();
+        for (int i = 0; i < count; i++) {
+            if (mc_code_find(names[i]) < 0) {
+                cJSON_Delete(all);
+                cJSON_Delete(picked);
+                return unknown_code(names[i]);
+            }
+            for (const cJSON *o = all->child; o; o = o->next)
+                if (strcmp(cJSON_GetObjectItemCaseSensitive(o, "code")->valuestring, names[i]) == 0)
+                    cJSON_AddItemToArray(picked, cJSON_Duplicate(o, 1));
+        }
+        char *s = cJSON_Print(picked);
+        if (s) puts(s);
+        free(s);
+        cJSON_Delete(all);
+        cJSON_Delete(picked);
+        return EXIT_VALID;
+    }
+    if (count) return explain_codes(names, count);
     if (c->output == OUT_MARKDOWN) {
         mc_options d;
         mc_options_init(&d);
@@ -443,10 +689,11 @@ static int list_codes(const cli *c)
     return EXIT_VALID;
 }
 
-/* --config FILE and --no-config are read before the other options: the
- * file's settings go in first so that the command line wins. The last of
- * them counts. */
-static int load_config(cli *c, int argc, char **argv)
+/* --config FILE and --no-config (the last of them counts) choose how
+ * each file finds its configuration. The configurations of the PATH
+ * arguments are read before anything is validated, so that a bad one stops
+ * the run before any report; the first PATH's gives the report's settings. */
+static int load_configs(cli *c, int argc, char **argv)
 {
     const char *path = NULL;
     int none = 0;
@@ -455,44 +702,84 @@ static int load_config(cli *c, int argc, char **argv)
         else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) path = argv[++i], none = 0;
         else if (strncmp(argv[i], "--config=", 9) == 0) path = argv[i] + 9, none = 0;
     }
-    if (none) return 0;
-    if (mcc_config_load(path, &c->config, stderr) != 0) return EXIT_USAGE;
-    mcc_config_apply(c->config, &c->opt, c->severity);
+    int mode = none ? MCC_NONE : path ? MCC_EXPLICIT : MCC_DISCOVER;
+    if (!(c->configs = mcc_config_set_new(mode, path, c->pinned_code, c->pinned))) return EXIT_UNREADABLE;
+    int bad = 0;
+    c->base = &c->opt;
+    for (int i = c->show_config ? optind - 1 : optind; i < argc; i++) {
+        const char *arg = i < optind ? c->show_config : argv[i];
+        mcc_config *cfg;
+        int rc = mcc_config_set_lookup(c->configs, arg, is_directory(arg), stderr, &cfg);
+        if (rc == -2) return EXIT_UNREADABLE;
+        if (rc == -1) bad = 1;
+        if (rc == 0 && i == (c->show_config ? optind - 1 : optind)) c->config = cfg;
+    }
+    /* no PATH (--list-codes, a usage error to come): the working directory's */
+    if (optind >= argc && !c->show_config && mode != MCC_NONE) {
+        mcc_config *cfg;
+        if (mcc_config_set_lookup(c->configs, ".", 1, stderr, &cfg) == -1) bad = 1;
+        else c->config = cfg;
+    }
+    if (bad) return EXIT_USAGE;
+    if (!(c->base = mcc_config_base(c->config, &c->opt))) return EXIT_UNREADABLE;
     return 0;
+}
+
+static int show_config(cli *c)
+{
+    if (mcc_config_show(c->config, c->show_config, &c->opt, stdout) != 0) {
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
+    }
+    return EXIT_VALID;
 }
 
 static int run(cli *c, int argc, char **argv)
 {
-    int rc = load_config(c, argc, argv);
-    if (rc == 0) rc = parse_args(c, argc, argv);
+    int rc = parse_args(c, argc, argv);
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
-    if (c->list_codes) return list_codes(c);
+    if (c->list_codes) return list_codes(c, argv + optind, argc - optind);
+    if ((rc = load_configs(c, argc, argv)) != 0) return rc;
+    if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
     /* the text report prints no digest: do not compute one (issue 16) */
-    if (c->output == OUT_TEXT) c->opt.skip_sha256 = 1;
+    /* a baseline matches a moved file by its digest */
+    if ((c->output == OUT_TEXT || c->output == OUT_GITHUB || c->output == OUT_JUNIT) && !c->baseline_path &&
+        !c->write_baseline_path)
+        c->opt.skip_sha256 = 1;
+    if ((rc = open_baselines(c)) != 0) {
+        close_baselines(c);
+        return rc;
+    }
 
     /* JSON and SARIF are written as each file is reported: memory does not
      * grow with the number of files. The settings say which configuration
      * file was used. */
     if ((c->output == OUT_JSON &&
-         !(c->json = mc_json_report_begin(stdout, &c->opt, mcc_config_json(c->config)))) ||
-        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour)))) {
+         !(c->json = mc_json_report_begin_view(stdout, c->base, mcc_config_json(c->config), &c->view))) ||
+        (c->output == OUT_SARIF && !(c->sarif = mc_sarif_begin(stdout, c->sarif_flavour))) ||
+        (c->output == OUT_JUNIT && !(c->junit = mc_junit_begin(stdout, &c->view)))) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
     }
+    mc_sarif_set_view(c->sarif, &c->view);
     check_paths(c, argv + optind, argc - optind);
+    close_baselines(c);
 
-    if (c->output == OUT_JSON || c->output == OUT_SARIF) {
-        int end = c->output == OUT_JSON
-                      ? mc_json_report_end(c->json, &c->summary)
-                      : mc_sarif_end(c->sarif, &c->summary, &c->opt, mcc_config_json(c->config), c->exit_code);
+    if (c->output == OUT_JSON || c->output == OUT_SARIF || c->output == OUT_JUNIT) {
+        int end = c->output == OUT_JSON    ? mc_json_report_end(c->json, &c->summary)
+                  : c->output == OUT_JUNIT ? mc_junit_end(c->junit, &c->summary)
+                                           : mc_sarif_end(c->sarif, &c->summary, c->base, mcc_config_json(c->config), c->exit_code);
         if (end != 0) {
             fputs("modelcheck: out of memory writing the report\n", stderr);
             raise_exit(c, EXIT_UNREADABLE);
         }
-    } else if (!c->quiet || c->summary.files > 1) {
-        mc_report_summary_text(stdout, &c->summary);
+    } else if (!c->view.quiet || c->summary.files > 1) {
+        const char *used[8];
+        c->view.configs = used;
+        c->view.config_count = mcc_config_set_used(c->configs, used, 8);
+        mc_report_summary_text_view(stdout, &c->summary, &c->view);
     }
     return c->exit_code;
 }
@@ -503,6 +790,7 @@ static int validate(int argc, char **argv)
     memset(&c, 0, sizeof c);
     mc_options_init(&c.opt);
     c.jobs = mc_jobs_default();
+    c.view.min_severity = MC_SEVERITY_HINT;
     if (!(c.severity = mc_severity_map_new())) {
         fputs("modelcheck: out of memory\n", stderr);
         return EXIT_UNREADABLE;
@@ -510,7 +798,7 @@ static int validate(int argc, char **argv)
     c.opt.severity = c.severity;
     int rc = run(&c, argc, argv);
     mc_severity_map_free(c.severity);
-    mcc_config_free(c.config);
+    mcc_config_set_free(c.configs);
     return rc;
 }
 
@@ -518,7 +806,11 @@ int main(int argc, char **argv)
 {
     mc_cli_hold_std_fds();
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
-    int rc = certify ? mcc_main(argc - 1, argv + 1) : validate(argc, argv);
+    int explain = argc > 1 && strcmp(argv[1], "explain") == 0;
+    int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : explain ? (argc > 2 ? explain_codes(argv + 2, argc - 2)
+                                   : usage_error("%s", "explain needs an issue code (see --list-codes)"))
+                       : validate(argc, argv);
     /* exit 4 comes with its line already (certify finishes its own reports,
      * standard output among them): one line, not a second "incomplete" */
     if (rc != MC_EXIT_OUTPUT &&

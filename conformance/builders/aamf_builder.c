@@ -4,9 +4,9 @@
 
 #include "aamf_builder.h"
 
-/* FIELD-NOTES, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3, FT3, GT3. */
+/* docs/formats/aamf.md, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3, FT3, GT3. */
 static const uint32_t amf_record_size[8] = {64, 100, 84, 136, 52, 76, 68, 92};
-/* FIELD-NOTES, embedded AMF: offset of the u32 texture index in FT4, GT4,
+/* docs/formats/aamf.md, embedded AMF: offset of the u32 texture index in FT4, GT4,
  * FT3, GT3 records; 0 for the untextured kinds. */
 static const uint32_t amf_texture_field[8] = {0, 0, 40, 80, 0, 0, 32, 48};
 

@@ -6,7 +6,7 @@
  * length, so any tree (valid or not) can be written by hand; every writer
  * returns the offset of the block header it wrote. e3db_lzma_wrap() turns
  * the bytes written since an offset into one LZMA block with the LZMA SDK
- * encoder (FIELD-NOTES: u32 size, 5 property bytes, raw stream). e3db_cube()
+ * encoder (docs/formats/e3d.md: u32 size, 5 property bytes, raw stream). e3db_cube()
  * writes complete models built on the spec's cube.
  */
 #ifndef E3D_BUILDER_H
@@ -33,7 +33,7 @@ size_t e3db_leaf(e3db *w, uint16_t type, const void *payload, size_t n);
 size_t e3db_u32(e3db *w, uint16_t type, uint32_t v);
 size_t e3db_floats(e3db *w, uint16_t type, const float *v, size_t n);
 size_t e3db_doubles(e3db *w, uint16_t type, const double *v, size_t n);
-/* u16 length + bytes, no NUL (FIELD-NOTES) */
+/* u16 length + bytes, no NUL (docs/formats/e3d.md) */
 size_t e3db_string(e3db *w, uint16_t type, const char *s);
 /* 01 00 | 0C 00 00 00 | E3DF | 00 01 */
 size_t e3db_version(e3db *w);
@@ -92,7 +92,7 @@ enum e3db_cube_flags {
     E3DB_LZMA_TOP = 1 << 7,  /* everything after the version block in one LZMA block */
     E3DB_LZMA_MESH = 1 << 8, /* the mesh's children in an LZMA block */
     E3DB_TRACK_CODE_LAYOUT = 1 << 9, /* loop flag before the frames */
-    /* habits of the official samples (FIELD-NOTES) */
+    /* habits of the official samples (docs/formats/e3d.md) */
     E3DB_REPEAT_FACES_MATERIALS = 1 << 10, /* the facesMaterials block twice */
     E3DB_EMPTY_TEXTURES = 1 << 11          /* an empty textures block */
 };

@@ -1,5 +1,5 @@
 /*
- * Builds NLM files (nlm.md as corrected by FIELD-NOTES "NLM": 16-byte header,
+ * Builds NLM files (nlm.md as corrected by docs/formats/nlm.md: 16-byte header,
  * magic bytes 'LDOM', rotation keys x, y, z, w) from an in-memory
  * description. Used by the unit tests and the corpus generator: start from
  * nlmb_sample(), change what a case needs, write with nlmb_write(). Counts

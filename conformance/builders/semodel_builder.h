@@ -1,5 +1,5 @@
 /*
- * Builds SEModel files (semodel.md, FIELD-NOTES "SEModel") in either layout
+ * Builds SEModel files (semodel.md, docs/formats/semodel.md) in either layout
  * from an in-memory description. Used by the unit tests and the conformance
  * corpus generator: start from semb_sample(), change what a case needs, write
  * with semb_write(), which also records where each element landed (the *_at
@@ -125,7 +125,7 @@ typedef struct semb_delta {
 } semb_delta;
 
 /* Sets the tail to an SEBlend block as the Wraith/Greyhound writer lays it
- * out (FIELD-NOTES SEModel): "SEBlend\n", u64 count, names_size bytes of
+ * out (docs/formats/semodel.md): "SEBlend\n", u64 count, names_size bytes of
  * NUL-terminated names, then for every vertex of every mesh (the meshes'
  * vertex_count, in file order) a u32 delta count and its (u32 shape,
  * float x, y, z) records. deltas are sorted by vertex. 0 on success. */

@@ -3,8 +3,8 @@
  * v2 or legacy) and changes one thing, so the file breaks exactly the rule
  * it is named after. Files whose only findings are warnings or infos are
  * valid and live in valid/, named after what they show; "writer_" names the
- * real converter's habits (FIELD-NOTES "AAMF / SAMF"). The expectation of
- * each case is written here by hand, from the spec, FIELD-NOTES and the
+ * real converter's habits (docs/formats/aamf.md). The expectation of
+ * each case is written here by hand, from the spec, docs/formats/aamf.md and the
  * catalog, never computed by running the validator.
  *
  * The two 1.5 MB files, samf_65536_vertices and samf_65537_vertices, are the
@@ -39,7 +39,7 @@ static void three_roots(aamfb_model *m)
     m->bones[9].parent = 9;
 }
 
-/* FIELD-NOTES: the writer leaves the old joint index in slots of weight 0. */
+/* docs/formats/aamf.md: the writer leaves the old joint index in slots of weight 0. */
 static void writer_stale_indices(aamfb_model *m)
 {
     for (uint32_t v = 0; v < m->vertex_count; v += 3) m->skin[v].bone[1] = (uint8_t)(v % 7 + 1);
@@ -97,7 +97,7 @@ static void bones_257(aamfb_model *m)
     if (aamfb_resize_bones(m, 257) != 0) m->bone_count = 0;
 }
 
-/* FIELD-NOTES: int(w*255) after normalising: two weights of 0.5 give 254. */
+/* docs/formats/aamf.md: int(w*255) after normalising: two weights of 0.5 give 254. */
 static void writer_weight_sum_254(aamfb_model *m)
 {
     for (uint32_t v = 1; v < m->vertex_count; v += 3) {
@@ -111,7 +111,7 @@ static void weight_sum_200(aamfb_model *m)
     m->skin[3].weight[0] = 200;
 }
 
-/* FIELD-NOTES: skin indices are glTF joint indices, the bone table counts
+/* docs/formats/aamf.md: skin indices are glTF joint indices, the bone table counts
  * animated nodes only. */
 static void writer_bone_index_past_count(aamfb_model *m)
 {

@@ -124,7 +124,7 @@ static void rotation_not_unit(aemb_model *m) { m->keys[2].w = 0.5f; }
 
 /* ---- edge cases (issue 7) ---- */
 
-/* FIELD-NOTES: a bone without an animation channel gets one position, one
+/* docs/formats/aem.md: a bone without an animation channel gets one position, one
  * rotation and one scale key at t = 0 (bone 2 here; keys compacted to 15) */
 static void exporter_bone_without_channel(aemb_model *m)
 {
@@ -137,7 +137,7 @@ static void exporter_bone_without_channel(aemb_model *m)
     aemb_resize(m, AEMB_KEYFRAMES, 15);
 }
 
-/* FIELD-NOTES: the extra bone index -1 is legal */
+/* docs/formats/aem.md: the extra bone index -1 is legal */
 static void extra_bone_minus_one(aemb_model *m)
 {
     for (uint32_t v = 0; v < m->count[AEMB_VERTICES]; v++) m->vertices[v].extra_bone = -1;

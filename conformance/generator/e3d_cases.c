@@ -2,7 +2,7 @@
  * E3D conformance cases: most start from the spec's cube (e3db_cube) and
  * change one thing, so each file breaks exactly the rule it is named after;
  * the rest are small trees written block by block. The expectation is
- * written here by hand, from the spec (e3d.adoc) and FIELD-NOTES "E3D",
+ * written here by hand, from the spec (e3d.adoc) and docs/formats/e3d.md,
  * never computed by running the validator. Files that do not start with a
  * valid version block header are not detected as E3D by content: the
  * version-block cases are validated with --format e3d.
@@ -151,7 +151,7 @@ static void morphs_twice(e3db *w)
     e3db_close(w);
 }
 
-/* FIELD-NOTES: ftkMorph holds one morph index (and a float per key), so a
+/* docs/formats/e3d.md: ftkMorph holds one morph index (and a float per key), so a
  * track animating two morphs holds two. */
 static void track_two_ftk_morphs(e3db *w)
 {
@@ -957,7 +957,7 @@ static void normals_spec_511(e3db *w)
 }
 
 /* boneWeights of 20 bytes: 10 slots, the most the reference reader's array
- * holds (FIELD-NOTES); slot 0 is bone 1 at weight 255 */
+ * holds (docs/formats/e3d.md); slot 0 is bone 1 at weight 255 */
 static void ten_bone_slots(e3db *w)
 {
     e3db_attrs_begin(w, 1);

@@ -2,7 +2,7 @@
  * NLM conformance cases: each starts from a valid sample model and changes
  * one thing, so the file breaks exactly the rule it is named after. Files
  * with warnings or infos only (the real writer's habits) go to valid/. The
- * expectation is written here by hand, from nlm.md, FIELD-NOTES NLM and the
+ * expectation is written here by hand, from nlm.md, docs/formats/nlm.md and the
  * catalog, never computed by running the validator.
  */
 #include <math.h>
@@ -40,7 +40,7 @@ typedef struct nlm_case {
     void (*bytes)(mcb_buf *b); /* instead of a sample: writes the whole file */
 } nlm_case;
 
-/* ---- the real writer's habits (FIELD-NOTES NLM) ---- */
+/* ---- the real writer's habits (docs/formats/nlm.md) ---- */
 
 static int hash_never_computed(nlmb_model *m)
 {
@@ -65,7 +65,7 @@ static int static_source_bounds(nlmb_model *m)
     return 0;
 }
 
-/* FIELD-NOTES: line-list meshes carry all-zero normals (no shading data). */
+/* docs/formats/nlm.md: line-list meshes carry all-zero normals (no shading data). */
 static int wireframe_zero_normals(nlmb_model *m)
 {
     if (wireframe_line_list(m)) return -1;

@@ -3,7 +3,7 @@
  * and changes one thing, so the file shows exactly the issue it is named
  * after. valid/ holds files without errors (some with the warning or info
  * their name gives), invalid/ at least one file per error code. The
- * expectation is written here by hand, from semodel.md and FIELD-NOTES
+ * expectation is written here by hand, from semodel.md and docs/formats/semodel.md
  * "SEModel", never computed by running the validator.
  */
 #include <stdio.h>
@@ -57,7 +57,7 @@ static int header_size_0x1c(semb_model *m)
 }
 
 /* Greyhound's SEBlend block as the Wraith/Greyhound writer lays it out
- * (FIELD-NOTES); its offsets are listed at semb_set_seblend_sample. */
+ * (docs/formats/semodel.md); its offsets are listed at semb_set_seblend_sample. */
 static int seblend_trailer(semb_model *m)
 {
     return semb_set_seblend_sample(m);

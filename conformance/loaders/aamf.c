@@ -1,6 +1,6 @@
 /*
  * AAMF / SAMF reference loader (aamf.md of github.com/kiwanowski/UnnamedHB1,
- * FIELD-NOTES "AAMF / SAMF"), written from the spec and the field notes,
+ * docs/formats/aamf.md), written from the spec and the field notes,
  * independent of the validator's checks.
  *
  * Two layouts share the bone table and the animation blocks:
@@ -79,7 +79,7 @@ static void matrix_to_float(const uint8_t *p, float out[16])
     out[15] = 1;
 }
 
-/* aamf.md MATRIX: "3x3 rotation matrix"; FIELD-NOTES: built from a
+/* aamf.md MATRIX: "3x3 rotation matrix"; docs/formats/aamf.md: built from a
  * quaternion, scale dropped. Orthonormal within 4.12 rounding and not a
  * mirror. Exact integer arithmetic so the verdict never depends on float
  * rounding. Returns NULL, or what is wrong (in detail). */
@@ -106,7 +106,7 @@ static const char *matrix_fault(const uint8_t *p, char *detail, size_t n)
     return NULL;
 }
 
-/* aamf.md: char name[8]; FIELD-NOTES: not necessarily NUL-terminated.
+/* aamf.md: char name[8]; docs/formats/aamf.md: not necessarily NUL-terminated.
  * Printable ASCII up to the first NUL or the end; the copy stops there. */
 static mcl_status check_name(aamf *a, uint64_t off, const char *what, uint64_t i, size_t *len)
 {
@@ -126,7 +126,7 @@ static mcl_status check_name(aamf *a, uint64_t off, const char *what, uint64_t i
 /* ---- blocks ---- */
 
 /* aamf.md: each bone and animation block starts with uint32 block_size,
- * which counts its own 4 bytes (FIELD-NOTES); the whole block lies inside the
+ * which counts its own 4 bytes (docs/formats/aamf.md); the whole block lies inside the
  * file. */
 static mcl_status block_at(aamf *a, uint64_t pos, const char *what, uint64_t i, uint32_t *size)
 {
@@ -146,7 +146,7 @@ static mcl_status block_at(aamf *a, uint64_t pos, const char *what, uint64_t i, 
 
 /* ---- bone table ---- */
 
-/* aamf.md Bone Parent Table; FIELD-NOTES: bone_idx is the row number, a
+/* aamf.md Bone Parent Table; docs/formats/aamf.md: bone_idx is the row number, a
  * root's parent_idx is its own index, and the runtime asserts parent <= i
  * (so parents come first and no cycle can exist). */
 static mcl_status read_bone_table(aamf *a, uint64_t pos)
@@ -178,7 +178,7 @@ static mcl_status read_bone_table(aamf *a, uint64_t pos)
 
 static mcl_status read_animation(aamf *a, uint64_t pos, uint32_t i, uint32_t bs, mcl_animation *an)
 {
-    /* aamf.md Animation Data Blocks; FIELD-NOTES: exactly
+    /* aamf.md Animation Data Blocks; docs/formats/aamf.md: exactly
      * 20 + 32 * bone_count * keyframe_count bytes. */
     if (bs < ANIM_HEADER)
         return mcl__fail(a->c, MCL_ERR_SIZE, pos, "animation %u: block_size %u cannot hold the 20-byte header", i, bs);
@@ -186,7 +186,7 @@ static mcl_status read_animation(aamf *a, uint64_t pos, uint32_t i, uint32_t bs,
     mcl_status s = check_name(a, pos + 4, "animation", i, &name_len);
     if (s != MCL_OK) return s;
     uint32_t frames = mc_le32(a->d + pos + 12);
-    if (frames == 0) /* FIELD-NOTES: the runtime divides by keyframe_count */
+    if (frames == 0) /* docs/formats/aamf.md: the runtime divides by keyframe_count */
         return mcl__fail(a->c, MCL_ERR_VALUE, pos + 12, "animation %u: keyframe_count is 0", i);
     uint64_t want = ANIM_HEADER;
     if (!mc_add_mul_u64(&want, (uint64_t)a->bone_count * frames, MATRIX_BYTES) || want != bs)
@@ -377,9 +377,9 @@ static mcl_status load_samf(aamf *a)
         return mcl__fail(a->c, MCL_ERR_VERSION, 4, "SAMF version %u (expected 2)", version);
     a->bone_count = mc_le16(a->d + 6);
     a->anim_count = mc_le16(a->d + 8);
-    uint32_t vc = mc_le32(a->d + 10); /* packed: unaligned offset 10 (FIELD-NOTES) */
+    uint32_t vc = mc_le32(a->d + 10); /* packed: unaligned offset 10 (docs/formats/aamf.md) */
     uint32_t fc = mc_le16(a->d + 14);
-    if (a->anim_count == 0) /* FIELD-NOTES: the runtime reads anims[0] anyway */
+    if (a->anim_count == 0) /* docs/formats/aamf.md: the runtime reads anims[0] anyway */
         return mcl__fail(a->c, MCL_ERR_STRUCTURE, 8, "anim_count is 0 (expected at least one animation)");
     /* The fixed tables, in file order; none can overflow 64 bits. */
     static const char *const names[6] = {"bone table", "bind poses", "positions", "normals", "skin weights", "faces"};
@@ -413,7 +413,7 @@ static mcl_status load_samf(aamf *a)
 
 /* ---- legacy AAMF: embedded AMF meshes ---- */
 
-/* FIELD-NOTES, embedded AMF: per chunk, u16 counts of F4, G4, FT4, GT4, F3,
+/* docs/formats/aamf.md, embedded AMF: per chunk, u16 counts of F4, G4, FT4, GT4, F3,
  * G3, FT3, GT3, eight u32 pointer slots, then the records in that order.
  * Each record starts with its corners (SVECTOR) and normals (one SVECTOR, or
  * one per corner for the Gouraud kinds); GT4 then holds 4 CVECTOR colours;
@@ -444,17 +444,17 @@ static mcl_status amf_layout(aamf *a, uint32_t bone, const char *what, uint64_t 
 }
 
 /* The embedded AMF as the game's reader parses it; its parts end exactly at
- * the end of the bone block (FIELD-NOTES). Counts the geometry. */
+ * the end of the bone block (docs/formats/aamf.md). Counts the geometry. */
 static mcl_status scan_amf(aamf *a, uint32_t bone, amf_info *in)
 {
     uint64_t p = in->start, end = in->end;
     if (end - p < AMF_HEADER) return amf_layout(a, bone, "header", p, AMF_HEADER, end - p);
     uint32_t used = mc_le32(a->d + p);
-    if (used & 0x80000000u) /* FIELD-NOTES: bit 31 is the run-time "relocated" flag */
+    if (used & 0x80000000u) /* docs/formats/aamf.md: bit 31 is the run-time "relocated" flag */
         return mcl__fail(a->c, MCL_ERR_VALUE, p, "bone block %u: used_textures 0x%08x has bit 31 (run-time flag) set",
                          bone, used);
     uint32_t chunks = (uint32_t)mc_le16(a->d + p + 4) * mc_le16(a->d + p + 6);
-    if (chunks > 65535) /* FIELD-NOTES: the reader's u16 chunk loop never ends */
+    if (chunks > 65535) /* docs/formats/aamf.md: the reader's u16 chunk loop never ends */
         return mcl__fail(a->c, MCL_ERR_RANGE, p + 4, "bone block %u: chunk grid of %u chunks (expected <= 65535)",
                          bone, chunks);
     p += AMF_HEADER;
@@ -497,7 +497,7 @@ static void svector_to_float(const uint8_t *p, float *out)
 /* Corners become vertices of their own (flat normals, per-primitive
  * textures); a quad is the PS1 GPU's Z-ordered v0 v1 v2 v3, split into
  * (v0, v1, v2) and (v1, v3, v2). The game's reader does not check texture
- * indices (FIELD-NOTES), so one past the bone's names is rejected here. */
+ * indices (docs/formats/aamf.md), so one past the bone's names is rejected here. */
 static mcl_status fill_amf(aamf *a, uint32_t bone, const amf_info *in, int32_t first_material, mcl_mesh *me)
 {
     float *positions = mcl__alloc(a->c, in->vertices, 3 * sizeof(float));
@@ -518,7 +518,7 @@ static mcl_status fill_amf(aamf *a, uint32_t bone, const amf_info *in, int32_t f
                 int32_t mat = -1;
                 if (pk->texture) {
                     uint32_t tex = mc_le32(rec + pk->texture);
-                    if (tex >= in->textures) /* FIELD-NOTES: the game indexes its table unchecked */
+                    if (tex >= in->textures) /* docs/formats/aamf.md: the game indexes its table unchecked */
                         return mcl__fail(a->c, MCL_ERR_RANGE, p + pk->texture,
                                          "bone block %u: texture index %u (expected < used_textures %u)", bone,
                                          tex, in->textures);

@@ -1,5 +1,5 @@
 /*
- * AEM reference loader (aem.md of github.com/janhsimon/aem, FIELD-NOTES
+ * AEM reference loader (aem.md of github.com/janhsimon/aem, docs/formats/aem.md
  * "AEM"), written from the spec independently of the validator.
  *
  * The file is nine fixed-size record arrays after a 40-byte header, so the
@@ -110,7 +110,7 @@ static mcl_status parse_header(mcl_ctx *c, aem_file *f, const uint8_t *data, siz
     for (int s = 0; s < AEM_SECTION_COUNT; s++) f->count[s] = mc_read_u32(&r);
     f->data = data;
 
-    /* The header counts imply the exact file size (FIELD-NOTES AEM: other
+    /* The header counts imply the exact file size (docs/formats/aem.md: other
      * layouts share version 1; a size mismatch is an error, not a guess).
      * At most 9 * 2^32 * 136 bytes: u64 cannot overflow, checked anyway. */
     uint64_t end = AEM_HEADER_SIZE;
@@ -188,7 +188,7 @@ static mcl_status check_vertex_skin(mcl_ctx *c, const aem_file *f, uint64_t o, u
                                  v, b[k], k + 1, j + 1);
     }
     /* The sum of all bone weights is always 1; all -1 with weight 0 is the
-     * exporter's unskinned vertex (FIELD-NOTES AEM), a warning only. */
+     * exporter's unskinned vertex (docs/formats/aem.md), a warning only. */
     if (skinned) {
         double sum = 0;
         unsigned nonzero = 0;
@@ -233,7 +233,7 @@ static mcl_status check_indices(mcl_ctx *c, const aem_file *f)
 /* ---- strings, textures, materials, meshes ---- */
 
 /* A null-terminated string of at most 128 bytes including the NUL; bytes
- * after the NUL are the exporter's garbage (FIELD-NOTES AEM), not an error. */
+ * after the NUL are the exporter's garbage (docs/formats/aem.md), not an error. */
 static mcl_status name_length(mcl_ctx *c, const aem_file *f, uint64_t o, const char *what, uint32_t i, size_t *len)
 {
     const uint8_t *p = f->data + o;
@@ -255,7 +255,7 @@ static mcl_status check_textures(mcl_ctx *c, const aem_file *f)
     return MCL_OK;
 }
 
-/* 255 (spec) or -1 (the exporter, FIELD-NOTES AEM) mean "no texture"; with
+/* 255 (spec) or -1 (the exporter, docs/formats/aem.md) mean "no texture"; with
  * more than 255 textures 255 stays the sentinel, as the spec says. */
 static bool texture_undefined(int32_t t)
 {
@@ -282,7 +282,7 @@ static mcl_status check_meshes(mcl_ctx *c, const aem_file *f)
         uint64_t o = rec(f, AEM_MESHES, m);
         uint32_t first = u32_at(f, o), count = u32_at(f, o + 4), mat = u32_at(f, o + 8);
         /* A range of indices in the index section (the exporter writes
-         * ranges past the end for non-triangle meshes: FIELD-NOTES AEM). */
+         * ranges past the end for non-triangle meshes: docs/formats/aem.md). */
         if ((uint64_t)first + count > f->count[AEM_INDICES])
             return mcl__fail(c, MCL_ERR_RANGE, o, "mesh %u: indices %u + %u pass the %u of the index section",
                              m, first, count, f->count[AEM_INDICES]);
@@ -346,7 +346,7 @@ static mcl_status check_bone_matrix(mcl_ctx *c, const aem_file *f, uint32_t b, f
     return MCL_OK;
 }
 
-/* Parent -1 for roots, else a bone written earlier (FIELD-NOTES AEM: the
+/* Parent -1 for roots, else a bone written earlier (docs/formats/aem.md: the
  * exporter writes breadth-first; the reference loader loops on cycles). */
 static mcl_status check_bone_parent(mcl_ctx *c, const aem_file *f, uint32_t b, int32_t *parent)
 {
@@ -420,7 +420,7 @@ static mcl_status check_animation_headers(mcl_ctx *c, const aem_file *f)
         float d = f32_at(f, o + 128);
         if (!(isfinite(d) && d > 0)) /* duration in seconds */
             return mcl__fail(c, MCL_ERR_VALUE, o + 128, "animation %u: duration %g (expected finite, > 0)", a, d);
-        /* One sequence per bone from sequence_index on (FIELD-NOTES AEM: the
+        /* One sequence per bone from sequence_index on (docs/formats/aem.md: the
          * reference loader reads sequences[index + bone] unchecked). */
         uint32_t first = u32_at(f, o + 132);
         if ((uint64_t)first + f->count[AEM_BONES] > f->count[AEM_SEQUENCES])
@@ -431,7 +431,7 @@ static mcl_status check_animation_headers(mcl_ctx *c, const aem_file *f)
 }
 
 /* Every sequence, used or not, indexes the keyframe section with at least
- * one key per channel (FIELD-NOTES AEM: the exporter writes one key at
+ * one key per channel (docs/formats/aem.md: the exporter writes one key at
  * t = 0 for a channel without animation). */
 static mcl_status check_sequences(mcl_ctx *c, const aem_file *f)
 {

@@ -1,11 +1,11 @@
 /*
- * E3D reference loader (e3d.adoc; FIELD-NOTES.md "E3D").
+ * E3D reference loader (e3d.adoc; docs/formats/e3d.md).
  *
  * Written from the spec and the field notes, independently of the
  * validator's checks. Three passes:
  *   1. framing (this file): walk the block tree with an explicit stack,
  *      decode LZMA blocks with the LZMA SDK and splice their bytes in place
- *      of the LZMA block (FIELD-NOTES: parsed as children of its parent),
+ *      of the LZMA block (docs/formats/e3d.md: parsed as children of its parent),
  *      and record every known block in document order (parents first);
  *   2. content (e3d_content.c): read every block's fields, resolve IDs and
  *      names through hash tables, check every count, index and value;
@@ -24,7 +24,7 @@
 /* ---- block type table ---- */
 
 /* The parent a known block type may have (e3d.adoc, "Detailed description
- * of all block types"; nesting from FIELD-NOTES: "Nesting, from the
+ * of all block types"; nesting from docs/formats/e3d.md: "Nesting, from the
  * reference code"). 0 means the top level. */
 static bool is_map(uint16_t t)
 {
@@ -94,7 +94,7 @@ static bool allowed_under(uint16_t parent, uint16_t child)
     }
 }
 
-/* Every type the spec (or FIELD-NOTES, for morphs) defines somewhere. */
+/* Every type the spec (or docs/formats/e3d.md, for morphs) defines somewhere. */
 static bool is_known(uint16_t t)
 {
     static const uint16_t parents[] = {0, E3_TEXTURES, E3_TEXTURE, E3_MATERIALS, E3_MATERIAL, E3_MESHES,
@@ -116,7 +116,7 @@ static int child_prefix(uint16_t t)
     case E3_MESH: case E3_SKIN: case E3_MORPH: case E3_NODES: case E3_MESH_NODE:
     case E3_ANIMATIONS: case E3_ANIMATION:
         return 0;
-    case E3_ATTRIBUTES: case E3_MORPHS: return 4; /* u32 count (FIELD-NOTES) */
+    case E3_ATTRIBUTES: case E3_MORPHS: return 4; /* u32 count (docs/formats/e3d.md) */
     case E3_TRACK: return 4;                      /* at least the key count */
     default: return is_map(t) ? 0 : -1;
     }
@@ -146,7 +146,7 @@ bool e3__grow(e3 *s, void **arr, uint32_t *cap, uint64_t need, size_t elem)
     return true;
 }
 
-/* ---- LZMA (FIELD-NOTES: u32 size, 5 property bytes, raw LZMA1 stream) ---- */
+/* ---- LZMA (docs/formats/e3d.md: u32 size, 5 property bytes, raw LZMA1 stream) ---- */
 
 typedef struct lz_alloc {
     ISzAlloc base; /* first: the SDK passes &base back to us */
@@ -276,7 +276,7 @@ static mcl_status record(e3 *s, uint16_t type, const uint8_t *p, uint32_t len, u
 }
 
 /* The track's fixed part: u32 key count, count u32 frames, u8 loop flag
- * (in either order, FIELD-NOTES); its sub-blocks follow. */
+ * (in either order, docs/formats/e3d.md); its sub-blocks follow. */
 static mcl_status track_prefix(e3 *s, const uint8_t *p, uint32_t len, uint64_t off, uint32_t *prefix)
 {
     uint32_t keys = mc_le32(p);

@@ -14,11 +14,11 @@
  * normal is quantised, a quaternion is written as float or double. */
 #define UNIT_TOLERANCE 0.00674
 #define QUATERNION_TOLERANCE 0.00769
-/* FIELD-NOTES: a textureName can be 64 KiB; the catalog bounds it. */
+/* docs/formats/e3d.md: a textureName can be 64 KiB; the catalog bounds it. */
 #define TEXTURE_NAME_MAX 4096
 /* e3d.adoc, attributes: limit of 65,536 vertices */
 #define VERTEX_LIMIT 65536u
-/* FIELD-NOTES: more than 10 bones per vertex overflow the reference reader */
+/* docs/formats/e3d.md: more than 10 bones per vertex overflow the reference reader */
 #define INFLUENCE_LIMIT 10u
 
 /* ---- the hash map for IDs (u32) and names (bytes) ---- */
@@ -111,7 +111,7 @@ static mcl_status doubles(e3 *s, const e3_blk *b, uint32_t n, double *out)
     return MCL_OK;
 }
 
-/* FIELD-NOTES: strings are u16 length + bytes, no NUL */
+/* docs/formats/e3d.md: strings are u16 length + bytes, no NUL */
 static mcl_status string(e3 *s, const e3_blk *b, const uint8_t **p, uint32_t *n)
 {
     if (b->len < 2 || mc_le16(b->p) != b->len - 2)
@@ -132,7 +132,7 @@ static mcl_status u32_field(e3 *s, const e3_blk *b, uint32_t *v)
 /* ---- duplicates: blocks that may appear once per parent ---- */
 
 /* One value per parent (e3d.adoc), the morph blocks of the reference code
- * (FIELD-NOTES) included: a morph has one ID, name and weight, a mesh one
+ * (docs/formats/e3d.md) included: a morph has one ID, name and weight, a mesh one
  * morphs list. ftkMorph is not here: it carries one morph index, so a
  * track animating several morphs holds one per morph. */
 
@@ -310,7 +310,7 @@ void e3__normal_fields(uint32_t packed, int32_t v[3])
 }
 
 /* e3d.adoc maps -1..1 to -511..511; the reference packs -1 as -512
- * (FIELD-NOTES): unit under either mapping is accepted, zero is a warning. */
+ * (docs/formats/e3d.md): unit under either mapping is accepted, zero is a warning. */
 static bool normal_ok(uint32_t packed)
 {
     int32_t v[3];
@@ -489,7 +489,7 @@ static mcl_status interleaved(e3 *s, const e3_blk *b, mesh *m)
 /* ---- meshes ---- */
 
 /* meshDuplicateVertices: the spec's u32 count + u16 indices, or the
- * reference code's int32 indices (FIELD-NOTES). A payload that fits both
+ * reference code's int32 indices (docs/formats/e3d.md). A payload that fits both
  * is read the way whose indices are in range; ambiguous otherwise. */
 static mcl_status dup_vertices(e3 *s, const e3_blk *b, const mesh *m)
 {
@@ -557,7 +557,7 @@ static mcl_status faces_materials(e3 *s, const e3_blk *b, const mesh *m)
         uint32_t id = mc_le32(b->p + i + 8);
         if (id != 0 && !e3__id_slot(&s->k->mat_ids, id)->used)
             return FAILF(s, MCL_ERR_RANGE, b, "facesMaterials names material %u, not defined before it", id);
-        /* the triangles given so far (triFaces come first, FIELD-NOTES) */
+        /* the triangles given so far (triFaces come first, docs/formats/e3d.md) */
         if ((uint64_t)mc_le32(b->p + i) + mc_le32(b->p + i + 4) > m->tri_count)
             return FAILF(s, MCL_ERR_RANGE, b, "facesMaterials range [%u, +%u) passes the face count %llu",
                          mc_le32(b->p + i), mc_le32(b->p + i + 4), (unsigned long long)m->tri_count);
@@ -567,7 +567,7 @@ static mcl_status faces_materials(e3 *s, const e3_blk *b, const mesh *m)
 
 static mcl_status skin_bones(e3 *s, const e3_blk *b, skin *sk)
 {
-    /* u8 count; per bone: u16 name length, name, 16 floats (FIELD-NOTES) */
+    /* u8 count; per bone: u16 name length, name, 16 floats (docs/formats/e3d.md) */
     if (b->len < 1) return FAILF(s, MCL_ERR_SIZE, b, "skinBones has no count");
     uint32_t n = b->p[0], pos = 1;
     for (uint32_t i = 0; i < n; i++) {
@@ -638,7 +638,7 @@ static mcl_status mesh_block(e3 *s, uint32_t i)
         k->skins[k->n[O_SKIN]].bones_blk = E3_NONE;
         mcl__identity(k->skins[k->n[O_SKIN]++].bind);
         return MCL_OK;
-    default: return MCL_OK; /* morphs (FIELD-NOTES): not part of the spec's model */
+    default: return MCL_OK; /* morphs (docs/formats/e3d.md): not part of the spec's model */
     }
 }
 
@@ -729,7 +729,7 @@ static bool frames_valid(const uint8_t *f, uint32_t n, uint8_t loop, const anim 
 
 /* animationTrack: u32 keys, then the frames and the loop flag in the
  * spec's order (frames first) or the reference code's (flag first,
- * FIELD-NOTES). The reading that is valid (flag 0/1, frames increasing
+ * docs/formats/e3d.md). The reading that is valid (flag 0/1, frames increasing
  * and, when animationFrames came first, within them) wins; two valid
  * different readings are ambiguous; with none, the spec's is judged. */
 static mcl_status track_header(e3 *s, uint32_t i, track *t, const anim *a)
@@ -761,7 +761,7 @@ static uint32_t ftk_width(uint16_t t)
     case 0xA210: case 0xA220: case 0xA2B0: return 12;
     case 0xA230: return 16;
     case 0xA2C0: return 1;
-    case E3_FTK_MORPH: return 0; /* FIELD-NOTES: int morph index + float per key */
+    case E3_FTK_MORPH: return 0; /* docs/formats/e3d.md: int morph index + float per key */
     default: return 4;           /* one float per key */
     }
 }
@@ -884,7 +884,7 @@ static mcl_status visit(e3 *s, uint32_t i)
     mcl_status st = check_once(s, i);
     if (st != MCL_OK) return st;
     if (pt == 0) {
-        /* FIELD-NOTES: textures, materials, meshes, nodes, animations: no forward references */
+        /* docs/formats/e3d.md: textures, materials, meshes, nodes, animations: no forward references */
         int r = section_rank(b->type);
         if (r < k->rank) return FAILF(s, MCL_ERR_STRUCTURE, b, "section 0x%04X after a later section", b->type);
         k->rank = r;

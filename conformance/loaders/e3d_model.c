@@ -208,7 +208,7 @@ static mcl_status build_mesh(e3 *s, uint32_t mi, mcl_mesh *out)
 }
 
 /* facesMaterials: per triangle, the model material (-1: ID 0, none);
- * overlapping ranges (FIELD-NOTES: official samples) resolve to the last.
+ * overlapping ranges (docs/formats/e3d.md: official samples) resolve to the last.
  * Ranges are applied last first, each triangle once: `next` skips the
  * triangles already given (path halving), so overlaps stay linear. */
 static uint32_t next_free(uint32_t *next, uint32_t t)

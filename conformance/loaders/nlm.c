@@ -1,5 +1,5 @@
 /*
- * NLM reference loader, written from nlm.md as corrected by FIELD-NOTES
+ * NLM reference loader, written from nlm.md as corrected by docs/formats/nlm.md
  * "NLM" (16-byte header with the hash first, magic bytes 'L','D','O','M',
  * rotation keys x, y, z, w, column-major matrices, child IDs are indices,
  * node 0 is the root). Error-level rules are the NLM_* errors of the issue
@@ -35,7 +35,7 @@
 #include "mc_numeric.h"
 #include "mcl_internal.h"
 
-/* Record sizes (nlm.md, Summary; FIELD-NOTES NLM: header 16 bytes, no padding). */
+/* Record sizes (nlm.md, Summary; docs/formats/nlm.md: header 16 bytes, no padding). */
 enum {
     NLM_HEADER_SIZE = 16,
     NLM_AABB_SIZE = 24,
@@ -174,7 +174,7 @@ static mcl_status need_records(nlm_loader *L, uint64_t count, uint64_t unit, con
 
 static void read_mat4(mc_reader *r, float m[16])
 {
-    mc_read_f32s(r, m, 16); /* column-major on disk (FIELD-NOTES NLM), as mcl wants */
+    mc_read_f32s(r, m, 16); /* column-major on disk (docs/formats/nlm.md), as mcl wants */
 }
 
 /* |det| / (product of column lengths) of the 3x3 linear part, the
@@ -226,7 +226,7 @@ static uint32_t find_ref(const nlm_ref *refs, uint32_t n, int32_t id)
 
 static mcl_status read_header(nlm_loader *L)
 {
-    /* FIELD-NOTES NLM: older files put the magic at offset 0 (no hash) and
+    /* docs/formats/nlm.md: older files put the magic at offset 0 (no hash) and
      * the current loader rejects them; name that layout rather than the magic. */
     if (L->size >= 8 && memcmp(L->data + 4, nlm_magic, 4) != 0) {
         if (memcmp(L->data, nlm_magic, 4) == 0)
@@ -239,7 +239,7 @@ static mcl_status read_header(nlm_loader *L)
     }
     mcl_status s = need(L, NLM_HEADER_SIZE, "the header", 0);
     if (s != MCL_OK) return s;
-    (void)mc_read_u32(&L->r); /* hash: FIELD-NOTES NLM: never computed, ignored */
+    (void)mc_read_u32(&L->r); /* hash: docs/formats/nlm.md: never computed, ignored */
     (void)mc_read_u32(&L->r); /* magic, compared above */
     uint32_t version = mc_read_u32(&L->r);
     uint32_t flag = mc_read_u32(&L->r);
@@ -279,7 +279,7 @@ static mcl_status check_vertex_floats(nlm_loader *L, uint32_t mesh, uint32_t v, 
                          "mesh %u vertex %u: position, colour, normal or UV holds NaN or infinity",
                          mesh, v);
     double len = mc_length(&f[6], 3);
-    /* a normal is a unit vector; (0, 0, 0) says "no normal" (FIELD-NOTES
+    /* a normal is a unit vector; (0, 0, 0) says "no normal" (docs/formats/nlm.md
      * NLM: line-list meshes), a warning */
     if (!mc_all_zero(&f[6], 3) && fabs(len - 1.0) > NLM_UNIT_TOLERANCE)
         return mcl__fail(L->c, MCL_ERR_VALUE, at + 24,
@@ -289,7 +289,7 @@ static mcl_status check_vertex_floats(nlm_loader *L, uint32_t mesh, uint32_t v, 
 }
 
 /*
- * nlm.md, Vertex Data: up to 4 bone IDs with weights. FIELD-NOTES NLM:
+ * nlm.md, Vertex Data: up to 4 bone IDs with weights. docs/formats/nlm.md:
  * unused slots are ID -1 with weight 0; weights sum to about 1. A static
  * model has no bones, so every ID must be -1. Whether an ID names a
  * skinning slot is known only after the bone info map (resolve_vertices).
@@ -398,7 +398,7 @@ static mcl_status read_indices(nlm_loader *L, uint32_t i, mcl_mesh *me, uint32_t
                              "mesh %u: index %u is %u (expected < vertex count %u)", i, k, idx[k],
                              me->vertex_count);
     }
-    /* nlm.md says triangles; FIELD-NOTES NLM: wireframe meshes hold line
+    /* nlm.md says triangles; docs/formats/nlm.md: wireframe meshes hold line
      * lists (a warning). A count that is no multiple of 3 is drawn as lines;
      * an odd last index forms no line. */
     me->indices = idx;
@@ -490,7 +490,7 @@ static mcl_status read_metadata(nlm_loader *L)
     L->duration = mc_read_f32(&L->r);
     int32_t ticks = mc_read_i32(&L->r);
     L->ticks_per_second = ticks;
-    /* nlm.md, Animation Metadata; FIELD-NOTES NLM: a duration of 0 gives NaN */
+    /* nlm.md, Animation Metadata; docs/formats/nlm.md: a duration of 0 gives NaN */
     if (!isfinite(L->duration) || !(L->duration > 0.0f))
         return mcl__fail(L->c, MCL_ERR_VALUE, at, "duration %g ticks (expected finite and > 0)",
                          (double)L->duration);
@@ -501,7 +501,7 @@ static mcl_status read_metadata(nlm_loader *L)
 }
 
 /* nlm.md, Bone Info Entries: node ID, offset matrix, bone info ID (the
- * skinning slot, FIELD-NOTES NLM). */
+ * skinning slot, docs/formats/nlm.md). */
 static mcl_status read_bone_infos(nlm_loader *L)
 {
     mcl_status s = need(L, 4, "the bone info count", 0);
@@ -549,7 +549,7 @@ static mcl_status read_bone_infos(nlm_loader *L)
 
 /* One key kind of a channel: times strictly increasing within [0, duration]
  * (nlm.md, Keyframe Structures; Animation Metadata), values finite, rotations
- * unit x, y, z, w (FIELD-NOTES NLM), scales without a zero component. */
+ * unit x, y, z, w (docs/formats/nlm.md), scales without a zero component. */
 static mcl_status read_keys(nlm_loader *L, uint32_t ch, int kind, uint32_t n, mcl_track *t)
 {
     uint32_t width = kind == KEY_ROTATION ? 4 : 3;
@@ -609,7 +609,7 @@ static mcl_status read_channel(nlm_loader *L, uint32_t i)
         (void)mc_add_mul_u64(&bytes, count[k], key_size[k]); /* < 2^38: no overflow */
     }
     for (int k = 0; k < KEY_KINDS; k++)
-        if (count[k] == 0) /* FIELD-NOTES NLM: the engine reads keys [0] and [1] */
+        if (count[k] == 0) /* docs/formats/nlm.md: the engine reads keys [0] and [1] */
             return mcl__fail(L->c, MCL_ERR_STRUCTURE, ch->at + 8 + 4u * (unsigned)k,
                              "bone map entry %u: no %s key (expected at least 1)", i,
                              key_kind_name[k]);
@@ -645,7 +645,7 @@ static mcl_status read_nodes(nlm_loader *L)
     if (s != MCL_OK) return s;
     uint64_t at = L->r.pos;
     L->node_count = mc_read_u32(&L->r);
-    if (L->node_count == 0) /* FIELD-NOTES NLM: the engine starts at node 0 */
+    if (L->node_count == 0) /* docs/formats/nlm.md: the engine starts at node 0 */
         return mcl__fail(L->c, MCL_ERR_STRUCTURE, at,
                          "the animated model has no node (the engine starts at node 0)");
     s = need_records(L, L->node_count, NLM_NODE_HEADER_SIZE, "nodes", at);
@@ -688,7 +688,7 @@ static int32_t child_id(const nlm_loader *L, const nlm_node *n, uint32_t j)
 }
 
 /*
- * FIELD-NOTES NLM: child IDs index the node array and node 0 is the root.
+ * docs/formats/nlm.md: child IDs index the node array and node 0 is the root.
  * One parent per node and none for the root; then a breadth-first walk
  * from node 0 with an explicit queue (no recursion, however deep) orders the
  * nodes parents first. A node the walk misses is a second root or sits on a
@@ -833,7 +833,7 @@ static mcl_status link_channels(nlm_loader *L)
     return MCL_OK;
 }
 
-/* FIELD-NOTES NLM: a vertex bone ID is a skinning slot (bone info ID). */
+/* docs/formats/nlm.md: a vertex bone ID is a skinning slot (bone info ID). */
 static mcl_status resolve_vertices(nlm_loader *L)
 {
     for (uint32_t i = 0; i < L->mesh_count; i++) {

@@ -1,6 +1,6 @@
 /*
  * SEModel reference loader, written from semodel.md (the 2017 draft) and
- * FIELD-NOTES "SEModel" (the 2018 layout every real tool writes). headerSize
+ * docs/formats/semodel.md (the 2018 layout every real tool writes). headerSize
  * tells the layout: 0x14 is 2018, 0x1E (or 0x1C from a draft-era writer) is
  * the draft.
  *
@@ -74,7 +74,7 @@ typedef struct se_state {
 /* ---- small helpers ---- */
 
 /* bone_t / face_t: u8 up to 0xFF, u16 up to 0xFFFF, else u32
- * (semodel.md, Basic Data Types; FIELD-NOTES: face_t follows the same rule). */
+ * (semodel.md, Basic Data Types; docs/formats/semodel.md: face_t follows the same rule). */
 static unsigned index_width(uint64_t count)
 {
     return count <= 0xFFu ? 1u : count <= 0xFFFFu ? 2u : 4u;
@@ -149,7 +149,7 @@ static mcl_status truncated(mcl_ctx *c, uint64_t at, uint64_t need, uint64_t lef
                      (unsigned long long)need, (unsigned long long)left);
 }
 
-/* A NUL-terminated UTF-8 string (semodel.md string_t; FIELD-NOTES: readers
+/* A NUL-terminated UTF-8 string (semodel.md string_t; docs/formats/semodel.md: readers
  * decode UTF-8). *s and *len describe it without the NUL. */
 static mcl_status read_string(mcl_ctx *c, mc_reader *r, const char *what, const uint8_t **s, size_t *len)
 {
@@ -195,7 +195,7 @@ static mcl_status read_magic_version(mcl_ctx *c, mc_reader *r)
     return MCL_OK;
 }
 
-/* FIELD-NOTES: 2018 header, 20 bytes counting headerSize. */
+/* docs/formats/semodel.md: 2018 header, 20 bytes counting headerSize. */
 static void read_header_2018(mc_reader *r, se_header *h)
 {
     h->data_flags = mc_read_u8(r);
@@ -226,7 +226,7 @@ static void read_header_draft(mc_reader *r, se_header *h)
 static mcl_status check_flag_bits(mcl_ctx *c, uint8_t value, uint8_t known, uint64_t at, const char *name)
 {
     /* semodel.md SEMODEL_*PRESENCE_FLAGS: RESERVED bits are ALWAYS FALSE;
-     * FIELD-NOTES: the 2018 values (CUSTOM 0x80, no COLLISION). */
+     * docs/formats/semodel.md: the 2018 values (CUSTOM 0x80, no COLLISION). */
     if (value & (uint8_t)~known)
         return mcl__fail(c, MCL_ERR_RANGE, at, "%s 0x%02x: bits 0x%02x are reserved or unknown", name, value,
                          (unsigned)(value & (uint8_t)~known));
@@ -239,7 +239,7 @@ static mcl_status read_header(mcl_ctx *c, mc_reader *r, se_header *h)
     if (st != MCL_OK) return st;
     uint16_t header_size = mc_read_u16(r);
     if (r->fail) return truncated(c, 9, 2, mc_reader_left(r), "headerSize");
-    /* FIELD-NOTES: 0x14 is the 2018 layout; 0x1E (the draft's 30 bytes) or
+    /* docs/formats/semodel.md: 0x14 is the 2018 layout; 0x1E (the draft's 30 bytes) or
      * 0x1C (a draft-era writer, not counting the field) the draft. */
     if (header_size == 0x14) h->draft = false;
     else if (header_size == 0x1E || header_size == 0x1C) h->draft = true;
@@ -360,7 +360,7 @@ static mcl_status check_rotation(mcl_ctx *c, const float q[4], uint64_t at, uint
     return MCL_OK;
 }
 
-/* One SEModel_BoneData record (semodel.md; FIELD-NOTES: same in 2018). */
+/* One SEModel_BoneData record (semodel.md; docs/formats/semodel.md: same in 2018). */
 static mcl_status read_bone_record(mcl_ctx *c, mc_reader *r, const se_header *h, uint32_t i, mcl_bone *b,
                                    se_bone_rec *rec)
 {
@@ -387,7 +387,7 @@ static mcl_status read_bone_record(mcl_ctx *c, mc_reader *r, const se_header *h,
     if (h->bone_flags & SE_SCALES) mc_read_f32s(r, rec->s, 3);
     if (r->fail) return truncated(c, at, 5, mc_reader_left(r), "a bone record");
     /* semodel.md SEModel_BoneData: boneParent is -1 for a root, otherwise
-     * the parent's index; FIELD-NOTES: a forward parent breaks importers that
+     * the parent's index; docs/formats/semodel.md: a forward parent breaks importers that
      * create bones in order. */
     if (parent < -1 || (parent >= 0 && (uint32_t)parent >= h->bone_count))
         return mcl__fail(c, MCL_ERR_RANGE, at + 1, "bone %u: parent %d (expected -1 or < %u)", i, parent,
@@ -595,7 +595,7 @@ static mcl_status read_faces(mcl_ctx *c, mc_reader *r, const se_mesh_shape *s, u
         uint64_t at = r->pos;
         for (int e = 0; e < 3; e++) {
             uint32_t i = read_index(r, width);
-            /* semodel.md SEModel_FaceData; FIELD-NOTES: out-of-range face
+            /* semodel.md SEModel_FaceData; docs/formats/semodel.md: out-of-range face
              * indices crash readers. */
             if (i >= s->vertices)
                 return mcl__fail(c, MCL_ERR_RANGE, at + (uint64_t)e * width,
@@ -619,7 +619,7 @@ static mcl_status need_bytes(mcl_ctx *c, mc_reader *r, const se_mesh_shape *s, u
     return MCL_OK;
 }
 
-/* FIELD-NOTES 2018 mesh: a header, then one array per attribute, the faces
+/* docs/formats/semodel.md 2018 mesh: a header, then one array per attribute, the faces
  * (face_t sized by vertexCount) and the material references. */
 static mcl_status read_mesh_2018(mcl_ctx *c, mc_reader *r, const se_header *h, uint32_t k, mcl_mesh *me)
 {
@@ -668,7 +668,7 @@ static mcl_status read_mesh_2018(mcl_ctx *c, mc_reader *r, const se_header *h, u
     uint32_t n = s.influences;
     for (uint64_t i = 0; n && i < v && st == MCL_OK; i++) {
         uint64_t at = r->pos;
-        for (uint32_t j = 0; j < n; j++) { /* FIELD-NOTES: (bone_t, f32) pairs, interleaved */
+        for (uint32_t j = 0; j < n; j++) { /* docs/formats/semodel.md: (bone_t, f32) pairs, interleaved */
             joints[i * n + j] = read_index(r, h->bone_width);
             weights[i * n + j] = mc_read_f32(r);
         }
@@ -678,7 +678,7 @@ static mcl_status read_mesh_2018(mcl_ctx *c, mc_reader *r, const se_header *h, u
     for (uint32_t l = 0; l < s.mat_refs && st == MCL_OK; l++) {
         uint64_t at = r->pos;
         int32_t m = mc_read_i32(r);
-        /* FIELD-NOTES: materialIndex, -1 meaning none. */
+        /* docs/formats/semodel.md: materialIndex, -1 meaning none. */
         if (m < -1 || (m >= 0 && (uint32_t)m >= h->mat_count))
             st = mcl__fail(c, MCL_ERR_RANGE, at, "mesh %u material reference %u: %d (expected -1 or < matCount %u)",
                            k, l, m, h->mat_count);
@@ -803,7 +803,7 @@ static void default_material(mcl_material *m)
     for (int i = 0; i < 4; i++) m->base_color[i] = 1.0f;
 }
 
-/* FIELD-NOTES 2018 materials: name, u8 isSimple, then (when set) the
+/* docs/formats/semodel.md 2018 materials: name, u8 isSimple, then (when set) the
  * diffuse, normal and specular map names. */
 static mcl_status read_materials_2018(mcl_ctx *c, mc_reader *r, const se_header *h)
 {
@@ -853,7 +853,7 @@ static mcl_status draft_placeholders(mcl_ctx *c, const se_state *S)
     return MCL_OK;
 }
 
-/* SEBlend deltas (FIELD-NOTES, the Wraith/Greyhound writer): for every
+/* SEBlend deltas (docs/formats/semodel.md, the Wraith/Greyhound writer): for every
  * mesh in file order and every vertex, a u32 delta count (written even when
  * 0) and that many (u32 shape index, float x, y, z) records; the block then
  * ends with the file. The common model has no blend shapes: checked only. */
@@ -886,7 +886,7 @@ static mcl_status read_seblend_deltas(mcl_ctx *c, mc_reader *r, uint64_t count)
                      (unsigned long long)mc_reader_left(r), (unsigned long long)r->size);
 }
 
-/* Greyhound's SEBlend block (FIELD-NOTES): "SEBlend\n", u64 count, count
+/* Greyhound's SEBlend block (docs/formats/semodel.md): "SEBlend\n", u64 count, count
  * names, then the deltas. */
 static mcl_status read_seblend(mcl_ctx *c, mc_reader *r)
 {
@@ -916,7 +916,7 @@ static mcl_status read_tail(mcl_ctx *c, mc_reader *r, const se_header *h)
          * or count), what follows the meshes has no layout to hold it to. */
         if ((h->data_flags & (SEDR_COLLISION | SEDR_MATERIALS)) || h->col_count || h->mat_count) return MCL_OK;
     } else {
-        /* FIELD-NOTES: CUSTOM (0x80) announces bytes no layout defines. */
+        /* docs/formats/semodel.md: CUSTOM (0x80) announces bytes no layout defines. */
         if (h->data_flags & SE18_CUSTOM) return MCL_OK;
         if (left >= 8 && memcmp(r->p + r->pos, "SEBlend\n", 8) == 0) {
             return read_seblend(c, r);

@@ -119,7 +119,7 @@ const char *mcs_scene_name(size_t i);
 mcs_scene *mcs_scene_build(size_t i);
 void mcs_scene_free(mcs_scene *s);
 
-/* ---- what each target format can hold (from the specs and FIELD-NOTES) ---- */
+/* ---- what each target format can hold (from the specs and docs/formats) ---- */
 
 typedef struct mcs_caps {
     const char *format;

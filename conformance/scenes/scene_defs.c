@@ -25,7 +25,7 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
      * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
      * animation names, times in frames, keyframes without scale (a MATRIX
-     * holds a rotation; FIELD-NOTES: the writer drops scale), no vertex
+     * holds a rotation; docs/formats: the writer drops scale), no vertex
      * colours */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
      0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0, 0, 0, 0, 0},

@@ -1,5 +1,5 @@
 /*
- * AAMF / SAMF (aamf.md of github.com/kiwanowski/UnnamedHB1, FIELD-NOTES
+ * AAMF / SAMF (aamf.md of github.com/kiwanowski/UnnamedHB1, docs/formats/aamf.md
  * "AAMF / SAMF").
  *
  * SAMF v2: 16-byte packed header ('SAMF' or 'AAMF', u16 version, u16 bones,
@@ -80,7 +80,7 @@ static void samf(mcm_layout *l, const uint8_t *d, size_t size)
     animations(l, d, size, at, 8, anims, bones);
 }
 
-/* Embedded AMF of a legacy bone block (FIELD-NOTES): header fields, then
+/* Embedded AMF of a legacy bone block (docs/formats/aamf.md): header fields, then
  * per chunk eight u16 primitive counts and eight u32 pointers, then the
  * primitives; each primitive list is a group inside the block. */
 static void amf(mcm_layout *l, const uint8_t *d, size_t at, size_t end, size_t block_off)

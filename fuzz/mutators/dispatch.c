@@ -18,7 +18,7 @@ mcm_mutator mcm_find(const char *name)
     return NULL;
 }
 
-/* The magics of FIELD-NOTES; legacy AAMF has none, so it gets the AAMF
+/* The magics of docs/formats; legacy AAMF has none, so it gets the AAMF
  * mutator only when nothing else matches and the leading u16 counts fit. */
 size_t mcm_mutate_auto(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {

@@ -1,7 +1,7 @@
 /*
- * E3D (e3d.adoc of github.com/ecere/E3D-spec, FIELD-NOTES "E3D"): the input
+ * E3D (e3d.adoc of github.com/ecere/E3D-spec, docs/formats/e3d.md): the input
  * becomes a block tree (u16 type, u32 length including the 6-byte header).
- * Containers are the types the spec and FIELD-NOTES nest ("Nesting");
+ * Containers are the types the spec and docs/formats/e3d.md nest ("Nesting");
  * attributes and morphs start with a u32 count, animationTrack with its key
  * frames, before their children. An LZMA block (0x0010: u32 size, 5 property
  * bytes, raw LZMA1) is decoded with the LZMA SDK and its payload parsed as
@@ -90,7 +90,7 @@ static int new_node(tree *t, uint16_t type, node_kind kind)
 /* ---- types ---- */
 
 /* Every block type of e3d.adoc's table and the reference code's morph
- * blocks (FIELD-NOTES): inserted blocks and type changes draw from it. */
+ * blocks (docs/formats/e3d.md): inserted blocks and type changes draw from it. */
 static const uint16_t known_types[] = {
     0x0001, 0x0010, 0x1000, 0x1010, 0x1020, 0x1021, 0x1022, 0x1030, 0x1031, 0x1040, 0x1050, 0x1051, 0x1052,
     0x1053, 0x1054, 0x1060, 0x1070, 0x1071, 0x1072, 0x1073, 0x1074, 0x2000, 0x2010, 0x2011, 0x2018, 0x2020,

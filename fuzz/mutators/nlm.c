@@ -1,5 +1,5 @@
 /*
- * NLM (nlm.md, FIELD-NOTES "NLM"): 16-byte header (hash, 'LDOM', version,
+ * NLM (nlm.md, docs/formats/nlm.md): 16-byte header (hash, 'LDOM', version,
  * animation flag), AABB, meshes (vertex and index counts, 76-byte vertices,
  * u32 indices, a length-prefixed texture blob), then when animated: duration
  * and rate, bone infos, bone key tracks (three counted key arrays each),

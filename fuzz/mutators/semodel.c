@@ -1,5 +1,5 @@
 /*
- * SEModel (semodel.md; FIELD-NOTES "SEModel": the 2018 layout every real
+ * SEModel (semodel.md; docs/formats/semodel.md: the 2018 layout every real
  * writer uses). Magic, version, then the 2018 header (headerSize 0x14,
  * data/bone/mesh flags, bone, mesh and material counts, 3 reserved bytes);
  * bone names (NUL-terminated) and bone records; meshes (flags, UV layer

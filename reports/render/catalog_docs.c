@@ -42,6 +42,10 @@ cJSON *mc_catalog_json(void)
         cJSON_AddStringToObject(o, "kind", ci->kind);
         cJSON_AddStringToObject(o, "summary", ci->summary);
         cJSON_AddStringToObject(o, "clause", ci->clause);
+        int content = 0;
+        const char *why = mc_advice_why(catalog_order[i]);
+        cJSON_AddStringToObject(o, "why", why ? why : "");
+        cJSON_AddStringToObject(o, "what_to_do", mc_advice_what(catalog_order[i], &content));
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -65,6 +69,8 @@ static const char *group_of(const char *name, char *buf, size_t n)
     buf[len] = '\0';
     return buf;
 }
+
+static void mc_advice_markdown(FILE *out);
 
 void mc_catalog_markdown(FILE *out, const mc_options *options)
 {
@@ -116,5 +122,38 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
         fputs(" |\n", out);
         const mc_code_info *next = mc_catalog_entry(i + 1);
         if (!next || strcmp(group_of(next->name, g, sizeof g), group) != 0) fputc('\n', out);
+    }
+    mc_advice_markdown(out);
+}
+
+/* Why each kind matters, then the codes with advice of their own: the
+ * text `modelcheck explain` gives (validator/catalog/mc_advice.def). */
+static void mc_advice_markdown(FILE *out)
+{
+    static const char *const kinds[] = {
+#define MC_KIND(id) #id,
+#include "mc_kinds.def"
+#undef MC_KIND
+    };
+    fputs("## Why it matters, by kind\n\n"
+          "`modelcheck explain CODE` prints a code's rule, clause, severity, why it matters, what to do\n"
+          "and an example line from the corpus. By kind of check:\n\n"
+          "| kind | why it matters |\n|---|---|\n", out);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *why = mc_advice_kind_why(kinds[i]);
+        fprintf(out, "| %s | ", kinds[i]);
+        cell(out, why ? why : "");
+        fputs(" |\n", out);
+    }
+    fputs("\n## Codes with advice of their own\n\n| code | why it matters | what to do |\n|---|---|---|\n", out);
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        if (!mc_advice_is_own(catalog_order[i])) continue;
+        int content = 0;
+        const char *why = mc_advice_why(catalog_order[i]);
+        fprintf(out, "| `%s` | ", mc_code_get(catalog_order[i])->name);
+        cell(out, why ? why : "");
+        fputs(" | ", out);
+        cell(out, mc_advice_what(catalog_order[i], &content));
+        fputs(" |\n", out);
     }
 }

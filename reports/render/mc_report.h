@@ -18,11 +18,32 @@ typedef struct mc_run_summary {
     uint64_t invalid;
     uint64_t unreadable;
     uint64_t skipped;    /* unrecognised files met while walking directories */
+    uint64_t excluded;   /* of skipped: excluded by a configuration file */
+    uint64_t hidden[MC_SEVERITY_COUNT]; /* occurrences a view's min_severity hid */
+    uint64_t baselined;  /* occurrences left out as known (--baseline) */
     uint64_t counts[MC_SEVERITY_COUNT];
     uint64_t per_format[MC_FORMAT_COUNT];
 } mc_run_summary;
 
 void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status);
+
+/* How a run's reports read (the command line's view of a result): these
+ * change the verdict and what is shown, never the result itself. */
+typedef struct mc_report_view {
+    int werror;               /* warnings fail a file (README, "Exit codes") */
+    mc_severity min_severity; /* text: instances less severe are not shown
+                                 (counts stay exact); MC_SEVERITY_HINT shows all */
+    int quiet;                /* text: nothing at all for a passing file */
+    int color;                /* text: ANSI colours */
+    int concise;              /* text: file:offset: severity: CODE: message */
+    const char *const *configs; /* text summary: the configuration files used */
+    size_t config_count;        /* (8 at most are named) */
+} mc_report_view;
+
+/* The verdict under a view: no error, and no warning either with werror. */
+int mc_report_passes(const mc_result *r, const mc_report_view *view);
+/* mc_summary_add counting valid and invalid by that verdict. */
+void mc_summary_add_view(mc_run_summary *s, const mc_result *r, mc_status status, const mc_report_view *view);
 
 /* Adds key: s to o, s being bytes from outside (a file name, a command):
  * as they are when valid UTF-8; otherwise escaped by mc_utf8_escape and
@@ -33,6 +54,9 @@ int mc_json_add_text(cJSON *o, const char *key, const char *s);
 
 /* One file's report object (reports/schema/report.schema.json, $defs/file). */
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status);
+/* The same, "valid" following mc_report_passes (view NULL: errors only). */
+cJSON *mc_report_file_json_view(const mc_result *r, const char *path, mc_status status,
+                                const mc_report_view *view);
 
 /* The run document, written as a stream (memory does not grow with the
  * number of files): begin writes tool, settings and the opening of files;
@@ -43,6 +67,9 @@ cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status statu
  * memory; write errors are left to the caller's ferror(out). */
 typedef struct mc_json_report mc_json_report;
 mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *config);
+/* begin with a view: settings.werror, and each file's "valid" its verdict. */
+mc_json_report *mc_json_report_begin_view(FILE *out, const mc_options *opt, cJSON *config,
+                                          const mc_report_view *view);
 int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status);
 int mc_json_report_end(mc_json_report *w, const mc_run_summary *s);
 
@@ -72,6 +99,9 @@ typedef struct mc_sarif mc_sarif;
  * Everything else is byte for byte the same. */
 typedef enum mc_sarif_flavour { MC_SARIF_SPEC, MC_SARIF_GITHUB } mc_sarif_flavour;
 mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour);
+/* The view of the run: settings.werror and each artifact's properties.valid
+ * follow its werror (default: off). */
+void mc_sarif_set_view(mc_sarif *s, const mc_report_view *view);
 /* 0, or -1 when out of memory (the writer stays usable). */
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
 int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
@@ -98,6 +128,37 @@ int mc_sarif_remedy_is_generic(const char *text);
  * (unless quiet) a status line naming format and layout. */
 void mc_report_file_text(FILE *out, const mc_result *r, const char *path, int quiet);
 void mc_report_summary_text(FILE *out, const mc_run_summary *s);
+/* The same under a view: the verdict with werror ("invalid (warnings as
+ * errors)"), hidden severities, colour, the concise form. The summary says
+ * how many instances the view hid. */
+void mc_report_file_text_view(FILE *out, const mc_result *r, const char *path, const mc_report_view *view);
+void mc_report_summary_text_view(FILE *out, const mc_run_summary *s, const mc_report_view *view);
+
+/* GitHub Actions workflow commands (::error file=F,title=CODE::message):
+ * one annotation per shown instance (view's min_severity; info and hint are
+ * notices) and one per fold; F relative to $GITHUB_WORKSPACE, else to the
+ * working directory. */
+void mc_report_file_github(FILE *out, const mc_result *r, const char *path, mc_status status,
+                           const mc_report_view *view);
+
+/* JUnit XML: a test case per file (failure: it does not pass under the
+ * view; error: unreadable), its shown lines as the text report's. The cases
+ * wait in memory until end writes the totals and frees the writer. */
+typedef struct mc_junit mc_junit;
+mc_junit *mc_junit_begin(FILE *out, const mc_report_view *view);
+int mc_junit_file(mc_junit *j, const mc_result *r, const char *path, mc_status status);
+int mc_junit_end(mc_junit *j, const mc_run_summary *s);
+
+/* Advice (validator/catalog/mc_advice.def): why a code matters (its own
+ * text, else its kind's), and what to do (its own, else mc_sarif_remedy's;
+ * *content_advice as there). NULL when none is recorded. */
+const char *mc_advice_why(mc_code code);
+const char *mc_advice_kind_why(const char *kind);
+int mc_advice_is_own(mc_code code); /* the code has an entry of its own */
+const char *mc_advice_what(mc_code code, int *content_advice);
+/* `modelcheck explain CODE`: rule, clause, severity, why, what to do, and
+ * an example line (NULL: none). */
+void mc_explain_text(FILE *out, mc_code code, const char *example);
 
 /* The issue catalog as a text table, a JSON array, or docs/ISSUES.md. */
 void mc_catalog_text(FILE *out);

@@ -85,7 +85,19 @@ int mc_json_add_text(cJSON *o, const char *key, const char *s)
     return rc;
 }
 
+int mc_report_passes(const mc_result *r, const mc_report_view *view)
+{
+    if (!mc_result_valid(r)) return 0;
+    return !(view && view->werror && r->counts[MC_SEVERITY_WARNING] > 0);
+}
+
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status)
+{
+    return mc_report_file_json_view(r, path, status, NULL);
+}
+
+cJSON *mc_report_file_json_view(const mc_result *r, const char *path, mc_status status,
+                                const mc_report_view *view)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "tool", tool_json());
@@ -101,7 +113,7 @@ cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status statu
     cJSON_AddStringToObject(o, "format", mc_format_name(r->format));
     cJSON_AddStringToObject(o, "layout", r->layout);
     cJSON_AddBoolToObject(o, "readable", status != MC_ERR_IO);
-    cJSON_AddBoolToObject(o, "valid", mc_result_valid(r));
+    cJSON_AddBoolToObject(o, "valid", mc_report_passes(r, view));
     cJSON_AddItemToObject(o, "counts", counts_json(r->counts));
     cJSON_AddBoolToObject(o, "truncated", r->truncated);
     cJSON *arr = cJSON_AddArrayToObject(o, "issues");
@@ -112,11 +124,19 @@ cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status statu
 
 void mc_summary_add(mc_run_summary *s, const mc_result *r, mc_status status)
 {
+    mc_summary_add_view(s, r, status, NULL);
+}
+
+void mc_summary_add_view(mc_run_summary *s, const mc_result *r, mc_status status, const mc_report_view *view)
+{
     s->files++;
     if (status == MC_ERR_IO) s->unreadable++;
-    else if (mc_result_valid(r)) s->valid++;
+    else if (mc_report_passes(r, view)) s->valid++;
     else s->invalid++;
-    for (int k = 0; k < MC_SEVERITY_COUNT; k++) s->counts[k] += r->counts[k];
+    for (int k = 0; k < MC_SEVERITY_COUNT; k++) {
+        s->counts[k] += r->counts[k];
+        if (view && k > (int)view->min_severity && status != MC_ERR_IO) s->hidden[k] += r->counts[k];
+    }
     if ((unsigned)r->format < MC_FORMAT_COUNT) s->per_format[r->format]++;
 }
 
@@ -177,17 +197,27 @@ int mc_json_write_head(FILE *out, const cJSON *skeleton)
 struct mc_json_report {
     FILE *out;
     uint64_t files;
+    mc_report_view view;
 };
 
 mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *config)
+{
+    mc_report_view all = {.min_severity = MC_SEVERITY_HINT};
+    return mc_json_report_begin_view(out, opt, config, &all);
+}
+
+mc_json_report *mc_json_report_begin_view(FILE *out, const mc_options *opt, cJSON *config,
+                                          const mc_report_view *view)
 {
     mc_json_report *w = calloc(1, sizeof *w);
     cJSON *o = cJSON_CreateObject();
     int rc = -1;
     if (w && o) {
         w->out = out;
+        w->view = *view;
         cJSON_AddItemToObject(o, "tool", tool_json());
         cJSON *settings = mc_report_settings_json(opt);
+        if (settings) cJSON_AddBoolToObject(settings, "werror", view->werror != 0);
         if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
         cJSON_AddItemToObject(o, "settings", settings);
         cJSON_AddArrayToObject(o, "files");
@@ -204,7 +234,7 @@ mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *co
 
 int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status)
 {
-    cJSON *o = mc_report_file_json(r, path, status);
+    cJSON *o = mc_report_file_json_view(r, path, status, &w->view);
     if (!o) return -1;
     if (w->files) fputs(", ", w->out);
     int rc = mc_json_write(w->out, o, 2, 0);
@@ -232,6 +262,7 @@ cJSON *mc_report_summary_json(const mc_run_summary *s)
     add_u64(sum, "invalid", s->invalid);
     add_u64(sum, "unreadable", s->unreadable);
     add_u64(sum, "skipped", s->skipped);
+    if (s->baselined) add_u64(sum, "baselined", s->baselined);
     cJSON_AddItemToObject(sum, "counts", counts_json(s->counts));
     cJSON *pf = cJSON_AddObjectToObject(sum, "formats");
     for (int f = 0; f < MC_FORMAT_COUNT; f++)

@@ -38,7 +38,13 @@ struct mc_sarif {
     mc_sarif_flavour flavour;
     int failed;          /* a write to the artifacts stream failed */
     unsigned char used[MC_CODE_COUNT];
+    mc_report_view view; /* werror: settings.werror, the artifacts' valid */
 };
+
+void mc_sarif_set_view(mc_sarif *s, const mc_report_view *view)
+{
+    if (s && view) s->view = *view;
+}
 
 mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour)
 {
@@ -152,7 +158,7 @@ static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char 
     return o;
 }
 
-static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status status)
+static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status status, int valid)
 {
     cJSON *a = cJSON_CreateObject();
     cJSON *loc = cJSON_AddObjectToObject(a, "location");
@@ -168,7 +174,7 @@ static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status statu
     cJSON_AddStringToObject(props, "format", mc_format_name(r->format));
     cJSON_AddStringToObject(props, "layout", r->layout);
     cJSON_AddBoolToObject(props, "readable", status != MC_ERR_IO);
-    cJSON_AddBoolToObject(props, "valid", mc_result_valid(r));
+    cJSON_AddBoolToObject(props, "valid", valid);
     return a;
 }
 
@@ -188,7 +194,8 @@ int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status s
 {
     char *uri = path_uri(path);
     if (!uri) return -1;
-    cJSON *art = artifact_json(r, uri, status);
+    /* valid under the run's view: with --werror a warning fails the file */
+    cJSON *art = artifact_json(r, uri, status, mc_report_passes(r, &s->view));
     int rc = art ? 0 : -1;
     if (rc == 0) {
         /* the index of the artifact is the count before it: no array to
@@ -275,6 +282,7 @@ static cJSON *run_tail(const mc_sarif *s, const mc_run_summary *sum, const mc_op
     cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
     cJSON *props = cJSON_AddObjectToObject(run, "properties");
     cJSON *settings = mc_report_settings_json(opt);
+    if (settings) cJSON_AddBoolToObject(settings, "werror", s->view.werror != 0);
     if (settings && config) cJSON_AddItemToObject(settings, "config", config), config = NULL;
     cJSON_Delete(config);
     cJSON_AddItemToObject(props, "settings", settings);

@@ -17,14 +17,42 @@ static int compare_lines(const void *a, const void *b)
     return (x->instance > y->instance) - (x->instance < y->instance);
 }
 
-static void print_line(FILE *out, const char *path, const line_ref *l)
+/* ANSI SGR sequences of the coloured text report; "" without colour. */
+typedef struct palette {
+    const char *file, *code, *reset;
+    const char *severity[MC_SEVERITY_COUNT];
+} palette;
+
+static const palette plain = {"", "", "", {"", "", "", ""}};
+static const palette ansi = {"\033[1m", "\033[1m", "\033[0m",
+                             {"\033[1;31m", "\033[1;33m", "\033[36m", "\033[36m"}};
+
+static const palette *palette_of(const mc_report_view *v)
 {
+    return v && v->color ? &ansi : &plain;
+}
+
+static void print_line(FILE *out, const char *path, const line_ref *l, const mc_report_view *v)
+{
+    const palette *c = palette_of(v);
     const mc_instance *in = l->instance;
-    fprintf(out, "%s:0x%" PRIx64 ": %s: %s: %s", path, in->offset,
-            mc_severity_name(l->issue->severity), mc_code_get(l->issue->code)->name, in->message);
+    mc_severity sev = l->issue->severity;
+    fprintf(out, "%s%s%s:0x%" PRIx64 ": %s%s%s: %s%s%s: %s", c->file, path, c->reset, in->offset,
+            c->severity[sev], mc_severity_name(sev), c->reset, c->code, mc_code_get(l->issue->code)->name,
+            c->reset, in->message);
+    if (v && v->concise) {
+        fputc('\n', out);
+        return;
+    }
     if (in->has_payload_offset) fprintf(out, " (decoded offset 0x%" PRIx64 ")", in->payload_offset);
     if (in->path[0]) fprintf(out, " [%s]", in->path);
     fputc('\n', out);
+}
+
+/* An issue the view shows: severe enough. */
+static int shown(const mc_issue *is, const mc_report_view *v)
+{
+    return !v || is->severity <= v->min_severity;
 }
 
 /* "1 error", "2 errors" */
@@ -41,16 +69,27 @@ static void print_counts(FILE *out, const uint64_t counts[MC_SEVERITY_COUNT])
     counted(out, counts[MC_SEVERITY_HINT], "hint", "\n");
 }
 
-static void print_status(FILE *out, const mc_result *r, const char *path)
+static void print_status(FILE *out, const mc_result *r, const char *path, const mc_report_view *v)
 {
-    fprintf(out, "%s: %s", path, mc_format_name(r->format));
+    const palette *c = palette_of(v);
+    fprintf(out, "%s%s%s: %s", c->file, path, c->reset, mc_format_name(r->format));
     if (r->layout[0]) fprintf(out, " (%s)", r->layout);
-    fprintf(out, ": %s: ", mc_result_valid(r) ? "valid" : "invalid");
+    if (mc_report_passes(r, v)) fputs(": valid: ", out);
+    else if (mc_result_valid(r)) fprintf(out, ": %sinvalid (warnings as errors)%s: ", c->severity[0], c->reset);
+    else fprintf(out, ": %sinvalid%s: ", c->severity[0], c->reset);
     print_counts(out, r->counts);
 }
 
 void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int quiet)
 {
+    mc_report_view v = {.min_severity = MC_SEVERITY_HINT, .quiet = quiet};
+    mc_report_file_text_view(out, r, name, &v);
+}
+
+void mc_report_file_text_view(FILE *out, const mc_result *r, const char *name, const mc_report_view *v)
+{
+    /* --quiet: a passing file prints nothing, its issues neither */
+    if (v->quiet && mc_report_passes(r, v)) return;
     /* a newline or an escape sequence in a file name must not split a line
      * or reach the terminal */
     char *quoted = mc_text_quote(name);
@@ -61,15 +100,15 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int qu
     if (lines) {
         size_t k = 0;
         for (size_t i = 0; i < r->issue_count; i++)
-            for (size_t j = 0; j < r->issues[i].instance_count; j++)
+            for (size_t j = 0; j < r->issues[i].instance_count && shown(&r->issues[i], v); j++)
                 lines[k++] = (line_ref){&r->issues[i], &r->issues[i].instances[j]};
-        qsort(lines, n, sizeof *lines, compare_lines);
-        for (size_t k2 = 0; k2 < n; k2++) print_line(out, path, &lines[k2]);
+        qsort(lines, k, sizeof *lines, compare_lines);
+        for (size_t k2 = 0; k2 < k; k2++) print_line(out, path, &lines[k2], v);
         free(lines);
     }
     for (size_t i = 0; i < r->issue_count; i++) {
         const mc_issue *is = &r->issues[i];
-        if (is->count <= is->instance_count) continue;
+        if (is->count <= is->instance_count || !shown(is, v)) continue;
         uint64_t more = is->count - is->instance_count;
         if (is->instance_count == 0) {
             /* --max-issues 0: no instance kept, the issue still has its
@@ -83,17 +122,55 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int qu
                 path, mc_code_get(is->code)->name, more, more == 1 ? "" : "s", is->count,
                 is->first_offset);
     }
-    if (!quiet || !mc_result_valid(r)) print_status(out, r, path);
+    print_status(out, r, path, v);
     free(quoted);
 }
 
 void mc_report_summary_text(FILE *out, const mc_run_summary *s)
 {
+    mc_report_view v = {.min_severity = MC_SEVERITY_HINT};
+    mc_report_summary_text_view(out, s, &v);
+}
+
+/* "; 23 infos hidden (shown with --min-severity info)" when the view hid some. */
+static void print_hidden(FILE *out, const mc_run_summary *s)
+{
+    static const char *const nouns[MC_SEVERITY_COUNT] = {"error", "warning", "info", "hint"};
+    int any = 0, least = -1;
+    for (int k = 0; k < MC_SEVERITY_COUNT; k++) {
+        if (!s->hidden[k]) continue;
+        fputs(any ? ", " : "; not shown: ", out);
+        counted(out, s->hidden[k], nouns[k], "");
+        any = 1;
+        least = k;
+    }
+    if (any) fprintf(out, " (--min-severity %s shows them)", nouns[least]);
+}
+
+void mc_report_summary_text_view(FILE *out, const mc_run_summary *s, const mc_report_view *v)
+{
     fputs("modelcheck: ", out);
     /* skipped files are not among the files checked: the semicolon keeps the
      * three counts that add up to the first apart from them */
     counted(out, s->files, "file", " checked: ");
-    fprintf(out, "%" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64 " unreadable; %" PRIu64
-            " skipped (unrecognised); ", s->valid, s->invalid, s->unreadable, s->skipped);
-    print_counts(out, s->counts);
+    fprintf(out, "%" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64 " unreadable; ", s->valid, s->invalid,
+            s->unreadable);
+    if (s->excluded)
+        fprintf(out, "%" PRIu64 " skipped (%" PRIu64 " unrecognised, %" PRIu64 " excluded by configuration); ",
+                s->skipped, s->skipped - s->excluded, s->excluded);
+    else
+        fprintf(out, "%" PRIu64 " skipped (unrecognised); ", s->skipped);
+    counted(out, s->counts[MC_SEVERITY_ERROR], "error", ", ");
+    counted(out, s->counts[MC_SEVERITY_WARNING], "warning", ", ");
+    counted(out, s->counts[MC_SEVERITY_INFO], "info", ", ");
+    counted(out, s->counts[MC_SEVERITY_HINT], "hint", "");
+    print_hidden(out, s);
+    if (s->baselined) fprintf(out, "; %" PRIu64 " known (in the baseline) not reported", s->baselined);
+    for (size_t i = 0; v && i < v->config_count; i++) {
+        char *q = mc_text_quote(v->configs[i]);
+        fprintf(out, "%s%s", i ? ", " : "; config: ", q ? q : "(name not shown: out of memory)");
+        free(q);
+    }
+    if (v && v->config_count == 8) fputs(", ...", out);
+    fputc('\n', out);
 }

@@ -254,15 +254,16 @@ cJSON *mc_sarif_rule_json(mc_code code)
     cJSON_AddStringToObject(r, "name", name);
     add_message(r, "shortDescription", ci->summary, NULL);
     int content = 0;
-    const char *sev = mc_severity_name(ci->severity), *todo = mc_sarif_remedy(code, &content);
-    const char *also = content ? override_remedy : "";
+    const char *sev = mc_severity_name(ci->severity), *todo = mc_advice_what(code, &content);
+    const char *also = content ? override_remedy : "", *why = mc_advice_why(code);
     char *full = text_printf("%s. Checked against: %s. Default severity: %s.", ci->summary, ci->clause, sev);
-    char *help = text_printf("%s.\nSpecification: %s.\nDefault severity: %s.\nWhat to do: %s%s\n"
-                             "Code: %s (modelcheck --list-codes).",
-                             ci->summary, ci->clause, sev, todo, also, ci->name);
+    char *help = text_printf("%s.\nSpecification: %s.\nDefault severity: %s.\nWhy it matters: %s\n"
+                             "What to do: %s%s\nCode: %s (modelcheck explain %s).",
+                             ci->summary, ci->clause, sev, why ? why : "", todo, also, ci->name, ci->name);
     char *help_md = text_printf("**%s.**\n\n*Specification:* %s.\n\n*Default severity:* %s.\n\n"
-                                "*What to do:* %s%s\n\nCode: `%s` (`modelcheck --list-codes`).",
-                                ci->summary, ci->clause, sev, todo, also, ci->name);
+                                "*Why it matters:* %s\n\n"
+                                "*What to do:* %s%s\n\nCode: `%s` (`modelcheck explain %s`).",
+                                ci->summary, ci->clause, sev, why ? why : "", todo, also, ci->name, ci->name);
     add_message(r, "fullDescription", full, NULL);
     add_message(r, "help", help, help_md);
     free(full);

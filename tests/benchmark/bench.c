@@ -153,7 +153,7 @@ static void lz_free(void *p, void *a)
 }
 
 /* The E3D limit: decode every LZMA block of the file with the LZMA SDK into
- * a buffer of its declared size (FIELD-NOTES: u32 size, 5 property bytes,
+ * a buffer of its declared size (docs/formats: u32 size, 5 property bytes,
  * raw stream), nothing else. */
 static double lzma_pass(const char *path, const bench_e3d_blocks *blocks)
 {

@@ -21,6 +21,13 @@ expect quiet-valid 0 "$mc" -q "$valid"
 # warnings, --werror, overrides
 expect warnings-pass 0 "$mc" "$static"
 expect werror 1 "$mc" --werror "$static"
+# --werror is part of the verdict (issue 26): the text, the JSON and the summary say it
+contains werror-status "$tmp/out" "$static: aem (aem1): invalid (warnings as errors): 0 errors, 8 warnings"
+contains werror-summary "$tmp/out" "1 file checked: 0 valid, 1 invalid"
+expect werror-json 1 "$mc" --werror --output json "$static"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["settings"]["werror"] is True and d["files"][0]["valid"] is False and d["summary"]["invalid"] == 1, d["summary"]' "$tmp/out" && ok || fail "werror-json: valid does not follow the exit code"
+expect no-werror-json 0 "$mc" --output json "$static"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["settings"]["werror"] is False and d["files"][0]["valid"] is True' "$tmp/out" && ok || fail "no-werror-json"
 expect werror-ignored 0 "$mc" --werror --ignore AEM_UNSKINNED_VERTEX "$static"
 expect severity-error 1 "$mc" --severity AEM_UNSKINNED_VERTEX=error "$static"
 expect max-issues 0 "$mc" -n 2 "$static"
@@ -29,6 +36,41 @@ contains max-issues-note "$tmp/out" "note: AEM_UNSKINNED_VERTEX: 6 more occurren
 expect max-issues-0 1 "$mc" -n 0 "$weights"
 contains max-issues-0-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: The bone weights of a skinned vertex do not sum to 1 (1 occurrence, none shown)"
 lacks max-issues-0-note "$tmp/out" "note:"
+# --min-severity (issue 26): output only; counts exact; the summary names what was hidden
+expect min-severity 0 "$mc" --min-severity error "$static"
+lacks min-severity-hidden "$tmp/out" "AEM_UNSKINNED_VERTEX"
+contains min-severity-status "$tmp/out" "$static: aem (aem1): valid: 0 errors, 8 warnings"
+contains min-severity-summary "$tmp/out" "0 errors, 8 warnings, 0 infos, 0 hints; not shown: 8 warnings (--min-severity warning shows them)"
+expect min-severity-werror 1 "$mc" --min-severity error --werror "$static"
+expect min-severity-warning 0 "$mc" --min-severity warning "$static"
+contains min-severity-warning-shown "$tmp/out" "warning: AEM_UNSKINNED_VERTEX"
+lacks min-severity-warning-note "$tmp/out" "not shown:"
+expect min-severity-bad 2 "$mc" --min-severity ignore "$static"; one_line min-severity-bad "$tmp/err"
+# colour (issue 26): never on a pipe unless asked; NO_COLOR wins over auto only
+esc=$(printf '\033')
+expect color-auto-pipe 1 "$mc" "$weights"
+lacks color-auto-pipe-plain "$tmp/out" "$esc["
+expect color-always 1 env NO_COLOR=1 "$mc" --color always "$weights"
+contains color-always-error "$tmp/out" "$esc[1;31merror$esc[0m: $esc[1mAEM_WEIGHT_SUM$esc[0m"
+expect color-never 1 "$mc" --color never "$weights"
+lacks color-never-plain "$tmp/out" "$esc["
+if command -v script >/dev/null; then
+    script -qec "\"$mc\" \"$weights\"" /dev/null >"$tmp/tty" </dev/null
+    contains color-tty "$tmp/tty" "$esc[1;31merror"
+    NO_COLOR=1 script -qec "\"$mc\" \"$weights\"" /dev/null >"$tmp/tty" </dev/null
+    lacks color-tty-no-color "$tmp/tty" "$esc["
+else
+    ok; ok # util-linux's script is missing: no terminal to test with
+fi
+expect color-bad 2 "$mc" --color sometimes "$weights"; one_line color-bad "$tmp/err"
+# --concise: no decoded offset, no path
+expect concise 1 "$mc" --concise "$weights"
+contains concise-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07)"
+lacks concise-no-path "$tmp/out" "[/vertices/5/weights]"
+# --quiet: a passing file with warnings prints nothing at all
+expect quiet-warnings 0 "$mc" -q "$static"
+[ ! -s "$tmp/out" ] && ok || fail "quiet printed the issues of a passing file"
+
 # every refused option names itself
 expect bad-short-group 2 "$mc" -Zq "$valid";          contains bad-short-group-msg "$tmp/err" "unknown option '-Z' (try --help)"
 expect bad-after-value 2 "$mc" --output json -Z "$valid"; contains bad-after-value-msg "$tmp/err" "unknown option '-Z'"
@@ -138,7 +180,8 @@ d = json.load(open(sys.argv[1]))
 assert d["version"] == "2.1.0", d["version"]
 r = d["runs"][0]
 assert [a["location"]["uri"] for a in r["artifacts"]] == ["file://" + sys.argv[2], r["artifacts"][1]["location"]["uri"]]
-assert r["artifacts"][0]["length"] == 1936 and r["artifacts"][0]["properties"]["valid"]  # a warning now
+assert r["artifacts"][0]["length"] == 1936 and not r["artifacts"][0]["properties"]["valid"]  # a warning, with --werror
+assert r["artifacts"][1]["properties"]["valid"] and r["properties"]["settings"]["werror"] is True
 x, = r["results"]
 assert x["ruleId"] == "AEM_WEIGHT_SUM" and x["level"] == "warning", x
 loc = x["locations"][0]
@@ -156,7 +199,73 @@ python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["runs"][0]
 assert r["invocations"][0]["workingDirectory"] == {"uri": "file:///"}, r["invocations"]' "$tmp/out" &&
     ok || fail "sarif-github-root-uri: workingDirectory of a run from / is not file:///"
 expect sarif-bad-output 2 "$mc" --output yaml "$valid"
-contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json, sarif or sarif-github)"
+contains sarif-bad-output-msg "$tmp/err" "unknown output 'yaml' (text, json, sarif, sarif-github, github or junit)"
+
+# --output github (issue 26): one workflow command per instance, the file
+# relative to $GITHUB_WORKSPACE, '%' ',' ':' escaped where GitHub needs it
+expect github 3 env GITHUB_WORKSPACE="$tmp" "$mc" --output github -n 2 "$weights" "$static" "$tmp/nope.aem"
+contains github-error "$tmp/out" "::error file=corpus/aem/invalid/weights_sum_0_93.aem,title=AEM_WEIGHT_SUM::vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07) (AEM_WEIGHT_SUM at 0x23c, /vertices/5/weights)"
+contains github-warning "$tmp/out" "::warning file=corpus/aem/valid/static_exporter_unskinned.aem,title=AEM_UNSKINNED_VERTEX::vertex 0: no bone"
+contains github-fold "$tmp/out" "::warning file=corpus/aem/valid/static_exporter_unskinned.aem,title=AEM_UNSKINNED_VERTEX::6 more occurrences not shown (8 in all, first at 0x60)"
+contains github-unreadable "$tmp/out" "::error file=nope.aem,title=IO_OPEN_FAILED::cannot open: No such file or directory"
+[ "$(grep -c '^::' "$tmp/out")" -eq 5 ] && ok || fail "github: $(grep -c '^::' "$tmp/out") annotations, expected 5"
+expect github-min-severity 1 "$mc" --output github --min-severity error "$weights" "$static"
+lacks github-min-severity-hidden "$tmp/out" "::warning"
+mkdir -p "$tmp/odd"; cp "$weights" "$tmp/odd/a,b:100%.aem"
+expect github-escape 1 env -C "$tmp" "$mc" --output github "odd/a,b:100%.aem"
+contains github-escape-file "$tmp/out" "::error file=odd/a%2Cb%3A100%25.aem,title=AEM_WEIGHT_SUM::"
+# --output junit: a test case per file, failures and errors counted
+expect junit 3 "$mc" --output junit --werror "$weights" "$static" "$valid" "$tmp/nope.aem"
+/usr/bin/python3 - "$tmp/out" <<'PY' && ok || fail "junit content"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites" and root.get("tests") == "4" and root.get("failures") == "2" and root.get("errors") == "1", root.attrib
+cases = root.find("testsuite").findall("testcase")
+assert [c.find("failure") is not None for c in cases] == [True, True, False, False]
+f = cases[0].find("failure")
+assert f.get("type") == "AEM_WEIGHT_SUM" and f.get("message") == "invalid: 1 error, 0 warnings", f.attrib
+assert "0x23c: error: AEM_WEIGHT_SUM" in f.text
+assert cases[1].find("failure").get("message") == "invalid: 0 errors, 8 warnings (warnings as errors)"
+assert cases[3].find("error").get("type") == "IO_OPEN_FAILED"
+PY
+
+# --baseline / --write-baseline (issue 26): accepted issues are not reported
+# and do not fail; a new issue does; a moved file keeps its baseline (SHA-256)
+mkdir -p "$tmp/adopt"; cp -r "$tmp/corpus/aem" "$tmp/adopt/assets"
+expect write-baseline 1 env -C "$tmp/adopt" "$mc" --write-baseline base.json -n 3 assets
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["invalid"] > 30 and "baselined" not in d["summary"], d["summary"]' "$tmp/adopt/base.json" && ok || fail "write-baseline: not the run's JSON report"
+expect baseline-clean 0 env -C "$tmp/adopt" "$mc" --baseline base.json -n 3 assets
+contains baseline-summary "$tmp/out" "0 errors, 0 warnings, 0 infos, 0 hints; 66 known (in the baseline) not reported"
+mv "$tmp/adopt/assets/invalid/weights_sum_0_93.aem" "$tmp/adopt/assets/invalid/renamed.aem"
+expect baseline-moved 0 env -C "$tmp/adopt" "$mc" --baseline base.json -n 3 assets
+cp "$tmp/corpus/aem/invalid/index_out_of_range.aem" "$tmp/adopt/assets/valid/skinned_animated.aem"
+expect baseline-new 1 env -C "$tmp/adopt" "$mc" --baseline base.json -n 3 assets
+contains baseline-new-line "$tmp/out" "assets/valid/skinned_animated.aem:0x318: error: AEM_INDEX_RANGE: index 8 (expected < vertex count 8) [/indices/4]"
+[ "$(grep -c ': error: ' "$tmp/out")" -eq 1 ] && ok || fail "baseline-new: known errors reported again"
+expect baseline-new-json 1 env -C "$tmp/adopt" "$mc" --baseline base.json -n 3 -o json assets
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["summary"]["counts"]["error"] == 1 and d["summary"]["baselined"] == 66, d["summary"]' "$tmp/out" && ok || fail "baseline json summary"
+# occurrences beyond the kept instances are matched by count
+expect baseline-count-write 0 "$mc" -n 1 --write-baseline "$tmp/static.json" "$static"
+expect baseline-count 0 "$mc" -n 1 --baseline "$tmp/static.json" "$static"
+contains baseline-count-summary "$tmp/out" "; 8 known (in the baseline) not reported"
+echo '{"files": 3}' >"$tmp/bad-baseline.json"
+expect baseline-bad 2 "$mc" --baseline "$tmp/bad-baseline.json" "$static"; one_line baseline-bad "$tmp/err"
+contains baseline-bad-msg "$tmp/err" "modelcheck: $tmp/bad-baseline.json: not a modelcheck JSON report (no \"files\" array)"
+
+# messages (issue 26, point 8): what was found, and why it is wrong
+c=$tmp/corpus
+expect msg-forced-format 1 "$mc" -f aem "$c/nlm/valid/wireframe_line_list.nlm"
+contains msg-forced-format-text "$tmp/out" "AEM_BAD_MAGIC: magic bytes are"
+contains msg-forced-format-detect "$tmp/out" "(expected \"AEM\": 41 45 4d); detection says nlm: check without -f aem [/header/magic]"
+expect msg-parent-forward 1 "$mc" "$c/aem/invalid/bone_parent_forward.aem"
+contains msg-parent-forward-text "$tmp/out" "bone 1: parent 2 (expected -1 or bone 0: parents come before their children; bone count 3)"
+expect msg-parent-self 1 "$mc" "$c/aem/invalid/bone_parent_self.aem"
+contains msg-parent-self-text "$tmp/out" "bone 1: parent 1 (expected -1 or bone 0: a bone cannot be its own parent; bone count 3)"
+expect msg-duplicate-range 0 "$mc" "$c/e3d/valid/faces_materials_repeated.e3d"
+contains msg-duplicate-range-text "$tmp/out" "triangles [0, 12) are listed twice: a duplicate of an earlier facesMaterials range"
+expect msg-draft 0 "$mc" "$c/semodel/valid/collision_block_draft.semodel"
+contains msg-draft-text "$tmp/out" "the 2017 draft leaves its layout undefined (a TODO in the spec), so the bytes after the meshes are not checked"
+lacks msg-draft-bare-todo "$tmp/out" "(TODO)"
 
 # informational options
 expect version 0 "$mc" --version
@@ -168,6 +277,20 @@ contains list-codes-text "$tmp/out" "AEM_WEIGHT_SUM"
 expect list-codes-json 0 "$mc" --list-codes --output json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["code"]=="IO_OPEN_FAILED" and c["origin"]=="tool" and c["kind"]=="IO" for c in d) and all(c["kind"] for c in d)' "$tmp/out" && ok || fail "list-codes json"
 expect markdown-needs-list 2 "$mc" --output markdown "$valid"
+# explain and --list-codes CODE... (issue 26): rule, clause, why, what to do, an example
+expect explain 0 "$mc" explain AEM_WEIGHT_SUM
+contains explain-rule "$tmp/out" "  Rule:          The bone weights of a skinned vertex do not sum to 1."
+contains explain-why "$tmp/out" "  Why it matters: AEM readers use the weights as stored"
+contains explain-what "$tmp/out" "  What to do:    Normalise the skin weights"
+contains explain-example "$tmp/out" "  Example:       corpus/aem/invalid/weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000"
+expect explain-unknown 2 "$mc" explain AEM_NOPE; one_line explain-unknown "$tmp/err"
+expect explain-none 2 "$mc" explain; one_line explain-none "$tmp/err"
+expect explain-help 0 "$mc" explain --help; contains explain-help-text "$tmp/out" "usage: modelcheck explain CODE..."
+expect list-codes-args 0 "$mc" --list-codes NLM_WEIGHT_SUM IO_OPEN_FAILED
+[ "$(grep -c '^  Rule:' "$tmp/out")" -eq 2 ] && ok || fail "list-codes CODE...: not two codes explained"
+lacks list-codes-args-only "$tmp/out" "AEM_WEIGHT_SUM"
+expect list-codes-args-json 0 "$mc" --list-codes --output json E3D_FACES_MATERIALS_OVERLAP
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [c["code"] for c in d] == ["E3D_FACES_MATERIALS_OVERLAP"] and d[0]["why"] and d[0]["what_to_do"], d' "$tmp/out" && ok || fail "list-codes CODE --output json"
 
 # tolerance options: each one changes the verdict it governs; bad values are usage errors
 normal=$tmp/corpus/aem/invalid/normal_length_0_9.aem

@@ -177,6 +177,43 @@ def main():
         seen = sorted(f["path"] for f in doc["files"])
         check(rc == 0 and seen == sorted(["./one/b/c/x.aem", "./" + os.path.join(deep, "x.aem")])
               and doc["summary"].get("skipped") == 2, f"glob exclusions: exit {rc}, {seen}, {err!r}")
+        # issue 26: each file's nearest configuration, whatever the working
+        # directory; several in one run; the summary names them
+        nested = os.path.join(repo, "legacy", ".modelcheck.json")
+        with open(nested, "w") as f:
+            json.dump({"severity": {"AEM_UNSUPPORTED_VERSION": "info"}}, f)
+        rc, out, err = run(mc, ["-o", "json", os.path.join(repo, "legacy"), os.path.join(repo, "assets", "warn.aem")],
+                           tmp)
+        sev = {os.path.relpath(f["path"], repo): [(i["code"], i["severity"]) for i in f["issues"]]
+               for f in json.loads(out)["files"]} if out else {}
+        check(rc == 0 and sev == {"legacy/v1/old.aem": [("AEM_UNSUPPORTED_VERSION", "info")],
+                                  "assets/warn.aem": [("AEM_UNSKINNED_VERTEX", "info")]},
+              f"per-file discovery from outside the repository: exit {rc}, {sev}, {err!r}")
+        rc, out, _ = run(mc, [os.path.join(repo, "assets", "warn.aem"), os.path.join(repo, "legacy")], tmp)
+        check(rc == 0 and out.splitlines()[-1].endswith(f"; config: {cfg}, {nested}"),
+              f"summary names the configurations: {out.splitlines()[-1:]}")
+        rc, out, err = run(mc, ["--show-config", "legacy/v1/old.aem", "-s", "AEM_WEIGHT_SUM=warning"], repo)
+        check(rc == 0 and f"config: {nested} (sha256 " in out
+              and f"severity.AEM_UNSUPPORTED_VERSION: info ({nested}: top level; catalog default error)" in out
+              and "severity.AEM_WEIGHT_SUM: warning (command line; catalog default error)" in out
+              and "max_issues: 10 (default)" in out, f"--show-config nested: exit {rc}, {out!r}, {err!r}")
+        rc, out, _ = run(mc, ["--show-config", "legacy/v1/old.aem", "--config", cfg], repo)
+        check(rc == 0 and f"severity.AEM_UNSUPPORTED_VERSION: warning ({cfg}: overrides[0]; catalog default error)"
+              in out and "excluded: no" in out, f"--show-config override: {out!r}")
+        rc, out, _ = run(mc, ["--show-config", "vendor/theirs.aem"], repo)
+        check(rc == 0 and "excluded: yes" in out, f"--show-config excluded: {out!r}")
+        # a bad configuration met only inside a walked directory: its files
+        # are skipped (not checked with half of it), the rest is, exit 2
+        with open(nested, "w") as f:
+            f.write('{"ignore": ["NOT_A_CODE"]}')
+        rc, out, err = run(mc, ["-o", "json", "."], repo)
+        doc = json.loads(out) if out else {"files": []}
+        paths = sorted(f["path"] for f in doc["files"])
+        check(rc == 2 and paths == ["./assets/new.aem", "./assets/warn.aem"]
+              and err == f"modelcheck: {nested}: ignore[0]: unknown issue code 'NOT_A_CODE' "
+                         "(see modelcheck --list-codes)\n",
+              f"bad nested config in a walk: exit {rc}, {paths}, {err!r}")
+        os.remove(nested)
         # a bad file in the repository stops every run before any file is validated
         with open(cfg, "w") as f:
             f.write('{"ignore": ["NOT_A_CODE"]}')

@@ -9,7 +9,7 @@
  * renormalised, SAMF weights rounded to sum 255, names cut at a UTF-8
  * boundary, a refusal with exit 1 where the format cannot hold the scene),
  * and broken variants reproducing the field's real exporter bugs
- * (FIELD-NOTES), chosen with --bug:
+ * (docs/formats), chosen with --bug:
  *
  *   truncate-weights  SAMF weights as int(w * 255) (sums of 254)
  *   line-range        AEM mesh index count includes the primitive's line indices

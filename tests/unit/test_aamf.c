@@ -161,7 +161,7 @@ Test(aamf, legacy_odd_primitive_count_is_clean)
 Test(aamf, padded_animation_name_is_valid)
 {
     sample(AAMFB_ONE_BONE, 0);
-    memcpy(m->anims[0].name, "walk----", 8); /* FIELD-NOTES: a real file pads with '-' */
+    memcpy(m->anims[0].name, "walk----", 8); /* docs/formats/aamf.md: a real file pads with '-' */
     r = run(0, 0);
     expect_codes(r, -1);
 }
@@ -564,7 +564,7 @@ Test(aamf, texture_count_past_block)
     expect_only(r, MC_AAMF_AMF_LAYOUT, 1, off(AAMFB_BONE_BLOCKS, 0) + 4);
 }
 
-/* FIELD-NOTES AAMF, embedded AMF: texture indices are used unchecked. Bone
+/* docs/formats/aamf.md, embedded AMF: texture indices are used unchecked. Bone
  * 4 has 2 names and 2 chunks; chunk 1 holds 2 F4, 1 FT4, 2 GT4, 1 G3, 2 FT3. */
 Test(aamf, texture_index_past_table)
 {

@@ -255,7 +255,7 @@ static void table_vertex(size_t i, uint32_t *x, uint32_t *y, uint32_t *z)
 }
 
 /* cube1.e3d (468 bytes) and cube2.e3d (568 bytes, normals added), block by
- * block from the table, with the lengths the table gives. FIELD-NOTES: the
+ * block from the table, with the lengths the table gives. docs/formats/e3d.md: the
  * table's own slips (vertex data [58..402], facesMaterials count "0",
  * the one-level arrows) are in the text only, the lengths are right. */
 static void spec_cube(bool normals)

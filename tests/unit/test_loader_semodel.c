@@ -329,7 +329,7 @@ Test(loader_semodel, counts_drive_the_blocks_not_flags)
     semb_free(sm);
 }
 
-/* FIELD-NOTES: per vertex a u32 delta count and its (u32 shape, float x, y,
+/* docs/formats/semodel.md: per vertex a u32 delta count and its (u32 shape, float x, y,
  * z) records, to the end of the file. Tail offsets: v0's count 21, its
  * record 25; v1's count 41; v2's 45; v3's 49; 53 bytes in all. */
 Test(loader_semodel, seblend_deltas_checked)

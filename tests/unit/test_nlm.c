@@ -344,7 +344,7 @@ Test(nlm, nan_position_is_not_judged_against_aabb)
     expect_only(r, MC_NLM_VERTEX_NOT_FINITE, 1, vtx(0, 1, 0));
 }
 
-/* FIELD-NOTES NLM: line-list meshes carry (0, 0, 0) normals: one warning
+/* docs/formats/nlm.md: line-list meshes carry (0, 0, 0) normals: one warning
  * per mesh, at the first, never NOT_UNIT. */
 Test(nlm, zero_normals_are_one_warning_per_mesh)
 {
@@ -391,6 +391,34 @@ Test(nlm, line_list_mesh_is_a_warning)
     expect_only(r, MC_NLM_MESH_NOT_TRIANGLES, 1, nlmb_mesh_offset(m, 0) + 4);
     cr_expect(mc_result_valid(r));
     cr_expect_eq(r->info.triangles, 1);
+}
+
+/* issue 26: a line list whose count is a multiple of 3 is the same one
+ * finding, not a degenerate-triangle warning per "triangle" */
+Test(nlm, line_list_of_12_indices_is_one_finding)
+{
+    static const uint32_t lines[12] = {0, 1, 1, 2, 2, 3, 3, 0, 0, 2, 2, 1};
+    use_sample(NLMB_STATIC_TWO_MESHES);
+    cr_assert_eq(nlmb_resize_mesh(&m->meshes[0], 4, 12), 0);
+    memcpy(m->meshes[0].indices, lines, sizeof lines);
+    r = validate_nlm(m, NULL, 0);
+    expect_only(r, MC_NLM_MESH_NOT_TRIANGLES, 1, nlmb_mesh_offset(m, 0) + 4);
+    cr_expect_str_eq(r->issues[0].instances[0].message,
+                     "mesh 0: 12 indices read as triangles all repeat a vertex: a line list, not triangles "
+                     "(triangles not checked)");
+}
+
+/* one proper triangle among them: triangles after all, each bad one reported */
+Test(nlm, triangles_with_some_degenerate_stay_triangles)
+{
+    static const uint32_t tris[6] = {0, 1, 2, 2, 2, 3};
+    use_sample(NLMB_STATIC_TWO_MESHES);
+    cr_assert_eq(nlmb_resize_mesh(&m->meshes[0], 4, 6), 0);
+    memcpy(m->meshes[0].indices, tris, sizeof tris);
+    r = validate_nlm(m, NULL, 0);
+    cr_assert_eq(r->issue_count, 1);
+    cr_expect_eq(r->issues[0].code, MC_NLM_DEGENERATE_TRIANGLE);
+    cr_expect_eq(r->issues[0].count, 1);
 }
 
 Test(nlm, texture_that_is_not_png_or_jpeg)

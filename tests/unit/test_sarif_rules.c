@@ -63,8 +63,11 @@ Test(sarif_rules, every_code_has_advice_of_its_kind)
                          "reports/render/sarif_rules.c", mc_code_get((mc_code)i)->name, mc_code_get((mc_code)i)->kind);
             generic++;
         }
+        /* the code's own advice (mc_advice.def) where it has one, else its kind's */
+        int own;
+        const char *shown = mc_advice_what((mc_code)i, &own);
         char *h = help_text((mc_code)i, "text");
-        cr_expect(strstr(h, r), "%s: the help does not carry its advice", mc_code_get((mc_code)i)->name);
+        cr_expect(strstr(h, shown), "%s: the help does not carry its advice", mc_code_get((mc_code)i)->name);
         /* tool codes are about the environment: no config advice for the file */
         int tool = mc_code_get((mc_code)i)->origin == MC_ORIGIN_TOOL;
         cr_expect_eq(strstr(h, ".modelcheck.json") != NULL, !tool, "%s: %s", mc_code_get((mc_code)i)->name, h);
@@ -141,4 +144,22 @@ Test(sarif_rules, kinds_land_where_they_belong)
         const char *r = mc_sarif_remedy(cases[i].code, &c);
         cr_expect(strstr(r, cases[i].word), "%s: %s", mc_code_get(cases[i].code)->name, r);
     }
+}
+
+/* issue 26: every code has advice (mc_advice.def): why it matters, from its
+ * own entry or its kind's, and what to do; the SARIF help carries both */
+Test(sarif_rules, every_code_has_why_and_what)
+{
+    for (int i = 0; i < MC_CODE_COUNT; i++) {
+        const char *why = mc_advice_why((mc_code)i);
+        int content = 0;
+        const char *what = mc_advice_what((mc_code)i, &content);
+        cr_expect(why && *why, "%s has no \"why it matters\" (add its kind to mc_advice.def)",
+                  mc_code_get((mc_code)i)->name);
+        cr_expect(what && *what, "%s has no \"what to do\"", mc_code_get((mc_code)i)->name);
+    }
+    char *h = help_text(MC_AEM_BONE_PARENT_FORWARD, "text");
+    cr_expect(strstr(h, "Why it matters: The AEM loader walks from each bone to its parent without a bound"), "%s", h);
+    cr_expect(strstr(h, "What to do: Export bones parents first"), "%s", h);
+    free(h);
 }

@@ -375,7 +375,7 @@ Test(semodel, no_data_block)
     expect_only(r, MC_SEMODEL_NO_DATA_BLOCK, 1, 11);
 }
 
-/* FIELD-NOTES: readers disagree; the count decides. */
+/* docs/formats/semodel.md: readers disagree; the count decides. */
 Test(semodel, material_count_without_flag_draft)
 {
     use(SEMB_UV_LAYERS, SEMB_DRAFT);

@@ -102,7 +102,7 @@ uint64_t mc_issue_count(const mc_ctx *c, mc_code code);
 
 /*
  * Vertices of one mesh whose normal is (0, 0, 0): the field's way of saying
- * "no normal" (FIELD-NOTES NLM: line-list meshes; E3D: official samples),
+ * "no normal" (docs/formats/nlm.md: line-list meshes; E3D: official samples),
  * never a unit-length error. Every format folds them into one warning per
  * mesh, at the first such vertex, with the count.
  */

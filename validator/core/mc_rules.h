@@ -35,7 +35,7 @@ bool mc_fits_or_truncated(mc_ctx *c, const mc_reader *r, uint64_t count, uint64_
                           mc_code code, const char *path, const char *what, ...) MC_PRINTF(8, 9);
 
 /* Where bone i's parent stands among `bones` bones. Parents come first in
- * every format with a bone hierarchy (FIELD-NOTES: the AEM loader, the
+ * every format with a bone hierarchy (docs/formats: the AEM loader, the
  * SEModel importer and the AAMF runtime all walk bones in order). A
  * negative parent is out of range: each format handles its root marker
  * before asking. */

@@ -49,16 +49,24 @@ void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_
 {
     if (parent == -1) return;
     mc_code code;
+    const char *why;
     switch (mc_parent_order_of(parent, i, bones)) {
     case MC_PARENT_BEFORE: return;
-    case MC_PARENT_SELF: code = codes->self; break;
-    case MC_PARENT_FORWARD: code = codes->forward; break;
-    default: code = codes->range; break;
+    case MC_PARENT_SELF: code = codes->self, why = "a bone cannot be its own parent"; break;
+    case MC_PARENT_FORWARD: code = codes->forward, why = "parents come before their children"; break;
+    default: code = codes->range, why = "no such bone"; break;
     }
     mc_instance *in = mc_emit(c, code, at);
     mc_path(in, "/bones/%" PRIu64 "/parent", i);
-    mc_msg(in, "bone %" PRIu64 ": parent %" PRId64 " (expected -1 or < %" PRIu64 ", bone count %" PRIu64 ")",
-           i, parent, i, bones);
+    /* bone 0 can only be a root: "< 0" would read as a typo */
+    if (i == 0)
+        mc_msg(in, "bone 0: parent %" PRId64 " (expected -1: %s, and bone 0 has none before it; bone count %" PRIu64 ")",
+               parent, why, bones);
+    else if (i == 1)
+        mc_msg(in, "bone 1: parent %" PRId64 " (expected -1 or bone 0: %s; bone count %" PRIu64 ")", parent, why, bones);
+    else
+        mc_msg(in, "bone %" PRIu64 ": parent %" PRId64 " (expected -1 or an earlier bone, 0 to %" PRIu64 ": %s; bone count %" PRIu64 ")",
+               i, parent, i - 1, why, bones);
 }
 
 size_t mc_utf8_sequence_length(const uint8_t *s, size_t n)

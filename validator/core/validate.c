@@ -298,6 +298,23 @@ static void check_has_content(mc_ctx *c)
            (uint64_t)c->size, i->meshes, i->nodes, i->materials, i->textures);
 }
 
+/* A format forced (-f) on a file detection gives to another: the first
+ * issue (the magic, nearly always) says so, or the user reads only that
+ * the magic is wrong. */
+static void note_forced_format(mc_ctx *c, const mc_format_module *forced)
+{
+    const mc_format_module *found = detect(c->data, c->size);
+    if (!found || found == forced) return;
+    mc_slot *first = NULL;
+    for (int k = 0; k < MC_CODE_COUNT; k++)
+        if (c->slots[k].kept && (!first || c->slots[k].first_offset < first->first_offset)) first = &c->slots[k];
+    if (!first) return;
+    mc_instance *in = &first->instances[0];
+    size_t len = strlen(in->message);
+    snprintf(in->message + len, sizeof in->message - len, "; detection says %s: check without -f %s",
+             mc_format_name(found->format), mc_format_name(forced->format));
+}
+
 static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
 {
     if (file_size > c->opt->max_file_bytes) {
@@ -323,6 +340,7 @@ static void run_checks(mc_ctx *c, mc_result *r, uint64_t file_size)
     r->format = m->format;
     m->validate(c);
     check_has_content(c);
+    if (c->opt->format != MC_FORMAT_UNKNOWN) note_forced_format(c, m);
 }
 
 mc_result *mc_result_new(void)

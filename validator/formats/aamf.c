@@ -1,5 +1,5 @@
 /*
- * AAMF / SAMF (aamf.md of github.com/kiwanowski/UnnamedHB1, FIELD-NOTES
+ * AAMF / SAMF (aamf.md of github.com/kiwanowski/UnnamedHB1, docs/formats/aamf.md
  * "AAMF / SAMF"): animated PlayStation 1 models in two variants.
  *
  * SAMF v2 starts with the magic 'SAMF' ('AAMF' is accepted) and a packed
@@ -82,7 +82,7 @@ enum {
 #define NORMAL_CLEAN_MIN ((int64_t)((4096.0 - AAMF_NORMAL_TOLERANCE) * (4096.0 - AAMF_NORMAL_TOLERANCE)) + 2)
 #define NORMAL_CLEAN_MAX ((int64_t)((4096.0 + AAMF_NORMAL_TOLERANCE) * (4096.0 + AAMF_NORMAL_TOLERANCE)) - 1)
 
-/* FIELD-NOTES, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3,
+/* docs/formats/aamf.md, embedded AMF: record sizes of F4, G4, FT4, GT4, F3, G3,
  * FT3, GT3, in the order of the per-chunk counts. */
 static const uint32_t amf_record_size[AMF_KINDS] = {64, 100, 84, 136, 52, 76, 68, 92};
 static const char *const amf_kind_name[AMF_KINDS] = {"F4", "G4", "FT4", "GT4",
@@ -153,7 +153,7 @@ static bool printable(uint8_t ch)
     return ch >= 0x20 && ch <= 0x7e;
 }
 
-/* aamf.md: char name[8]; FIELD-NOTES: not necessarily NUL-terminated (a
+/* aamf.md: char name[8]; docs/formats/aamf.md: not necessarily NUL-terminated (a
  * real file pads with '-'). Bytes up to the first NUL must be printable.
  * Returns the key the name compares by (bytes after the NUL zeroed). */
 static uint64_t name_key(const uint8_t *b, int *bad)
@@ -169,7 +169,7 @@ static uint64_t name_key(const uint8_t *b, int *bad)
 
 /* ---- header ---- */
 
-/* aamf.md, SAMF header (FIELD-NOTES: exactly 16 bytes, packed, read field by
+/* aamf.md, SAMF header (docs/formats/aamf.md: exactly 16 bytes, packed, read field by
  * field), then the fixed-size tables whose sizes the counts imply. False when
  * the layout cannot be trusted. */
 static bool samf_header(mc_ctx *c, aamf_file *f)
@@ -197,7 +197,7 @@ static bool samf_header(mc_ctx *c, aamf_file *f)
     }
     f->bones = mc_read_u16(&r);
     f->anims = mc_read_u16(&r);
-    f->vertices = mc_read_u32(&r); /* offset 10: unaligned, as FIELD-NOTES says */
+    f->vertices = mc_read_u32(&r); /* offset 10: unaligned, as docs/formats/aamf.md says */
     f->faces = mc_read_u16(&r);
     f->anim_count_off = 8;
     f->bone_table = SAMF_HEADER_SIZE;
@@ -257,7 +257,7 @@ static bool legacy_header(mc_ctx *c, aamf_file *f)
 
 /* ---- bone table ---- */
 
-/* aamf.md, Bone Parent Table; FIELD-NOTES: bone_idx == row, a root is its
+/* aamf.md, Bone Parent Table; docs/formats/aamf.md: bone_idx == row, a root is its
  * own parent, parents come first (the legacy runtime asserts both). */
 static void check_bone_table(mc_ctx *c, const aamf_file *f)
 {
@@ -379,7 +379,7 @@ static int64_t determinant(const fx_matrix *x)
            (int64_t)m[2] * ((int64_t)m[3] * m[7] - (int64_t)m[4] * m[6]);
 }
 
-/* aamf.md, MATRIX: a 4.12 rotation (FIELD-NOTES: from a quaternion, scale
+/* aamf.md, MATRIX: a 4.12 rotation (docs/formats/aamf.md: from a quaternion, scale
  * dropped), a zero pad, an int32 4.12 translation. */
 static void check_matrix(mc_ctx *c, uint64_t off, const fx_matrix *x, const matrix_ref *w)
 {
@@ -722,7 +722,7 @@ static bool normals_surely_clean(const uint8_t *b, size_t n)
 typedef void svector_exact_fn(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0,
                               uint32_t n);
 
-/* aamf.md, Vertices: SVECTOR positions; FIELD-NOTES: the writer saturates
+/* aamf.md, Vertices: SVECTOR positions; docs/formats/aamf.md: the writer saturates
  * at +-8.0, so a component at the int16 limit lost part of the shape. */
 static void positions_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint32_t v0, uint32_t n)
 {
@@ -778,7 +778,7 @@ static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
 }
 
 /* aamf.md, Skin Weights, slot by slot: used slots (weight > 0) name a bone
- * once; unused slots hold index 0 (FIELD-NOTES: the writer leaves the
+ * once; unused slots hold index 0 (docs/formats/aamf.md: the writer leaves the
  * stale joint index: its own warning). Returns the influence count. */
 static unsigned check_skin_slots(mc_ctx *c, const aamf_file *f, uint64_t off, uint32_t v,
                                  const uint8_t *idx, const uint8_t *w)
@@ -811,7 +811,7 @@ static unsigned check_skin_slots(mc_ctx *c, const aamf_file *f, uint64_t off, ui
     return used;
 }
 
-/* aamf.md, Skin Weights: "normalized to sum to 255". FIELD-NOTES: the
+/* aamf.md, Skin Weights: "normalized to sum to 255". docs/formats/aamf.md: the
  * writer truncates each int(w*255), so n non-zero weights lose less than
  * n - 1 in all: 256 - n .. 254 is that truncation, under its own code. */
 static void check_weight_sum(mc_ctx *c, uint64_t off, uint32_t v, const uint8_t *w, unsigned used)
@@ -946,7 +946,7 @@ static void check_skin(mc_ctx *c, const aamf_file *f)
     c->info->max_influences = max_influences;
 }
 
-/* aamf.md, Faces: u16 indices into the vertices; FIELD-NOTES: u16 cannot
+/* aamf.md, Faces: u16 indices into the vertices; docs/formats/aamf.md: u16 cannot
  * address more than 65536 vertices. */
 static void check_faces(mc_ctx *c, const aamf_file *f)
 {
@@ -1065,7 +1065,7 @@ static void check_amf_texture_names(mc_ctx *c, const amf_scope *s, mc_reader *r,
     }
 }
 
-/* FIELD-NOTES AAMF, embedded AMF: the reader uses texture indices
+/* docs/formats/aamf.md, embedded AMF: the reader uses texture indices
  * unchecked, so each textured record's index must name one of the block's
  * used_textures names. The caller checked that the chunk's records fit. */
 static void check_amf_texture_indices(mc_ctx *c, const amf_scope *s, const mc_reader *r, uint64_t base,
@@ -1132,7 +1132,7 @@ static bool check_amf_chunks(mc_ctx *c, const amf_scope *s, mc_reader *r, uint64
     return true;
 }
 
-/* FIELD-NOTES, embedded AMF as the game's reader parses it. One issue per
+/* docs/formats/aamf.md, embedded AMF as the game's reader parses it. One issue per
  * block when the layout does not hold (an older AMF layout would otherwise
  * give a cascade). */
 static void check_amf(mc_ctx *c, const amf_scope *s, uint64_t *textures_total, uint64_t *triangles)
@@ -1258,7 +1258,7 @@ static void check_keyframes(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_
 }
 
 /* One animation block at pos whose size fits the file (aamf.md, Animation
- * Data Blocks; FIELD-NOTES: exact size, keyframe_count >= 1, pointer 0). */
+ * Data Blocks; docs/formats/aamf.md: exact size, keyframe_count >= 1, pointer 0). */
 static void check_anim_block(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_t a,
                              uint32_t size, anim_name *slot, uint64_t *keyframes)
 {

@@ -1,5 +1,5 @@
 /*
- * AEM (aem.md of github.com/janhsimon/aem, FIELD-NOTES "AEM"): a 40-byte
+ * AEM (aem.md of github.com/janhsimon/aem, docs/formats/aem.md): a 40-byte
  * header of nine counts followed by nine fixed-size record sections. The
  * exact file size follows from the counts, so it is checked first: a file of
  * another size uses another layout (the version byte stayed 1 across three),
@@ -114,7 +114,8 @@ static bool check_header(mc_ctx *c, aem_file *f)
     if (!magic || memcmp(magic, "AEM", 3) != 0) {
         mc_instance *in = mc_emit(c, MC_AEM_BAD_MAGIC, 0);
         mc_path(in, "/header/magic");
-        mc_msg(in, "magic is not \"AEM\" (41 45 4d)");
+        mc_msg(in, "magic bytes are %02x %02x %02x (expected \"AEM\": 41 45 4d)", c->size > 0 ? c->data[0] : 0,
+               c->size > 1 ? c->data[1] : 0, c->size > 2 ? c->data[2] : 0);
     }
     uint8_t version = mc_read_u8(&r);
     if (!r.fail && version != 1) {
@@ -307,7 +308,7 @@ static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, u
 }
 
 /* aem.md, Vertex Section: "The sum of all bone weights is always 1";
- * FIELD-NOTES: the exporter's unskinned vertex (all -1, all 0) has its own
+ * docs/formats/aem.md: the exporter's unskinned vertex (all -1, all 0) has its own
  * code. The tolerance grows with the number of non-zero weights, as in the
  * glTF-Validator. */
 static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const aem_vertex *v)
@@ -528,7 +529,7 @@ static void check_indices(mc_ctx *c, const aem_file *f)
 
 /* ---- names ---- */
 
-/* aem.md: names are NUL-terminated within 128 bytes; FIELD-NOTES: bytes
+/* aem.md: names are NUL-terminated within 128 bytes; docs/formats/aem.md: bytes
  * after the NUL are not zeroed by the exporter (info only). Returns the
  * length, or -1 when unterminated. */
 static int check_name(mc_ctx *c, uint64_t off, const uint8_t *b, const char *path_prefix,
@@ -640,7 +641,7 @@ static void check_meshes(mc_ctx *c, const aem_file *f, bool extra_same)
 
 /* ---- materials ---- */
 
-/* aem.md, Material Section: 255 means "not defined"; FIELD-NOTES: the
+/* aem.md, Material Section: 255 means "not defined"; docs/formats/aem.md: the
  * exporter writes -1 instead. Anything else must name a texture. */
 static void check_materials(mc_ctx *c, const aem_file *f)
 {
@@ -714,7 +715,7 @@ static void check_bones(mc_ctx *c, const aem_file *f)
         if (r.fail) return;
         uint64_t off = f->offset[SEC_BONES] + i * AEM_BONE_SIZE;
         check_bone_matrix(c, off, i, m);
-        /* aem.md, Bone Section; FIELD-NOTES: parents come first (the loader
+        /* aem.md, Bone Section; docs/formats/aem.md: parents come first (the loader
          * walks parents unbounded: self or forward parents loop, large ones
          * crash). */
         static const mc_parent_codes parent_codes = {
@@ -794,7 +795,7 @@ static bool channel_in_range(const aem_file *f, aem_channel ch)
 }
 
 /* aem.md, Sequence Section: ranges lie in the keyframe section;
- * FIELD-NOTES: every channel holds at least one key. */
+ * docs/formats/aem.md: every channel holds at least one key. */
 static void check_sequences(mc_ctx *c, const aem_file *f)
 {
     for (uint64_t s = 0; s < f->count[SEC_SEQUENCES]; s++) {
@@ -902,7 +903,7 @@ static int compare_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* FIELD-NOTES: sequence_count = animations x bones, so every sequence
+/* docs/formats/aem.md: sequence_count = animations x bones, so every sequence
  * belongs to some animation; report those that none covers. starts holds
  * the sequence_index of each animation whose range fits. */
 static void check_unused_sequences(mc_ctx *c, const aem_file *f, uint32_t *starts, size_t n)

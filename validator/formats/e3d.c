@@ -1,5 +1,5 @@
 /*
- * E3D (e3d.adoc of github.com/ecere/E3D-spec, FIELD-NOTES "E3D"): a tree of
+ * E3D (e3d.adoc of github.com/ecere/E3D-spec, docs/formats/e3d.md): a tree of
  * typed, length-prefixed blocks (u16 type, u32 length including the 6-byte
  * header), any run of which may sit inside an LZMA block.
  *
@@ -9,7 +9,7 @@
  * block, and decodes LZMA blocks with the LZMA SDK. e3d_blocks.c checks
  * each block type's payload and the semantics.
  *
- * LZMA (FIELD-NOTES): u32 uncompressed size, 5 property bytes, a raw LZMA1
+ * LZMA (docs/formats/e3d.md): u32 uncompressed size, 5 property bytes, a raw LZMA1
  * stream without end marker. The decoded bytes are walked as children of
  * the LZMA block's parent. The output grows as the decoder produces it
  * (never allocated from the declared size alone), and the LZMA SDK decodes
@@ -45,7 +45,7 @@ enum {
 #define BOX(t, n, p, k, once) {t, n, p, K_CONTAINER, k, once, 0, 0}
 
 /* Every type of e3d.adoc's table plus the reference code's morph blocks;
- * parents from FIELD-NOTES "Nesting". Sorted by type: e3d_find bisects. */
+ * parents from docs/formats/e3d.md "Nesting". Sorted by type: e3d_find bisects. */
 const e3d_type e3d_types[] = {
     {T_VERSION, "version", IN(C_TOP), K_VERSION, C_COUNT, 1, 0, 6},
     {T_LZMA, "lzma", IN_ANY, K_LZMA, C_COUNT, 0, 0, 0},
@@ -176,7 +176,7 @@ static size_t type_index(const e3d_type *t)
     return t ? (size_t)(t - e3d_types) : e3d_type_count;
 }
 
-/* FIELD-NOTES: the version block is 01 00 | 0C 00 00 00 | 'E3DF' | 00 01. */
+/* docs/formats/e3d.md: the version block is 01 00 | 0C 00 00 00 | 'E3DF' | 00 01. */
 static bool e3d_detect(const uint8_t *data, size_t size)
 {
     static const uint8_t head[10] = {0x01, 0x00, 0x0C, 0x00, 0x00, 0x00, 'E', '3', 'D', 'F'};
@@ -414,7 +414,7 @@ static void report_overrun(e3d *v, size_t fi, uint16_t type, uint32_t len)
 
 /* ---- version block ---- */
 
-/* FIELD-NOTES: 12 bytes, 'E3DF', u16 0x0100 (major 1 high, minor 0 low). */
+/* docs/formats/e3d.md: 12 bytes, 'E3DF', u16 0x0100 (major 1 high, minor 0 low). */
 static void check_version(e3d *v, const e3d_blk *b)
 {
     if (b->len != 12) {
@@ -529,7 +529,7 @@ static enum lz_result lz_decode(const uint8_t props[5], const uint8_t *src, size
     return res;
 }
 
-/* FIELD-NOTES: u32 uncompressed size, 5 property bytes ((pb*5+lp)*9+lc,
+/* docs/formats/e3d.md: u32 uncompressed size, 5 property bytes ((pb*5+lp)*9+lc,
  * u32 dictionary size), raw stream. Pushes a frame over the decoded bytes. */
 static void open_lzma(e3d *v, const e3d_blk *b)
 {
@@ -657,7 +657,7 @@ static void open_container(e3d *v, const e3d_blk *b)
 }
 
 /* Top-level sections in the reference reader's order, which has no
- * forward references (FIELD-NOTES "Order"). */
+ * forward references (docs/formats/e3d.md "Order"). */
 static void check_section_order(e3d *v, const e3d_blk *b)
 {
     static const char *const rank_name[6] = {"", "textures", "materials", "meshes", "nodes", "animations"};
@@ -671,7 +671,7 @@ static void check_section_order(e3d *v, const e3d_blk *b)
            b->t->name, rank_name[v->section_rank]);
 }
 
-/* FIELD-NOTES: the version block first, an LZMA block never in its place. */
+/* docs/formats/e3d.md: the version block first, an LZMA block never in its place. */
 static bool check_first(e3d *v, const e3d_blk *b, const e3d_frame *lf)
 {
     bool first = lf->klass == C_TOP && lf->nchildren == 0 && v->sp > 0 && b->fi == 0;

@@ -1,6 +1,6 @@
 /*
  * E3D block payloads (e3d.adoc of github.com/ecere/E3D-spec, "Detailed
- * description of all block types"; FIELD-NOTES "E3D"): each type's layout,
+ * description of all block types"; docs/formats/e3d.md): each type's layout,
  * the semantics of its values, IDs and references. Called by the tree walk in
  * e3d.c.
  *
@@ -44,7 +44,7 @@ static void not_finite(e3d *v, const e3d_blk *b, size_t pos, const char *what)
     mc_msg(in, "%s holds NaN or infinity", what);
 }
 
-/* FIELD-NOTES: strings are u16 length + bytes, no NUL. */
+/* docs/formats/e3d.md: strings are u16 length + bytes, no NUL. */
 static bool read_string(e3d *v, const e3d_blk *b, mc_reader *r, const uint8_t **s, uint16_t *len)
 {
     size_t at = r->pos;
@@ -125,7 +125,7 @@ static const char *path_problem(const uint8_t *s, size_t n)
     return NULL;
 }
 
-/* FIELD-NOTES: a textureName can be 64 KiB; names are file names. */
+/* docs/formats/e3d.md: a textureName can be 64 KiB; names are file names. */
 static void check_texture_name(e3d *v, const e3d_blk *b, const uint8_t *s, uint16_t len)
 {
     if (len > E3D_MAX_NAME) {
@@ -204,7 +204,7 @@ static int s10(uint32_t bits)
     return x >= 512 ? x - 1024 : x;
 }
 
-/* e3d.adoc: -1..1 mapped to -511..511; FIELD-NOTES: the reference packer
+/* e3d.adoc: -1..1 mapped to -511..511; docs/formats/e3d.md: the reference packer
  * writes -512 for -1 and decodes negatives / 512. Either mapping may hold.
  * (0, 0, 0) is no normal: counted, reported once when the mesh ends. */
 static void check_normal(e3d *v, const e3d_blk *b, size_t pos, uint32_t vi, uint32_t packed)
@@ -250,7 +250,7 @@ static void extend(e3d *v, const double p[3], uint32_t vi)
 
 /* Bone IDs (1..255, 0 = none) then as many weights (0..255); the IDs are
  * judged against the skin at the end of the mesh (skins follow the
- * attributes, FIELD-NOTES "Order"). */
+ * attributes, docs/formats/e3d.md "Order"). */
 static void check_weights(e3d *v, const e3d_blk *b, size_t pos, uint32_t vi, unsigned set,
                           const uint8_t *e, unsigned k)
 {
@@ -324,7 +324,7 @@ static bool checked_attribute(uint16_t type)
            bone_weights(type);
 }
 
-/* FIELD-NOTES: the reference reader keeps at most 10 bones per vertex. */
+/* docs/formats/e3d.md: the reference reader keeps at most 10 bones per vertex. */
 static void check_slots(e3d *v, const e3d_blk *b, size_t pos, uint16_t type, unsigned size)
 {
     if (size / 2 <= E3D_MAX_INFLUENCES) return;
@@ -766,7 +766,7 @@ static bool faces_surely_clean(const uint8_t *p, unsigned w, uint32_t len, uint3
     return ok;
 }
 
-/* FIELD-NOTES: triFaces start with a u32 triangle count. */
+/* docs/formats/e3d.md: triFaces start with a u32 triangle count. */
 static void check_faces(e3d *v, const e3d_blk *b)
 {
     unsigned w = b->type == 0x1030 ? 2 : 4;
@@ -808,7 +808,7 @@ static bool mesh_order(e3d *v, const e3d_blk *b, bool ok, const char *needs)
     return false;
 }
 
-/* e3d.adoc: (start, count, material ID) triangle ranges; FIELD-NOTES:
+/* e3d.adoc: (start, count, material ID) triangle ranges; docs/formats/e3d.md:
  * official samples repeat and overlap them (warning, at the mesh's end). */
 static void check_faces_materials(e3d *v, const e3d_blk *b)
 {
@@ -878,8 +878,12 @@ static void check_overlaps(e3d *v, size_t fi)
             if (in && g->has_payload) mc_payload_offset(in, g->payload);
             if (in) e3d_frame_path(v, fi, in->path, sizeof in->path);
             e3d_append(in, "/facesMaterials");
-            mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") overlap an earlier facesMaterials range ending at %" PRIu64,
-                   g->start, g->end, reach);
+            if (g->start == m->fm[i - 1].start && g->end == m->fm[i - 1].end)
+                mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") are listed twice: a duplicate of an earlier facesMaterials range",
+                       g->start, g->end);
+            else
+                mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") overlap an earlier facesMaterials range (triangles up to %" PRIu64 " are taken)",
+                       g->start, g->end, reach);
         }
         if (g->end > reach) reach = g->end;
     }
@@ -962,7 +966,7 @@ static bool dup_indices_ok(const e3d_blk *b, size_t first, size_t width, uint32_
     return true;
 }
 
-/* e3d.adoc: u32 count + count u16 indices; FIELD-NOTES: the code writes
+/* e3d.adoc: u32 count + count u16 indices; docs/formats/e3d.md: the code writes
  * (length - 6) / 4 int32 indices and no count. */
 static void check_dup_vertices(e3d *v, const e3d_blk *b)
 {
@@ -1000,7 +1004,7 @@ static bool parts_ok(const e3d_blk *b, size_t width, uint64_t faces)
     return true;
 }
 
-/* e3d.adoc: (u32 id, u32 start, u32 count) per part; FIELD-NOTES: the code
+/* e3d.adoc: (u32 id, u32 start, u32 count) per part; docs/formats/e3d.md: the code
  * writes (u64 id, u32 start, u32 count). */
 static void check_parts(e3d *v, const e3d_blk *b)
 {
@@ -1058,7 +1062,7 @@ static bool add_path(e3d *v, const char *path)
     return true;
 }
 
-/* FIELD-NOTES: u8 count, then per bone a string (node name) and 16 floats.
+/* docs/formats/e3d.md: u8 count, then per bone a string (node name) and 16 floats.
  * The names resolve against the nodes, which follow: kept for the end. */
 static void check_skin_bones(e3d *v, const e3d_blk *b)
 {
@@ -1166,7 +1170,7 @@ static void check_keys(e3d *v, const e3d_blk *b)
         }
         return;
     }
-    uint64_t head = b->type == 0xA300 ? 4 : 0; /* FIELD-NOTES: int morph index */
+    uint64_t head = b->type == 0xA300 ? 4 : 0; /* docs/formats/e3d.md: int morph index */
     unsigned size = key_size(b->type);
     if (keys * size + head != b->n) {
         char what[96];
@@ -1206,7 +1210,7 @@ static bool frames_valid(const e3d *v, const uint8_t *p, uint32_t keys)
     return true;
 }
 
-/* e3d.adoc: u32 keys, keys x u32 frames, u8 loop flag; FIELD-NOTES: the
+/* e3d.adoc: u32 keys, keys x u32 frames, u8 loop flag; docs/formats/e3d.md: the
  * code writes the loop flag before the frames. Same size: told apart by
  * which reading gives a 0/1 flag and increasing frames. */
 static bool enter_track(e3d *v, const e3d_blk *b, size_t *skip)

@@ -19,11 +19,11 @@
  * fixed limit is named in the E3D_LZMA_DEPTH_LIMIT catalog clause. */
 #define E3D_MAX_LZMA_DEPTH 8u
 #define E3D_MAX_VERTICES 65536u      /* e3d.adoc, attributes: limit of 65,536 vertices */
-#define E3D_MAX_INFLUENCES 10u       /* FIELD-NOTES: the reference reader's fixed array */
+#define E3D_MAX_INFLUENCES 10u       /* docs/formats/e3d.md: the reference reader's fixed array */
 #define E3D_MAX_NAME 4096u           /* textureName bound (PATH_MAX) */
 #define E3D_BONE_SETS 8u             /* boneWeights .. boneWeights8 */
 
-/* The container classes a block may sit in (FIELD-NOTES E3D, "Nesting"). */
+/* The container classes a block may sit in (docs/formats/e3d.md, "Nesting"). */
 enum e3d_class {
     C_TOP, C_TEXTURES, C_TEXTURE, C_MATERIALS, C_MATERIAL, C_MAP, C_MESHES, C_MESH,
     C_ATTRS, C_SKIN, C_MORPHS, C_MORPH, C_NODES, C_NODE, C_ANIMS, C_ANIM, C_TRACK,

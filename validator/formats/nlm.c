@@ -1,5 +1,5 @@
 /*
- * NLM (nlm.md, FIELD-NOTES "NLM"): a 16-byte header, an AABB, a counted list
+ * NLM (nlm.md, docs/formats/nlm.md): a 16-byte header, an AABB, a counted list
  * of variable-size meshes, and, when the header's flag says so, an animation
  * section (bone info map, bone map with keys, node hierarchy). Nothing is
  * indexed: every section starts where the previous one ends, so the file is
@@ -31,10 +31,10 @@ enum {
     NLM_BONE_INFO_SIZE = 72,
     NLM_CHANNEL_HEADER_SIZE = 20,
     NLM_NODE_HEADER_SIZE = 72,
-    NLM_ENGINE_BONES = 100 /* FIELD-NOTES: the engine's skinning array */
+    NLM_ENGINE_BONES = 100 /* docs/formats/nlm.md: the engine's skinning array */
 };
 
-/* FIELD-NOTES: the u32 0x4D4F444C written little-endian. */
+/* docs/formats/nlm.md: the u32 0x4D4F444C written little-endian. */
 static const uint8_t nlm_magic[4] = {'L', 'D', 'O', 'M'};
 #define NLM_FNV1A_BASIS UINT32_C(0x811C9DC5)
 
@@ -277,14 +277,14 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
 
 /* ---- header ---- */
 
-/* nlm.md, Header Section, corrected by FIELD-NOTES: 16 bytes, hash, 'LDOM',
+/* nlm.md, Header Section, corrected by docs/formats/nlm.md: 16 bytes, hash, 'LDOM',
  * version 2, flag. False when nothing after it can be trusted. */
 static bool check_header(mc_ctx *c, nlm_file *f)
 {
     const uint8_t *d = c->data;
     bool v2_magic = c->size >= 8 && memcmp(d + 4, nlm_magic, 4) == 0;
     if (!v2_magic && c->size >= 4 && memcmp(d, nlm_magic, 4) == 0) {
-        /* FIELD-NOTES: older files start with the magic; the loader rejects them */
+        /* docs/formats/nlm.md: older files start with the magic; the loader rejects them */
         c->layout = "v1-hashless";
         mc_instance *in = mc_emit(c, MC_NLM_LEGACY_HASHLESS, 0);
         mc_path(in, "/header/magic");
@@ -495,7 +495,7 @@ static void track_aabb(vertex_scope *s, uint64_t off, uint64_t i, const float *p
 }
 
 /* nlm.md, Vertex Data: finite fields, colors in [0, 1], unit normals or,
- * for none, (0, 0, 0) (FIELD-NOTES: line-list meshes). */
+ * for none, (0, 0, 0) (docs/formats/nlm.md: line-list meshes). */
 static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i,
                                 const nlm_vertex *v)
 {
@@ -533,7 +533,7 @@ static void check_vertex_fields(mc_ctx *c, vertex_scope *s, uint64_t off, uint64
     }
 }
 
-/* A bone ID that is not -1: static models name none (FIELD-NOTES: -1 with
+/* A bone ID that is not -1: static models name none (docs/formats/nlm.md: -1 with
  * weight 0); animated ones name a skinning slot of the bone info map. */
 static void check_vertex_bone(mc_ctx *c, const vertex_scope *s, uint64_t at, uint64_t i, int j,
                               int32_t b)
@@ -590,7 +590,7 @@ static unsigned check_vertex_slots(mc_ctx *c, const vertex_scope *s, uint64_t of
     return influences;
 }
 
-/* FIELD-NOTES: weights sum to about 1 on skinned vertices; the tolerance
+/* docs/formats/nlm.md: weights sum to about 1 on skinned vertices; the tolerance
  * grows with the number of non-zero weights, as in the glTF-Validator. */
 static void check_vertex_weight_sum(mc_ctx *c, const vertex_scope *s, uint64_t off, uint64_t i,
                                     const nlm_vertex *v)
@@ -813,17 +813,40 @@ static bool indices_surely_clean(const uint8_t *p, uint32_t vertices, bool trian
     return bad == 0;
 }
 
+/* An even index count of at least 6 whose every triangle repeats a vertex:
+ * a wireframe line list (pairs), whose count is a multiple of 3 by chance.
+ * Stops at the first proper triangle, so a triangle mesh costs one. */
+static bool is_line_list(const mc_ctx *c, const nlm_mesh *m)
+{
+    if (m->index_count < 6 || m->index_count % 6 != 0) return false;
+    mc_reader r = mc_reader_make(c->data, c->size);
+    mc_reader_seek(&r, m->indices);
+    for (uint64_t k = 0; k < m->index_count; k += 3) {
+        uint32_t a = mc_read_u32(&r), b = mc_read_u32(&r), d = mc_read_u32(&r);
+        if (r.fail) return false;
+        if (a != b && b != d && a != d) return false;
+    }
+    return true;
+}
+
 /* nlm.md, Index Data: indices name vertices of the same mesh and, three by
- * three, triangles; FIELD-NOTES: wireframe meshes hold line lists. */
+ * three, triangles; docs/formats/nlm.md: wireframe meshes hold line lists. */
 static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
 {
-    if (m->index_count % 3 != 0) {
+    /* a line list is one finding whatever its count: not one per
+     * "triangle" when the count happens to be a multiple of 3 */
+    bool lines = is_line_list(c, m);
+    if (m->index_count % 3 != 0 || lines) {
         mc_instance *in = mc_emit(c, MC_NLM_MESH_NOT_TRIANGLES, m->off + 4);
         mc_path(in, "/meshes/%" PRIu32 "/index_count", mi);
-        mc_msg(in, "mesh %" PRIu32 ": %" PRIu32 " indices is not a multiple of 3 (%s)", mi,
-               m->index_count, m->index_count % 2 == 0 ? "a line list?" : "not triangles nor lines");
+        if (lines)
+            mc_msg(in, "mesh %" PRIu32 ": %" PRIu32 " indices read as triangles all repeat a vertex: a line list, "
+                   "not triangles (triangles not checked)", mi, m->index_count);
+        else
+            mc_msg(in, "mesh %" PRIu32 ": %" PRIu32 " indices is not a multiple of 3 (%s)", mi,
+                   m->index_count, m->index_count % 2 == 0 ? "a line list?" : "not triangles nor lines");
     }
-    bool triangles = m->index_count % 3 == 0;
+    bool triangles = m->index_count % 3 == 0 && !lines;
     uint32_t tri[3] = {0, 0, 0};
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, m->indices);
@@ -855,7 +878,7 @@ static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
     }
 }
 
-/* FIELD-NOTES: the blob is the raw bytes of an embedded image file. Returns
+/* docs/formats/nlm.md: the blob is the raw bytes of an embedded image file. Returns
  * whether the mesh has one. */
 static bool check_texture(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
 {
@@ -990,7 +1013,7 @@ static void report_duplicates(mc_ctx *c, const nlm_file *f, nlm_tables *t)
     t->have_slots = true;
 }
 
-/* nlm.md, Bone Info Entries; FIELD-NOTES: keyed by node ID, the info ID is
+/* nlm.md, Bone Info Entries; docs/formats/nlm.md: keyed by node ID, the info ID is
  * the slot of a 100-entry array. */
 static void check_bone_infos(mc_ctx *c, const nlm_file *f, const nlm_tables *t)
 {
@@ -1041,7 +1064,7 @@ static void report_key(mc_ctx *c, mc_code code, uint64_t off, uint64_t k, const 
 }
 
 /* nlm.md, Keyframe Structures: finite; times in [0, duration] and strictly
- * increasing; FIELD-NOTES: rotations stored x, y, z, w (the unit check does
+ * increasing; docs/formats/nlm.md: rotations stored x, y, z, w (the unit check does
  * not depend on the order); scales non-zero. */
 static void check_keys(mc_ctx *c, uint64_t first, uint32_t count, const key_scope *s)
 {
@@ -1089,7 +1112,7 @@ static void check_keys(mc_ctx *c, uint64_t first, uint32_t count, const key_scop
 }
 
 /* nlm.md, Bone Entries: the node exists, the bone ID is the info ID of that
- * node (FIELD-NOTES), every kind has a key (0 keys: out-of-bounds reads). */
+ * node (docs/formats/nlm.md), every kind has a key (0 keys: out-of-bounds reads). */
 static void check_channel(mc_ctx *c, const nlm_file *f, const nlm_tables *t, uint32_t i,
                           const nlm_channel *ch)
 {
@@ -1167,7 +1190,7 @@ static int64_t child_index(const mc_ctx *c, const nlm_graph *g, uint32_t i, uint
     return id;
 }
 
-/* nlm.md, Animation Nodes: ID, finite transform, children; FIELD-NOTES:
+/* nlm.md, Animation Nodes: ID, finite transform, children; docs/formats/nlm.md:
  * IDs equal indices, child IDs index the node array, node 0 is the root. */
 static void check_node_links(mc_ctx *c, nlm_graph *g)
 {

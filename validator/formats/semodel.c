@@ -1,5 +1,5 @@
 /*
- * SEModel (semodel.md, FIELD-NOTES "SEModel").
+ * SEModel (semodel.md, docs/formats/semodel.md).
  *
  * Two layouts share the magic and version 1; headerSize tells them apart:
  * 0x14 is the 2018 layout every real writer emits (arrays per attribute,
@@ -36,9 +36,9 @@
 
 enum {
     SE_PREFIX = 11,          /* magic[7], version, headerSize */
-    SE_HEADER_2018 = 0x14,   /* FIELD-NOTES: 20 bytes counting headerSize */
+    SE_HEADER_2018 = 0x14,   /* docs/formats/semodel.md: 20 bytes counting headerSize */
     SE_HEADER_DRAFT = 0x1E,  /* semodel.md: the 30-byte SEModel_Header */
-    SE_HEADER_DRAFT_28 = 0x1C /* FIELD-NOTES: a draft-era writer left headerSize out */
+    SE_HEADER_DRAFT_28 = 0x1C /* docs/formats/semodel.md: a draft-era writer left headerSize out */
 };
 
 /* dataPresenceFlags: BONE and MESH agree; the rest moved in 2018. */
@@ -48,7 +48,7 @@ enum { DD_COLLISION = 4, DD_MATERIALS = 8, DD_KNOWN = 0x0F };
 enum { B_GLOBAL = 1, B_LOCAL = 2, B_SCALES = 4, B_KNOWN = 0x07 };
 enum { M_UVSET = 1, M_NORMALS = 2, M_COLOR = 4, M_WEIGHTS = 8, M_KNOWN = 0x0F };
 
-/* "SEBlend\n" read as a little-endian u64 (FIELD-NOTES: Greyhound). */
+/* "SEBlend\n" read as a little-endian u64 (docs/formats/semodel.md: Greyhound). */
 #define SE_SEBLEND_MAGIC UINT64_C(0x0A646E656C424553)
 
 /* Draft weights are half floats: each carries up to half an ulp (2^-12 in
@@ -82,7 +82,7 @@ typedef struct se_name {
 
 /* ---- helpers ---- */
 
-/* semodel.md, bone_t / mat_t; FIELD-NOTES: face_t follows the same rule. */
+/* semodel.md, bone_t / mat_t; docs/formats/semodel.md: face_t follows the same rule. */
 static unsigned index_width(uint64_t count)
 {
     return count <= 0xFF ? 1u : count <= 0xFFFF ? 2u : 4u;
@@ -107,7 +107,7 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
     return h;
 }
 
-/* Strings end in a NUL inside the file and are UTF-8 (FIELD-NOTES: the
+/* Strings end in a NUL inside the file and are UTF-8 (docs/formats/semodel.md: the
  * Python reader decodes UTF-8). False, after one error, when the file ends
  * first: the walk cannot go on. */
 static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
@@ -168,7 +168,7 @@ static void reserved_bytes(mc_ctx *c, uint64_t at, const uint8_t *b, size_t n, c
 }
 
 /* semodel.md, SEModel_Header: "Is 0 if (dataPresenceFlags & ...) is false";
- * FIELD-NOTES: readers disagree on either mismatch, so both are reported
+ * docs/formats/semodel.md: readers disagree on either mismatch, so both are reported
  * under their own codes and the count decides. */
 static void presence(mc_ctx *c, const se_file *f, uint8_t flag, uint64_t count_at,
                      const char *name, uint32_t count)
@@ -237,12 +237,12 @@ static void draft_header(mc_ctx *c, se_file *f, mc_reader *r)
         f->undefined_tail = true;
         mc_instance *in = mc_emit(c, MC_SEMODEL_DRAFT_BLOCK_UNDEFINED, 14);
         mc_path(in, "/header/dataPresenceFlags");
-        mc_msg(in, "%s block announced (%s %" PRIu32 "): the 2017 draft defines no layout for it (TODO); bytes after the meshes are not checked",
+        mc_msg(in, "%s block announced (%s %" PRIu32 "): the 2017 draft leaves its layout undefined (a TODO in the spec), so the bytes after the meshes are not checked",
                undefined[k].block, undefined[k].count, count);
     }
 }
 
-/* FIELD-NOTES, the 2018 layout: header. */
+/* docs/formats/semodel.md, the 2018 layout: header. */
 static void header_2018(mc_ctx *c, se_file *f, mc_reader *r)
 {
     f->data_flags = mc_read_u8(r);
@@ -274,7 +274,10 @@ static bool check_header(mc_ctx *c, se_file *f, mc_reader *r)
     if (!magic || memcmp(magic, "SEModel", 7) != 0) {
         mc_instance *in = mc_emit(c, MC_SEMODEL_BAD_MAGIC, 0);
         mc_path(in, "/header/magic");
-        mc_msg(in, "magic is not \"SEModel\" (53 45 4d 6f 64 65 6c)");
+        uint8_t m[7] = {0};
+        memcpy(m, c->data, c->size < 7 ? c->size : 7);
+        mc_msg(in, "magic bytes are %02x %02x %02x %02x %02x %02x %02x (expected \"SEModel\": 53 45 4d 6f 64 65 6c)",
+               m[0], m[1], m[2], m[3], m[4], m[5], m[6]);
     }
     uint16_t version = mc_read_u16(r);
     uint16_t header_size = mc_read_u16(r);
@@ -377,7 +380,7 @@ static void check_bone(mc_ctx *c, const se_file *f, mc_reader *r, uint32_t i)
 {
     uint64_t at = r->pos;
     element_flags(c, at, "bones", i, mc_read_u8(r));
-    /* semodel.md, SEModel_BoneData: -1 for roots; FIELD-NOTES: the Blender
+    /* semodel.md, SEModel_BoneData: -1 for roots; docs/formats/semodel.md: the Blender
      * importer creates bones in order, so a parent comes before its child. */
     static const mc_parent_codes parent_codes = {
         MC_SEMODEL_BONE_PARENT_SELF, MC_SEMODEL_BONE_PARENT_FORWARD, MC_SEMODEL_BONE_PARENT_RANGE};
@@ -828,7 +831,7 @@ static void material_range(mc_ctx *c, const se_file *f, uint64_t at, const se_me
            m->index, layer, index, f->draft ? "" : "-1 or ", f->mats);
 }
 
-/* The two per-mesh mismatches the readers disagree on (FIELD-NOTES). */
+/* The two per-mesh mismatches the readers disagree on (docs/formats/semodel.md). */
 static void check_mesh_header(mc_ctx *c, const se_file *f, const se_mesh *m)
 {
     element_flags(c, m->at, "meshes", m->index, m->flags);
@@ -865,7 +868,7 @@ static void count_mesh(mc_ctx *c, const se_mesh *m, unsigned uv_layers)
     if (uv_layers > c->info->uv_layers) c->info->uv_layers = uv_layers;
 }
 
-/* ---- meshes: the 2018 layout (FIELD-NOTES) ---- */
+/* ---- meshes: the 2018 layout (docs/formats/semodel.md) ---- */
 
 /* The element count of the chunk that starts at v0: SE_CHUNK, or what is
  * left. Loops step by it, so v0 ends at total and never wraps past 2^32. */
@@ -953,7 +956,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
     }
     c->info->max_influences = most;
     check_faces(c, r, m, m->face_w);
-    /* FIELD-NOTES: i32 materialIndex[matReferenceCount] after the faces, -1 none */
+    /* docs/formats/semodel.md: i32 materialIndex[matReferenceCount] after the faces, -1 none */
     for (unsigned l = 0; l < m->layers; l++) {
         uint64_t at = r->pos;
         int32_t mat = mc_read_i32(r);
@@ -1404,7 +1407,7 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     return false;
 }
 
-/* semodel.md, SEModel_MeshData (draft); FIELD-NOTES (2018). */
+/* semodel.md, SEModel_MeshData (draft); docs/formats/semodel.md (2018). */
 static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 {
     if (f->meshes == 0) return true;
@@ -1428,7 +1431,7 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
     return true;
 }
 
-/* ---- materials (2018, FIELD-NOTES) ---- */
+/* ---- materials (2018, docs/formats/semodel.md) ---- */
 
 static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 {
@@ -1462,7 +1465,7 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 
 /* ---- end of file ---- */
 
-/* ---- Greyhound's SEBlend block (FIELD-NOTES) ---- */
+/* ---- Greyhound's SEBlend block (docs/formats/semodel.md) ---- */
 
 static void seblend_framing(mc_ctx *c, uint64_t at, const char *path, const char *fmt, ...)
     MC_PRINTF(4, 5);
@@ -1541,7 +1544,7 @@ static int64_t check_seblend_deltas(mc_ctx *c, const se_file *f, mc_reader *r, u
     return -1;
 }
 
-/* FIELD-NOTES: Greyhound's "SEBlend\n" block: u64 magic, u64 count, count
+/* docs/formats/semodel.md: Greyhound's "SEBlend\n" block: u64 magic, u64 count, count
  * NUL-terminated names, then the per-vertex deltas; its size is fully
  * determined, so it must end exactly at the end of the file. */
 static void check_seblend(mc_ctx *c, const se_file *f, mc_reader *r)

@@ -1,0 +1,84 @@
+/* The advice of validator/catalog/mc_advice.def, and `modelcheck explain`. */
+#include <string.h>
+
+#include "mc_report.h"
+
+typedef struct kind_why {
+    const char *kind, *why;
+} kind_why;
+
+static const kind_why kinds[] = {
+#define MC_KIND_WHY(kind, why) {#kind, why},
+#define MC_CODE_ADVICE(code, why, what)
+#include "mc_advice.def"
+#undef MC_CODE_ADVICE
+#undef MC_KIND_WHY
+};
+
+typedef struct code_advice {
+    mc_code code;
+    const char *why, *what;
+} code_advice;
+
+static const code_advice codes[] = {
+#define MC_KIND_WHY(kind, why)
+#define MC_CODE_ADVICE(code, why, what) {MC_##code, why, what},
+#include "mc_advice.def"
+#undef MC_CODE_ADVICE
+#undef MC_KIND_WHY
+};
+
+static const code_advice *own_advice(mc_code code)
+{
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (codes[i].code == code) return &codes[i];
+    return NULL;
+}
+
+int mc_advice_is_own(mc_code code)
+{
+    return own_advice(code) != NULL;
+}
+
+const char *mc_advice_kind_why(const char *kind)
+{
+    for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kinds[i].kind, kind) == 0) return kinds[i].why;
+    return NULL;
+}
+
+const char *mc_advice_why(mc_code code)
+{
+    const code_advice *a = own_advice(code);
+    if (a && a->why) return a->why;
+    const mc_code_info *ci = mc_code_get(code);
+    return ci ? mc_advice_kind_why(ci->kind) : NULL;
+}
+
+const char *mc_advice_what(mc_code code, int *content_advice)
+{
+    const char *kind_text = mc_sarif_remedy(code, content_advice);
+    const code_advice *a = own_advice(code);
+    return a && a->what ? a->what : kind_text;
+}
+
+/* The first corpus line of the code, if the caller found one. */
+void mc_explain_text(FILE *out, mc_code code, const char *example)
+{
+    const mc_code_info *ci = mc_code_get(code);
+    if (!ci) return;
+    int content = 0;
+    const char *what = mc_advice_what(code, &content);
+    const char *why = mc_advice_why(code);
+    fprintf(out, "%s (%s, %s check, kind %s)\n", ci->name, mc_severity_name(ci->severity),
+            ci->origin == MC_ORIGIN_TOOL ? "tool" : "content", ci->kind);
+    fprintf(out, "  Rule:          %s.\n", ci->summary);
+    fprintf(out, "  Specification: %s.\n", ci->clause);
+    fprintf(out, "  Why it matters: %s\n", why ? why : "(no advice recorded)");
+    fprintf(out, "  What to do:    %s\n", what);
+    if (content)
+        fprintf(out, "  If the file is known to load correctly everywhere you ship it: \"severity\": {\"%s\": "
+                     "\"info\"} (or \"ignore\") in .modelcheck.json, for the paths concerned under \"overrides\".\n",
+                ci->name);
+    if (example) fprintf(out, "  Example:       %s\n", example);
+}
