@@ -23,6 +23,7 @@
 #include "certify.h"
 #include "cliutil.h"
 #include "config.h"
+#include "inspect.h"
 #include "mc_report.h"
 #include "jobs.h"
 #include "modelcheck.h"
@@ -52,6 +53,9 @@ static const char usage_text[] =
     "usage: modelcheck [options] PATH...\n"
     "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "                            grade a loader on the corpus (modelcheck certify --help)\n"
+    "       modelcheck inspect [options] FILE...\n"
+    "                            what is inside a file, the bytes at an offset\n"
+    "                            (modelcheck inspect --help)\n"
     "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
     "recursively; unrecognised files are skipped) or - for standard input.\n"
     "\n"
@@ -518,7 +522,10 @@ int main(int argc, char **argv)
 {
     mc_cli_hold_std_fds();
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
-    int rc = certify ? mcc_main(argc - 1, argv + 1) : validate(argc, argv);
+    int inspect = argc > 1 && strcmp(argv[1], "inspect") == 0;
+    int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : inspect ? mc_inspect_main(argc - 1, argv + 1)
+                       : validate(argc, argv);
     /* exit 4 comes with its line already (certify finishes its own reports,
      * standard output among them): one line, not a second "incomplete" */
     if (rc != MC_EXIT_OUTPUT &&

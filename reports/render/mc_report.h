@@ -104,4 +104,16 @@ void mc_catalog_text(FILE *out);
 cJSON *mc_catalog_json(void);
 void mc_catalog_markdown(FILE *out, const mc_options *defaults);
 
+/* ---- The bytes behind a location (report_bytes.c) ---- */
+
+/* The decoded value of field f whose bytes start at p (avail readable):
+ * "0.25", "(1, 0, 0)", "\"name\"". */
+void mc_report_field_value(char *out, size_t size, const mc_field *f, const uint8_t *p,
+                           uint64_t avail);
+
+/* The record of l as annotated hex, one line per field, the field holding
+ * target marked '>' and the byte '^'; bytes/size are the space's bytes. */
+void mc_report_bytes(FILE *out, const mc_location *l, const uint8_t *bytes, uint64_t size,
+                     uint64_t target, const char *indent);
+
 #endif
