@@ -44,6 +44,8 @@ void mc_sink_i64(mc_sink *s, const char *key, int64_t v);
 void mc_sink_f64(mc_sink *s, const char *key, double v);
 void mc_sink_str(mc_sink *s, const char *key, const uint8_t *p, size_t max);
 void mc_sink_vec(mc_sink *s, const char *key, const double *v, size_t n);
+/* The current node's children are in these decoded bytes (copied). */
+void mc_sink_decoded(mc_sink *s, const uint8_t *decoded, size_t decoded_size);
 void mc_sink_space(mc_sink *s, const char *kind, const char *name, uint64_t offset, uint64_t size,
                    const uint8_t *decoded, size_t decoded_size);
 

@@ -265,10 +265,8 @@ static void add_list(mc_sink *s, const char *key, const uint64_t *list, size_t n
     a->n = n;
 }
 
-void mc_sink_space(mc_sink *s, const char *kind, const char *name, uint64_t offset, uint64_t size,
-                   const uint8_t *decoded, size_t decoded_size)
+void mc_sink_decoded(mc_sink *s, const uint8_t *decoded, size_t decoded_size)
 {
-    mc_sink_enter(s, kind, name, MC_NO_INDEX, offset, size);
     if (s->skipped || s->space_count >= SINK_MAX_SPACES) return;
     if (s->space_count == s->space_cap) {
         space *n = realloc(s->spaces, 2 * s->space_cap * sizeof *n);
@@ -291,6 +289,13 @@ void mc_sink_space(mc_sink *s, const char *kind, const char *name, uint64_t offs
     sp->owner = &s->cur->n;
     s->cur->n.inner_space = s->space_count++;
     s->cur_space = s->cur->n.inner_space;
+}
+
+void mc_sink_space(mc_sink *s, const char *kind, const char *name, uint64_t offset, uint64_t size,
+                   const uint8_t *decoded, size_t decoded_size)
+{
+    mc_sink_enter(s, kind, name, MC_NO_INDEX, offset, size);
+    mc_sink_decoded(s, decoded, decoded_size);
 }
 
 /* ---- geometry: box, degenerate primitives, influences ---- */

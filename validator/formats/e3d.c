@@ -32,6 +32,7 @@
 
 #include "LzmaDec.h"
 #include "e3d_internal.h"
+#include "mc_struct.h"
 #include "mc_format.h"
 #include "mc_lzma_alloc.h"
 
@@ -229,16 +230,24 @@ mc_instance *e3d_emit_frame(e3d *v, mc_code code, size_t fi, size_t pos)
     return in;
 }
 
-static void append_segment(mc_instance *in, const e3d_blk *b)
+/* A block's path segment, for issues and for inspect's tree alike. */
+static void block_segment(const e3d_blk *b, char *out, size_t n)
 {
     if (!b->t)
-        e3d_append(in, "/0x%04x[%" PRIu32 "]", b->type, b->index);
+        snprintf(out, n, "0x%04x[%" PRIu32 "]", b->type, b->index);
     else if (b->type == T_LZMA)
-        e3d_append(in, "/lzma@0x%zx", b->pos);
+        snprintf(out, n, "lzma@0x%zx", b->pos);
     else if (b->t->once || b->t->section)
-        e3d_append(in, "/%s", b->t->name);
+        snprintf(out, n, "%s", b->t->name);
     else
-        e3d_append(in, "/%s[%" PRIu32 "]", b->t->name, b->index);
+        snprintf(out, n, "%s[%" PRIu32 "]", b->t->name, b->index);
+}
+
+static void append_segment(mc_instance *in, const e3d_blk *b)
+{
+    char seg[64];
+    block_segment(b, seg, sizeof seg);
+    e3d_append(in, "/%s", seg);
 }
 
 mc_instance *e3d_emit_blk(e3d *v, mc_code code, const e3d_blk *b, size_t pos)
@@ -610,6 +619,7 @@ static void open_lzma(e3d *v, const e3d_blk *b)
         free(out.buf);
         return;
     }
+    if (v->c->sink) mc_sink_decoded(v->c->sink, out.buf, out.size);
     const e3d_frame *pf = &v->st[parent];
     nf->buf = out.buf;
     nf->buf_size = out.size;
@@ -703,13 +713,10 @@ static bool custom_attribute(uint16_t type)
     return type >= 0x4000 && type <= 0x5FFF;
 }
 
-static void process_block(e3d *v, e3d_blk *b)
+static void check_block(e3d *v, e3d_blk *b)
 {
     e3d_frame *f = &v->st[b->fi];
     e3d_frame *lf = &v->st[f->logical];
-    b->t = e3d_find(b->type);
-    size_t ti = type_index(b->t);
-    b->index = lf->seen[ti]++;
     bool ok = check_first(v, b, lf);
     lf->nchildren++;
     if (!ok || b->type == T_VERSION) return;
@@ -751,11 +758,49 @@ static void process_block(e3d *v, e3d_blk *b)
     }
 }
 
+/* inspect: what a block is in the tree */
+static const char *block_kind(const e3d_blk *b)
+{
+    if (!b->t) return "block";
+    if (b->type == T_LZMA) return "lzma";
+    if (b->t->kind != K_CONTAINER) return "block";
+    switch (b->t->klass) {
+    case C_MESH: return "mesh";
+    case C_MATERIAL: return "material";
+    case C_TEXTURE: return "texture";
+    case C_NODE: return "node";
+    case C_ANIM: return "animation";
+    case C_TRACK: return "track";
+    default: return "section";
+    }
+}
+
+/* One block: its node stays entered while its frame is on the stack (a
+ * container or a decoded LZMA block), and is left by pop. */
+static void process_block(e3d *v, e3d_blk *b)
+{
+    e3d_frame *lf = &v->st[v->st[b->fi].logical];
+    b->t = e3d_find(b->type);
+    b->index = lf->seen[type_index(b->t)]++;
+    if (!v->c->sink) {
+        check_block(v, b);
+        return;
+    }
+    char seg[64];
+    block_segment(b, seg, sizeof seg);
+    size_t sp = v->sp;
+    mc_sink_enter(v->c->sink, block_kind(b), seg, MC_NO_INDEX, b->pos, b->len);
+    if (b->t) mc_sink_u64(v->c->sink, "type", b->type);
+    check_block(v, b);
+    if (v->sp == sp) mc_sink_leave(v->c->sink);
+}
+
 static void pop(e3d *v)
 {
     size_t fi = v->sp - 1;
     e3d_frame *f = &v->st[fi];
     if (!f->lzma && fi > 0) e3d_leave(v, fi);
+    if (fi > 0) mc_s_leave(v->c);
     free(f->owned);
     f->owned = NULL;
     v->sp--;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e3d_internal.h"
+#include "mc_struct.h"
 #include "mc_numeric.h"
 #include "mc_signature.h"
 
@@ -61,6 +62,7 @@ static bool whole_string(e3d *v, const e3d_blk *b, const uint8_t **s, uint16_t *
 {
     mc_reader r = mc_reader_make(b->p, b->n);
     if (!read_string(v, b, &r, s, len)) return false;
+    mc_s_str(v->c, "text", *s, *len);
     if (r.pos == b->n) return true;
     mc_instance *in = e3d_emit_blk(v, MC_E3D_STRING_SIZE, b, b->ppos);
     mc_msg(in, "string length %u leaves %zu bytes unused in %s (expected payload %u)", *len,
@@ -1474,6 +1476,15 @@ static void leave_mesh(e3d *v, size_t fi)
         mc_zero_normals_msg(in, &m->zero, where, m->vertex_count);
     }
     if (m->uv_sets > v->c->info->uv_layers) v->c->info->uv_layers = m->uv_sets;
+    if (v->c->sink) {
+        mc_s_u64(v->c, "vertices", m->vertex_count);
+        mc_s_u64(v->c, "faces", m->faces);
+        mc_s_u64(v->c, "uv_sets", m->uv_sets);
+        if (m->have_ext) {
+            mc_sink_vec(v->c->sink, "bbox_min", m->min, 3);
+            mc_sink_vec(v->c->sink, "bbox_max", m->max, 3);
+        }
+    }
 }
 
 void e3d_leave(e3d *v, size_t fi)
