@@ -38,6 +38,8 @@ void mc_sink_array(mc_sink *s, const char *name, uint64_t offset, uint64_t count
 /* mc_sink_array that stays entered (for attributes); leave it after. */
 void mc_sink_array_enter(mc_sink *s, const char *name, uint64_t offset, uint64_t count,
                          uint64_t stride, const mc_field *fields, size_t field_count);
+/* The current node ends at end (its size was not known when entered). */
+void mc_sink_end(mc_sink *s, uint64_t end);
 void mc_sink_layout(mc_sink *s, const mc_field *fields, size_t field_count);
 void mc_sink_u64(mc_sink *s, const char *key, uint64_t v);
 void mc_sink_i64(mc_sink *s, const char *key, int64_t v);
@@ -99,6 +101,11 @@ static inline void mc_s_array_enter(mc_ctx *c, const char *name, uint64_t offset
                                     size_t field_count)
 {
     if (c->sink) mc_sink_array_enter(c->sink, name, offset, count, stride, fields, field_count);
+}
+
+static inline void mc_s_end(mc_ctx *c, uint64_t end)
+{
+    if (c->sink) mc_sink_end(c->sink, end);
 }
 
 static inline void mc_s_layout(mc_ctx *c, const mc_field *fields, size_t field_count)

@@ -201,6 +201,12 @@ void mc_sink_array(mc_sink *s, const char *name, uint64_t offset, uint64_t count
     mc_sink_leave(s);
 }
 
+void mc_sink_end(mc_sink *s, uint64_t end)
+{
+    if (s->skipped) return;
+    s->cur->n.size = end > s->cur->n.offset ? end - s->cur->n.offset : 0;
+}
+
 void mc_sink_layout(mc_sink *s, const mc_field *fields, size_t field_count)
 {
     if (s->skipped) return;
@@ -561,6 +567,9 @@ static void locate_field(mc_location *l, const mc_node *n, uint64_t rel)
     for (size_t i = 0; i < n->field_count; i++) {
         const mc_field *f = &n->fields[i];
         uint64_t es = mc_field_type_size(f->type), len = es * (f->count ? f->count : 1);
+        /* a string of count 0 runs to the end of its record */
+        if (f->count == 0 && f->type == MC_FIELD_STRING)
+            len = l->record_size > f->offset ? l->record_size - f->offset : 0;
         if (rel < f->offset || rel - f->offset >= len) continue;
         l->field = f;
         l->field_element = (uint32_t)((rel - f->offset) / es);

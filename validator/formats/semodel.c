@@ -28,6 +28,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 #include "mc_rules.h"
 
 #if defined(__SSE2__)
@@ -80,6 +81,18 @@ typedef struct se_name {
     uint32_t len;
 } se_name;
 
+/* Record layouts for inspect (semodel.md); names are the issue paths'. */
+static const mc_field name_fields[] = {{"name", MC_FIELD_STRING, 0, 0, 0}};
+static const mc_field bone_fields[] = {{"flags", MC_FIELD_U8, 0, 1, 0},
+                                       {"parent", MC_FIELD_I32, 1, 1, 0}};
+static const mc_field mesh_fields_2018[] = {
+    {"flags", MC_FIELD_U8, 0, 1, 0}, {"layers", MC_FIELD_U8, 1, 1, 0},
+    {"influences", MC_FIELD_U8, 2, 1, 0}, {"vertexCount", MC_FIELD_U32, 3, 1, 0},
+    {"faceCount", MC_FIELD_U32, 7, 1, 0}};
+static const mc_field mesh_fields_draft[] = {
+    {"flags", MC_FIELD_U8, 0, 1, 0}, {"layers", MC_FIELD_U8, 1, 1, 0},
+    {"vertexCount", MC_FIELD_U32, 2, 1, 0}, {"faceCount", MC_FIELD_U32, 6, 1, 0}};
+
 /* ---- helpers ---- */
 
 /* semodel.md, bone_t / mat_t; FIELD-NOTES: face_t follows the same rule. */
@@ -130,6 +143,12 @@ static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
         mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
         mc_msg(in, "%s %" PRIu64 " %s: byte %zu (0x%02x) starts no valid UTF-8 sequence", block, i,
                field, bad, p[bad]);
+    }
+    if (c->sink) {
+        mc_sink_enter(c->sink, "string", field, MC_NO_INDEX, at, len + 1);
+        mc_sink_layout(c->sink, name_fields, 1);
+        mc_sink_str(c->sink, "text", p, len);
+        mc_sink_leave(c->sink);
     }
     mc_reader_skip(r, len + 1);
     if (out) {
@@ -397,6 +416,20 @@ static void check_bone(mc_ctx *c, const se_file *f, mc_reader *r, uint32_t i)
     }
 }
 
+/* inspect: a bone's data record, with its name (read before the data) */
+static void report_bone(mc_ctx *c, const se_file *f, const mc_reader *r, uint32_t i,
+                        const se_name *name)
+{
+    mc_reader q = *r;
+    mc_read_u8(&q);
+    int32_t parent = mc_read_i32(&q);
+    mc_s_enter_index(c, "bone", i, r->pos, bone_record_size(f));
+    mc_s_layout(c, MC_FIELDS(bone_fields));
+    mc_s_i64(c, "parent", parent);
+    mc_s_str(c, "name", c->data + name->at, name->len);
+    mc_s_leave(c);
+}
+
 /* Names are compared through a hash table of bone indices (linear probing,
  * at most half full), so the check is linear; probes and byte compares are
  * paid from the work budget, so crafted hash collisions cannot make it
@@ -452,7 +485,10 @@ static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
     }
     bool ok = true;
     for (uint32_t i = 0; i < f->bones && ok; i++) {
+        mc_s_enter_index(c, "bone_name", i, r->pos, 0);
         ok = read_string(c, r, "bones", i, "name", &names[i]);
+        mc_s_end(c, r->pos);
+        mc_s_leave(c);
         if (ok && names[i].len == 0) {
             mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_NAME_EMPTY, names[i].at);
             mc_path(in, "/bones/%" PRIu32 "/name", i);
@@ -465,7 +501,10 @@ static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
         ok = false;
     }
     if (ok) {
-        for (uint32_t i = 0; i < f->bones; i++) check_bone(c, f, r, i);
+        for (uint32_t i = 0; i < f->bones; i++) {
+            if (c->sink) report_bone(c, f, r, i, &names[i]);
+            check_bone(c, f, r, i);
+        }
         check_duplicate_names(c, names, f->bones);
     }
     free(names);
@@ -1404,6 +1443,28 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     return false;
 }
 
+/* inspect: a mesh's counts; for the 2018 layout, whose positions lead the
+ * mesh body and faces end it, its box and degenerate triangles. */
+static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const se_mesh *m)
+{
+    mc_s_u64(c, "vertices", m->vertices);
+    mc_s_u64(c, "triangles", m->faces);
+    mc_s_u64(c, "uv_sets", m->layers);
+    if (!f->draft) mc_s_u64(c, "influences", m->influence);
+    uint64_t body;
+    if (f->draft || !mesh_body_size(f, m, &body) || body > mc_reader_left(r)) return;
+    static const mc_field_type index_type[5] = {MC_FIELD_U8, MC_FIELD_U8, MC_FIELD_U16,
+                                                MC_FIELD_U8, MC_FIELD_U32};
+    uint64_t fbytes = 3u * (uint64_t)m->faces * m->face_w;
+    const uint8_t *p = r->p + r->pos;
+    mc_geometry g = {{p, (size_t)body, m->vertices, 12, MC_FIELD_F32, 3},
+                     {p + (body - fbytes), (size_t)fbytes, 3u * (uint64_t)m->faces, m->face_w,
+                      index_type[m->face_w <= 4 ? m->face_w : 0], 1},
+                     {NULL, 0, 0, 0, MC_FIELD_F32, 0},
+                     3, false};
+    mc_sink_geometry(c->sink, &g);
+}
+
 /* semodel.md, SEModel_MeshData (draft); FIELD-NOTES (2018). */
 static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 {
@@ -1417,12 +1478,23 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
     }
     for (uint32_t i = 0; i < f->meshes; i++) {
         se_mesh m = {.index = i};
-        if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
+        mc_s_enter_index(c, "mesh", i, r->pos, head);
+        if (f->draft)
+            mc_s_layout(c, MC_FIELDS(mesh_fields_draft));
+        else
+            mc_s_layout(c, MC_FIELDS(mesh_fields_2018));
+        if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) {
+            mc_s_leave(c);
+            return false;
+        }
         check_mesh_header(c, f, &m);
+        if (c->sink) report_mesh(c, f, r, &m);
         if (f->draft)
             check_mesh_draft(c, f, r, &m);
         else
             check_mesh_2018(c, f, r, &m);
+        mc_s_end(c, r->pos);
+        mc_s_leave(c);
         if (r->fail) return false; /* unreachable: the mesh was checked to fit */
     }
     return true;
@@ -1430,9 +1502,10 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 
 /* ---- materials (2018, FIELD-NOTES) ---- */
 
+static bool check_material(mc_ctx *c, mc_reader *r, uint32_t i);
+
 static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 {
-    static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
     if (f->mats == 0) return true;
     if (!mc_reader_fits(r, f->mats, 2)) {
         mc_truncated(c, MC_SEMODEL_TRUNCATED, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
@@ -1440,6 +1513,19 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
         return false;
     }
     for (uint32_t i = 0; i < f->mats; i++) {
+        mc_s_enter_index(c, "material", i, r->pos, 0);
+        bool ok = check_material(c, r, i);
+        mc_s_end(c, r->pos);
+        mc_s_leave(c);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static bool check_material(mc_ctx *c, mc_reader *r, uint32_t i)
+{
+    static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
+    {
         if (!read_string(c, r, "materials", i, "name", NULL)) return false;
         uint64_t at = r->pos;
         uint8_t simple = mc_read_u8(r);
@@ -1606,14 +1692,35 @@ static void se_validate(mc_ctx *c)
     se_file f;
     memset(&f, 0, sizeof f);
     mc_reader r = mc_reader_make(c->data, c->size);
-    if (!check_header(c, &f, &r)) return;
+    mc_s_enter(c, "header", "header", 0, 0);
+    bool ok = check_header(c, &f, &r);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!ok) return;
     c->info->bones = f.bones;
     c->info->meshes = f.meshes;
     c->info->materials = f.mats;
-    if (!check_bones(c, &f, &r)) return;
+    mc_s_enter(c, "section", "bones", r.pos, 0);
+    mc_s_u64(c, "count", f.bones);
+    ok = check_bones(c, &f, &r);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!ok) return;
     f.meshes_at = r.pos;
-    if (!check_meshes(c, &f, &r)) return;
-    if (!f.draft && !check_materials(c, &f, &r)) return;
+    mc_s_enter(c, "section", "meshes", r.pos, 0);
+    mc_s_u64(c, "count", f.meshes);
+    ok = check_meshes(c, &f, &r);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!ok) return;
+    if (!f.draft) {
+        mc_s_enter(c, "section", "materials", r.pos, 0);
+        mc_s_u64(c, "count", f.mats);
+        ok = check_materials(c, &f, &r);
+        mc_s_end(c, r.pos);
+        mc_s_leave(c);
+        if (!ok) return;
+    }
     check_end(c, &f, &r);
 }
 
