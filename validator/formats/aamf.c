@@ -26,6 +26,7 @@
 
 #include "mc_format.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 #include "mc_rules.h"
 
 /* Hand-written clean paths (issue 16) for SSE2, the x86-64 baseline (no
@@ -1354,13 +1355,41 @@ static void fill_info(mc_ctx *c, const aamf_file *f)
     i->triangles = f->faces;
 }
 
+/* inspect: SAMF's tables, by the offsets the header gave */
+static void report_samf(mc_ctx *c, const aamf_file *f)
+{
+    const struct {
+        const char *name;
+        uint64_t at, count;
+    } t[] = {{"bones", f->bone_table, f->bones}, {"bind_poses", f->bind, f->bones},
+             {"positions", f->positions, f->vertices}, {"normals", f->normals, f->vertices},
+             {"skin", f->skin, f->vertices}, {"faces", f->face_table, f->faces},
+             {"animations", f->blocks, f->anims}};
+    size_t n = sizeof t / sizeof t[0];
+    for (size_t i = 0; i < n; i++) {
+        /* a table ends where the next one starts (or at the end of the file) */
+        uint64_t end = c->size;
+        for (size_t k = 0; k < n; k++)
+            if (t[k].at > t[i].at && t[k].at < end) end = t[k].at;
+        if (t[i].at > c->size) continue;
+        mc_s_enter(c, "section", t[i].name, t[i].at, end - t[i].at);
+        mc_s_u64(c, "count", t[i].count);
+        mc_s_leave(c);
+    }
+}
+
 static void aamf_validate(mc_ctx *c)
 {
     aamf_file f;
     memset(&f, 0, sizeof f);
     if (samf_magic(c->data, c->size)) {
-        if (!samf_header(c, &f)) return;
+        mc_s_enter(c, "header", "header", 0, 0);
+        bool ok = samf_header(c, &f);
+        if (ok) mc_s_end(c, f.bone_table);
+        mc_s_leave(c);
+        if (!ok) return;
         fill_info(c, &f);
+        if (c->sink) report_samf(c, &f);
         check_samf_counts(c, &f);
         check_bone_table(c, &f);
         check_bind_poses(c, &f);
@@ -1371,8 +1400,16 @@ static void aamf_validate(mc_ctx *c)
         check_animations(c, &f);
         return;
     }
-    if (!legacy_header(c, &f)) return;
+    mc_s_enter(c, "header", "header", 0, 0);
+    bool ok = legacy_header(c, &f);
+    if (ok) mc_s_end(c, f.bone_table);
+    mc_s_leave(c);
+    if (!ok) return;
     fill_info(c, &f);
+    mc_s_enter(c, "section", "bones", f.bone_table, 0);
+    mc_s_u64(c, "count", f.bones);
+    mc_s_end(c, f.blocks);
+    mc_s_leave(c);
     check_bone_table(c, &f);
     if (!check_bone_blocks(c, &f)) return;
     check_animations(c, &f);

@@ -18,6 +18,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 #include "mc_rules.h"
 #include "mc_signature.h"
 
@@ -249,11 +250,27 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
     if (!mc_fits_or_truncated(c, &r, 1, 24, true, MC_NLM_TRUNCATED, "/aabb", "the AABB")) return;
     mc_reader_skip(&r, 24);
     if (!walk_count(c, &r, &f->mesh_count, NLM_MESH_MIN_SIZE, true, "/meshes", "meshes")) return;
+    mc_s_enter(c, "section", "meshes", r.pos, 0);
+    mc_s_u64(c, "count", f->mesh_count);
     for (uint32_t m = 0; m < f->mesh_count; m++) {
         nlm_mesh mesh;
-        if (!walk_mesh(c, &r, m, true, &mesh)) return;
+        mc_s_enter_index(c, "mesh", m, r.pos, 0);
+        bool ok = walk_mesh(c, &r, m, true, &mesh);
+        if (ok && c->sink) {
+            mc_s_u64(c, "vertices", mesh.vertex_count);
+            mc_s_u64(c, "indices", mesh.index_count);
+            mc_s_u64(c, "texture_bytes", mesh.texture_size);
+        }
+        mc_s_end(c, r.pos);
+        mc_s_leave(c);
+        if (!ok) {
+            mc_s_leave(c);
+            return;
+        }
         f->meshes_complete++;
     }
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
     f->anim_off = r.pos;
     if (!f->flag_ok) return; /* NLM_ANIMATION_FLAG: what follows is unknown */
     if (f->flag == 0) {
@@ -265,7 +282,11 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
                      "the animation flag is 1 but the file ends after the meshes (at 0x%zx)", c->size);
         return;
     }
-    if (!walk_animation(c, &r, true, f)) return;
+    mc_s_enter(c, "section", "animation", r.pos, 0);
+    bool anim = walk_animation(c, &r, true, f);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!anim) return;
     f->anim_ok = true;
     if (mc_reader_left(&r) != 0) {
         mc_instance *in = mc_emit(c, MC_NLM_TRAILING_BYTES, r.pos);
@@ -1318,7 +1339,17 @@ static void nlm_validate(mc_ctx *c)
 {
     nlm_file f;
     memset(&f, 0, sizeof f);
-    if (!check_header(c, &f)) return;
+    mc_s_enter(c, "header", "header", 0, c->size < NLM_AABB_OFFSET ? c->size : NLM_AABB_OFFSET);
+    bool ok = check_header(c, &f);
+    mc_s_leave(c);
+    if (!ok) return;
+    if (c->sink && c->size >= NLM_AABB_OFFSET + 24) {
+        static const mc_field aabb_fields[] = {{"min", MC_FIELD_F32, 0, 3, 0},
+                                               {"max", MC_FIELD_F32, 12, 3, 0}};
+        mc_s_enter(c, "section", "aabb", NLM_AABB_OFFSET, 24);
+        mc_s_layout(c, MC_FIELDS(aabb_fields));
+        mc_s_leave(c);
+    }
     float box[6];
     bool box_ok = check_aabb(c, box);
     walk_structure(c, &f);
