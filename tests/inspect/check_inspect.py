@@ -25,9 +25,14 @@ def run(cmd):
     return p.stdout.decode("utf-8")
 
 
+PATH_MAX = 95  # mc_instance.path holds 95 bytes: a longer path is cut
+
+
 def agrees(issue, at):
     if issue in ("", "/") or issue == at:
         return True
+    if len(issue.encode()) >= PATH_MAX:
+        return at.startswith(issue)
     a, b = (issue, at) if len(issue) < len(at) else (at, issue)
     return b.startswith(a + "/")
 

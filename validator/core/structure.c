@@ -204,7 +204,14 @@ void mc_sink_array(mc_sink *s, const char *name, uint64_t offset, uint64_t count
 void mc_sink_end(mc_sink *s, uint64_t end)
 {
     if (s->skipped) return;
-    s->cur->n.size = end > s->cur->n.offset ? end - s->cur->n.offset : 0;
+    mc_node *n = &s->cur->n;
+    /* a walk stopped inside a child (a string running to the end of the
+     * file) ends where that child ends */
+    for (const mc_node *k = n->first_child; k; k = k->next)
+        if (k->space == n->inner_space && k->size <= UINT64_MAX - k->offset &&
+            k->offset + k->size > end)
+            end = k->offset + k->size;
+    n->size = end > n->offset ? end - n->offset : 0;
 }
 
 void mc_sink_layout(mc_sink *s, const mc_field *fields, size_t field_count)

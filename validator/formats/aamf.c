@@ -1387,6 +1387,9 @@ static void check_animations(mc_ctx *c, const aamf_file *f)
     for (uint32_t a = 0; a < f->anims; a++) {
         uint32_t size;
         if (!block_head(c, pos, "animations", a, &size)) {
+            mc_s_enter_index(c, "animation", a, pos, c->size - pos); /* what is left of it */
+            mc_s_layout(c, MC_FIELDS(anim_fields));
+            mc_s_leave(c);
             whole = false;
             break;
         }

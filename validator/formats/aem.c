@@ -333,7 +333,7 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
     }
     if (unskinned) {
         mc_instance *in = mc_emit(c, MC_AEM_UNSKINNED_VERTEX, off + 56);
-        mc_path(in, "/vertices/%" PRIu64 "/weights", i);
+        mc_path(in, "/vertices/%" PRIu64 "/bone_indices", i);
         mc_msg(in, "vertex %" PRIu64 ": no bone (indices -1, weights 0): weights sum to 0, the spec says 1",
                i);
         return;

@@ -840,6 +840,11 @@ static void step(e3d *v)
         return;
     }
     if (len > left) {
+        if (v->c->sink) { /* the block as far as its parent goes, named as the issue names it */
+            const e3d_type *t = e3d_find(type);
+            mc_sink_enter(v->c->sink, "block", t ? t->name : "?", MC_NO_INDEX, f->pos, left);
+            mc_sink_leave(v->c->sink);
+        }
         report_overrun(v, fi, type, len);
         f->pos = f->end;
         return;

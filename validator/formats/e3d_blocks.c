@@ -848,6 +848,8 @@ static void check_faces_materials(e3d *v, const e3d_blk *b)
             g->offset = f->decoded ? f->anchor : pos;
             g->payload = pos;
             g->has_payload = f->decoded;
+            g->block = b->index;
+            g->entry = (uint32_t)i;
         }
         /* cube1: material ID 0 means none */
         if (mat != 0 && !e3d_set_has(&v->ids, e3d_key_u32(ID_MATERIAL, mat))) {
@@ -875,11 +877,11 @@ static void check_overlaps(e3d *v, size_t fi)
         const e3d_range *g = &m->fm[i];
         if (g->start < reach) {
             /* the ranges' own blocks may sit in freed decoded data: the
-             * mesh's path names them */
+             * mesh's path and the entry's place name them */
             mc_instance *in = mc_emit(v->c, MC_E3D_FACES_MATERIALS_OVERLAP, g->offset);
             if (in && g->has_payload) mc_payload_offset(in, g->payload);
             if (in) e3d_frame_path(v, fi, in->path, sizeof in->path);
-            e3d_append(in, "/facesMaterials");
+            e3d_append(in, "/facesMaterials[%" PRIu32 "]/%" PRIu32, g->block, g->entry);
             mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") overlap an earlier facesMaterials range ending at %" PRIu64,
                    g->start, g->end, reach);
         }

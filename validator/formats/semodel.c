@@ -86,12 +86,21 @@ static const mc_field name_fields[] = {{"name", MC_FIELD_STRING, 0, 0, 0}};
 static const mc_field bone_fields[] = {{"flags", MC_FIELD_U8, 0, 1, 0},
                                        {"parent", MC_FIELD_I32, 1, 1, 0}};
 static const mc_field mesh_fields_2018[] = {
-    {"flags", MC_FIELD_U8, 0, 1, 0}, {"layers", MC_FIELD_U8, 1, 1, 0},
-    {"influences", MC_FIELD_U8, 2, 1, 0}, {"vertexCount", MC_FIELD_U32, 3, 1, 0},
+    {"flags", MC_FIELD_U8, 0, 1, 0}, {"matReferenceCount", MC_FIELD_U8, 1, 1, 0},
+    {"maxSkinInfluence", MC_FIELD_U8, 2, 1, 0}, {"vertexCount", MC_FIELD_U32, 3, 1, 0},
     {"faceCount", MC_FIELD_U32, 7, 1, 0}};
 static const mc_field mesh_fields_draft[] = {
-    {"flags", MC_FIELD_U8, 0, 1, 0}, {"layers", MC_FIELD_U8, 1, 1, 0},
+    {"flags", MC_FIELD_U8, 0, 1, 0}, {"uvSetCount", MC_FIELD_U8, 1, 1, 0},
     {"vertexCount", MC_FIELD_U32, 2, 1, 0}, {"faceCount", MC_FIELD_U32, 6, 1, 0}};
+/* the 2018 mesh body: one array per attribute, each addressed as vertices */
+static const mc_field position_fields[] = {{"position", MC_FIELD_F32, 0, 3, 0}};
+static const mc_field uv_fields[] = {{"uv", MC_FIELD_F32, 0, 2, 0}};
+static const mc_field normal_fields[] = {{"normal", MC_FIELD_F32, 0, 3, 0}};
+static const mc_field color_fields[] = {{"color", MC_FIELD_U8, 0, 4, 0}};
+static const mc_field face_fields[3][1] = {{{"", MC_FIELD_U8, 0, 3, 1}},
+                                           {{"", MC_FIELD_U16, 0, 3, 1}},
+                                           {{"", MC_FIELD_U32, 0, 3, 1}}};
+static const mc_field material_index_fields[] = {{"", MC_FIELD_I32, 0, 1, 0}};
 
 /* ---- helpers ---- */
 
@@ -130,6 +139,11 @@ static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
     const uint8_t *p = r->p + at;
     const uint8_t *nul = left ? memchr(p, 0, left) : NULL;
     if (!nul) {
+        if (c->sink) { /* the string the reader would take: the rest of the file */
+            mc_sink_enter(c->sink, "string", field, MC_NO_INDEX, at, left);
+            mc_sink_layout(c->sink, name_fields, 1);
+            mc_sink_leave(c->sink);
+        }
         mc_instance *in = mc_emit(c, MC_SEMODEL_STRING_UNTERMINATED, at);
         mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
         mc_msg(in, "%s %" PRIu64 " %s: no NUL terminator in the %zu bytes before the end of the file",
@@ -1457,6 +1471,31 @@ static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const s
                                                 MC_FIELD_U8, MC_FIELD_U32};
     uint64_t fbytes = 3u * (uint64_t)m->faces * m->face_w;
     const uint8_t *p = r->p + r->pos;
+    uint64_t at = r->pos, v = m->vertices; /* the body fits: each array below does */
+    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
+    mc_s_array(c, "vertices", at, v, 12, MC_FIELDS(position_fields));
+    at += 12 * v;
+    if (layers) {
+        mc_s_array(c, "vertices", at, v, 8u * layers, MC_FIELDS(uv_fields));
+        at += 8u * layers * v;
+    }
+    if (f->mesh_flags & M_NORMALS) {
+        mc_s_array(c, "vertices", at, v, 12, MC_FIELDS(normal_fields));
+        at += 12 * v;
+    }
+    if (f->mesh_flags & M_COLOR) {
+        mc_s_array(c, "vertices", at, v, 4, MC_FIELDS(color_fields));
+        at += 4 * v;
+    }
+    if (inf) {
+        mc_s_array(c, "vertices", at, v, (uint64_t)inf * (f->bone_w + 4u), NULL, 0);
+        at += (uint64_t)inf * (f->bone_w + 4u) * v;
+    }
+    unsigned fw = m->face_w == 1 ? 0 : m->face_w == 2 ? 1 : 2;
+    mc_s_array(c, "faces", at, m->faces, 3u * m->face_w, face_fields[fw], 1);
+    at += fbytes;
+    mc_s_array(c, "materials", at, m->layers, 4, MC_FIELDS(material_index_fields));
     mc_geometry g = {{p, (size_t)body, m->vertices, 12, MC_FIELD_F32, 3},
                      {p + (body - fbytes), (size_t)fbytes, 3u * (uint64_t)m->faces, m->face_w,
                       index_type[m->face_w <= 4 ? m->face_w : 0], 1},
@@ -1677,7 +1716,12 @@ static void check_end(mc_ctx *c, const se_file *f, mc_reader *r)
     size_t left = mc_reader_left(r);
     if (f->draft ? f->undefined_tail : (f->data_flags & D18_CUSTOM) != 0) return;
     if (!f->draft && left >= 8 && mc_le64(r->p + r->pos) == SE_SEBLEND_MAGIC) {
+        static const mc_field seblend_fields[] = {{"magic", MC_FIELD_U64, 0, 1, 0},
+                                                  {"count", MC_FIELD_U64, 8, 1, 0}};
+        mc_s_enter(c, "section", "seblend", r->pos, left);
+        mc_s_layout(c, MC_FIELDS(seblend_fields));
         check_seblend(c, f, r);
+        mc_s_leave(c);
         return;
     }
     if (left == 0) return;
