@@ -116,24 +116,19 @@ static int parse_at(const mc_inspect *in, const char *s, uint32_t *space, uint64
     *space = 0;
     const char *plus = strrchr(s, '+');
     if (!plus) return parse_u64(s, off);
-    char block[64];
+    char block[256];
     size_t n = (size_t)(plus - s);
     if (n >= sizeof block) return -1;
     memcpy(block, s, n);
     block[n] = '\0';
-    const char *b = strrchr(block, '@');
+    char *b = strrchr(block, '@');
     b = b ? b + 1 : block;
+    char *slash = strchr(b, '/'); /* a whole issue path: its last block */
+    if (slash) *slash = '\0';
     uint64_t boff;
     if (parse_u64(b, &boff) != 0 || parse_u64(plus + 1, off) != 0) return -1;
-    for (uint32_t k = 1; k < mc_inspect_space_count(in); k++) {
-        const mc_node *owner;
-        mc_inspect_space(in, k, NULL, &owner);
-        if (owner->offset == boff) {
-            *space = k;
-            return 0;
-        }
-    }
-    return -2;
+    *space = mc_inspect_space_of_block(in, boff);
+    return *space ? 0 : -2;
 }
 
 /* ---- text ---- */

@@ -40,6 +40,7 @@ typedef struct cli {
     int werror;
     int quiet;
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
+    int show_bytes;        /* text: the bytes under each issue line (inspect.c's walk) */
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
@@ -77,6 +78,8 @@ static const char usage_text[] =
     "                            output never hashes)\n"
     "  -j, --jobs N              validate N files at once (default: the number\n"
     "                            of online CPUs); the output does not depend on N\n"
+    "      --show-bytes          text: under each issue, the bytes of the record it\n"
+    "                            points at, the field marked (as modelcheck inspect --at)\n"
     "      --skip-unrecognized   skip named files no format recognises (and empty\n"
     "                            ones), as in a directory walk (pre-commit hooks)\n"
     "      --config FILE         read settings from FILE instead of the .modelcheck.json\n"
@@ -174,7 +177,7 @@ static int parse_output(cli *c, const char *v)
     return 0;
 }
 
-enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED };
+enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED, OPT_SHOW_BYTES };
 
 static int parse_args(cli *c, int argc, char **argv)
 {
@@ -193,6 +196,7 @@ static int parse_args(cli *c, int argc, char **argv)
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
         {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
+        {"show-bytes", no_argument, NULL, OPT_SHOW_BYTES},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
@@ -254,6 +258,7 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_LIST: c->list_codes = 1; break;
         case OPT_NO_HASH: c->opt.skip_sha256 = 1; break;
         case OPT_SKIP_UNRECOGNIZED: c->skip_unrecognized = 1; break;
+        case OPT_SHOW_BYTES: c->show_bytes = 1; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read before the other options: load_config */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
@@ -321,6 +326,7 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
     int rc = 0;
     if (c->output == OUT_JSON) rc = mc_json_report_file(c->json, r, path, st);
     else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
+    else if (st != MC_ERR_IO && c->show_bytes) mc_report_file_text_bytes(stdout, r, path, c->quiet, &c->opt);
     else if (st != MC_ERR_IO) mc_report_file_text(stdout, r, path, c->quiet);
     if (rc != 0) {
         path_error(path, "out of memory writing the report");

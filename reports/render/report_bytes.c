@@ -94,11 +94,16 @@ void mc_report_field_value(char *out, size_t size, const mc_field *f, const uint
     if (count > 1 && used + 1 < size) out[used++] = ')', out[used] = '\0';
 }
 
-static void hex_line(FILE *out, const char *indent, char mark, uint64_t at, uint64_t rel,
+/* One line: mark, offset in the space, offset in the record (negative
+ * before it), up to FIELD_BYTES bytes, label; the caret line under the
+ * target byte when it is on this line. */
+static void hex_line(FILE *out, const char *indent, char mark, uint64_t at, int64_t rel,
                      const uint8_t *p, uint64_t n, const char *label, uint64_t target,
                      int has_target)
 {
-    fprintf(out, "%s%c 0x%08" PRIx64 " +%-4" PRIu64 " ", indent, mark, at, rel);
+    char r[24];
+    snprintf(r, sizeof r, "%s%" PRId64, rel < 0 ? "" : "+", rel);
+    fprintf(out, "%s%c 0x%08" PRIx64 " %-5s ", indent, mark, at, r);
     unsigned shown = n < FIELD_BYTES ? (unsigned)n : FIELD_BYTES;
     for (unsigned i = 0; i < FIELD_BYTES; i++) {
         if (i < shown)
@@ -112,6 +117,18 @@ static void hex_line(FILE *out, const char *indent, char mark, uint64_t at, uint
     fprintf(out, "%s  %*s", indent, 8 + 2 + 1 + 5 + 1, "");
     for (uint64_t i = 0; i < target - at; i++) fputs("   ", out);
     fputs("^^\n", out);
+}
+
+/* The bytes [from, from + len) of a record starting at rs on one line:
+ * their first FIELD_BYTES, or the FIELD_BYTES holding the target. */
+static void span(FILE *out, const char *indent, const uint8_t *bytes, uint64_t rs, uint64_t from,
+                 uint64_t len, const char *label, uint64_t target)
+{
+    int hit = target >= from && target - from < len;
+    uint64_t line = from;
+    if (hit) line = from + (target - from) / FIELD_BYTES * FIELD_BYTES;
+    hex_line(out, indent, hit ? '>' : ' ', line, (int64_t)line - (int64_t)rs, bytes + line,
+             len - (line - from), label, target, hit);
 }
 
 void mc_report_bytes(FILE *out, const mc_location *l, const uint8_t *bytes, uint64_t size,
@@ -129,33 +146,121 @@ void mc_report_bytes(FILE *out, const mc_location *l, const uint8_t *bytes, uint
             if (fs >= re) break;
             if (len > re - fs) len = re - fs;
             if (fs > pos) /* bytes no field names */
-                hex_line(out, indent, target >= pos && target < fs ? '>' : ' ', pos, pos - rs,
-                         bytes + pos, fs - pos, "(unnamed bytes)", target, 1);
+                span(out, indent, bytes, rs, pos, fs - pos, "(unnamed bytes)", target);
             char value[160], label[224];
             mc_report_field_value(value, sizeof value, f, bytes + fs, re - fs);
             snprintf(label, sizeof label, "%s %s = %s", f->name[0] ? f->name : "value",
                      mc_field_type_name(f->type), value);
-            int hit = l->field == f;
-            uint64_t line = fs;
-            /* the field's line, or the line of its bytes holding the target */
-            if (hit && len > FIELD_BYTES && target >= fs)
-                line = fs + (target - fs) / FIELD_BYTES * FIELD_BYTES;
-            hex_line(out, indent, hit ? '>' : ' ', line, line - rs, bytes + line,
-                     len - (line - fs), label, target, hit);
+            span(out, indent, bytes, rs, fs, len, label, target);
             pos = fs + len;
         }
-        if (pos < re)
-            hex_line(out, indent, target >= pos ? '>' : ' ', pos, pos - rs, bytes + pos, re - pos,
-                     "(unnamed bytes)", target, 1);
+        if (pos < re) span(out, indent, bytes, rs, pos, re - pos, "(unnamed bytes)", target);
         return;
     }
-    /* no layout: a window of the bytes around the target */
-    uint64_t start = target >= WINDOW_BYTES / 2 ? target - WINDOW_BYTES / 2 : 0;
-    start -= start % FIELD_BYTES;
-    for (uint64_t at = start; at < start + WINDOW_BYTES && at < size; at += FIELD_BYTES) {
+    /* no layout: the record when small, else a window of the bytes around
+     * the target, lines counted from the record's start */
+    uint64_t start, stop;
+    if (re - rs <= 4 * FIELD_BYTES && target >= rs && target < re) {
+        start = rs;
+        stop = re;
+    } else {
+        start = target >= WINDOW_BYTES / 2 ? target - WINDOW_BYTES / 2 : 0;
+        if (start >= rs) start -= (start - rs) % FIELD_BYTES;
+        stop = start + WINDOW_BYTES;
+    }
+    for (uint64_t at = start; at < stop && at < size; at += FIELD_BYTES) {
         uint64_t n2 = size - at < FIELD_BYTES ? size - at : FIELD_BYTES;
+        if (n2 > stop - at) n2 = stop - at;
         int hit = target >= at && target - at < n2;
-        hex_line(out, indent, hit ? '>' : ' ', at, at >= rs ? at - rs : 0, bytes + at, n2, "",
+        hex_line(out, indent, hit ? '>' : ' ', at, (int64_t)at - (int64_t)rs, bytes + at, n2, "",
                  target, hit);
     }
+}
+
+/* The space and offset an instance's bytes are in: the decoded bytes of the
+ * block its path names last when it has a decoded offset, else the file. */
+static int instance_place(const mc_inspect *in, const mc_instance *inst, uint32_t *space,
+                          uint64_t *off)
+{
+    *space = 0;
+    *off = inst->offset;
+    if (!inst->has_payload_offset) return 0;
+    const char *at = strrchr(inst->path, '@');
+    if (!at) return -1;
+    char *end;
+    uint64_t block = strtoull(at + 1, &end, 0);
+    if (end == at + 1) return -1;
+    *space = mc_inspect_space_of_block(in, block);
+    *off = inst->payload_offset;
+    return *space ? 0 : -1;
+}
+
+void mc_report_instance_bytes(FILE *out, mc_inspect *in, const mc_instance *inst,
+                              const char *indent)
+{
+    uint32_t space;
+    uint64_t off, size = 0;
+    if (instance_place(in, inst, &space, &off) != 0) {
+        fprintf(out, "%s(the decoded bytes of this block were not kept)\n", indent);
+        return;
+    }
+    const uint8_t *bytes = mc_inspect_space(in, space, &size, NULL);
+    const mc_location *l = mc_inspect_at(in, space, off);
+    if (!bytes || !l) {
+        fprintf(out, "%s(offset 0x%" PRIx64 " is the end of the %s: no byte to show)\n", indent, off,
+                space ? "decoded block" : "file");
+        return;
+    }
+    fprintf(out, "%s%s", indent, l->path);
+    if (space) fprintf(out, " (decoded offset 0x%" PRIx64 ")", off);
+    fputc('\n', out);
+    mc_report_bytes(out, l, bytes, size, off, indent);
+}
+
+/* The whole file, for --show-bytes (its report names it: it was just read). */
+static unsigned char *slurp(const char *name, size_t *size)
+{
+    FILE *f = fopen(name, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+void mc_report_file_text_bytes(FILE *out, const mc_result *r, const char *name, int quiet,
+                               const mc_options *opt)
+{
+    size_t size = 0;
+    unsigned char *data = strcmp(name, "-") == 0 || r->size != (uint64_t)(size_t)r->size
+                              ? NULL : slurp(name, &size);
+    mc_inspect *in = NULL;
+    /* the same options give the same walk, so the same paths and offsets;
+     * a file changed since it was validated is shown without bytes */
+    if (data && size == r->size && mc_inspect_memory(data, size, opt, &in) != MC_OK) in = NULL;
+    mc_report_file_text_with(out, r, name, quiet, in);
+    mc_inspect_free(in);
+    free(data);
 }

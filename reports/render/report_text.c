@@ -51,6 +51,12 @@ static void print_status(FILE *out, const mc_result *r, const char *path)
 
 void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int quiet)
 {
+    mc_report_file_text_with(out, r, name, quiet, NULL);
+}
+
+void mc_report_file_text_with(FILE *out, const mc_result *r, const char *name, int quiet,
+                              mc_inspect *bytes)
+{
     /* a newline or an escape sequence in a file name must not split a line
      * or reach the terminal */
     char *quoted = mc_text_quote(name);
@@ -64,7 +70,10 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int qu
             for (size_t j = 0; j < r->issues[i].instance_count; j++)
                 lines[k++] = (line_ref){&r->issues[i], &r->issues[i].instances[j]};
         qsort(lines, n, sizeof *lines, compare_lines);
-        for (size_t k2 = 0; k2 < n; k2++) print_line(out, path, &lines[k2]);
+        for (size_t k2 = 0; k2 < n; k2++) {
+            print_line(out, path, &lines[k2]);
+            if (bytes) mc_report_instance_bytes(out, bytes, lines[k2].instance, "    | ");
+        }
         free(lines);
     }
     for (size_t i = 0; i < r->issue_count; i++) {

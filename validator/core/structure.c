@@ -509,6 +509,14 @@ uint32_t mc_inspect_space_count(const mc_inspect *in)
     return in ? in->sink.space_count : 0;
 }
 
+uint32_t mc_inspect_space_of_block(const mc_inspect *in, uint64_t block_offset)
+{
+    uint32_t found = 0;
+    for (uint32_t k = 1; in && k < in->sink.space_count; k++)
+        if (in->sink.spaces[k].owner->offset == block_offset) found = k;
+    return found;
+}
+
 const uint8_t *mc_inspect_space(const mc_inspect *in, uint32_t sp, uint64_t *size,
                                 const mc_node **owner)
 {
@@ -604,15 +612,20 @@ const mc_location *mc_inspect_at(mc_inspect *in, uint32_t sp, uint64_t off)
     memset(l, 0, sizeof *l);
     l->node = n;
     mc_node_path(n, l->path, sizeof l->path);
-    if (n->stride && n->count && n->inner_space == sp) {
+    if (n->space != sp) { /* the space's owner, no child holding the byte */
+        l->record_offset = 0;
+        l->record_size = in->sink.spaces[sp].size;
+        return l;
+    }
+    if (n->stride && n->count) {
         l->has_element = 1;
         l->element = (off - n->offset) / n->stride;
         l->record_offset = n->offset + l->element * n->stride;
         l->record_size = n->stride;
         path_append(l->path, sizeof l->path, "/%" PRIu64, l->element);
     } else {
-        l->record_offset = n->inner_space == sp ? n->offset : 0;
-        l->record_size = n->inner_space == sp ? n->size : in->sink.spaces[sp].size;
+        l->record_offset = n->offset;
+        l->record_size = n->size;
     }
     locate_field(l, n, off - l->record_offset);
     return l;

@@ -790,6 +790,9 @@ static void process_block(e3d *v, e3d_blk *b)
     block_segment(b, seg, sizeof seg);
     size_t sp = v->sp;
     mc_sink_enter(v->c->sink, block_kind(b), seg, MC_NO_INDEX, b->pos, b->len);
+    static const mc_field header_fields[] = {{"type", MC_FIELD_U16, 0, 1, 0},
+                                             {"length", MC_FIELD_U32, 2, 1, 0}};
+    mc_sink_layout(v->c->sink, MC_FIELDS(header_fields));
     if (b->t) mc_sink_u64(v->c->sink, "type", b->type);
     check_block(v, b);
     if (v->sp == sp) mc_sink_leave(v->c->sink);

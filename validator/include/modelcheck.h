@@ -354,6 +354,10 @@ MC_API int mc_inspect_truncated(const mc_inspect *inspect);
 MC_API const uint8_t *mc_inspect_space(const mc_inspect *inspect, uint32_t space, uint64_t *size,
                                        const mc_node **owner);
 MC_API uint32_t mc_inspect_space_count(const mc_inspect *inspect); /* including the file */
+/* The decoded space of the compressed block at block_offset (the offset
+ * issue paths name: lzma@0xc), the innermost when blocks nest at one
+ * offset; 0 when there is none. */
+MC_API uint32_t mc_inspect_space_of_block(const mc_inspect *inspect, uint64_t block_offset);
 
 /* Where a byte is: the deepest node holding it, the array element and field
  * when known, the record's bytes (for a hex dump) and the path. */
