@@ -375,13 +375,10 @@ typedef struct box {
     uint64_t n;
 } box;
 
-static void box_add(box *b, const mc_view *pos, uint64_t i)
+static void box_add(box *b, const double x[3])
 {
-    double x[3];
-    for (int k = 0; k < 3; k++) {
-        x[k] = view_get(pos, i, (uint32_t)k);
+    for (int k = 0; k < 3; k++)
         if (!isfinite(x[k])) return; /* a NaN would poison the box; validation reports it */
-    }
     for (int k = 0; k < 3; k++) {
         if (b->n == 0 || x[k] < b->lo[k]) b->lo[k] = x[k];
         if (b->n == 0 || x[k] > b->hi[k]) b->hi[k] = x[k];
@@ -389,68 +386,223 @@ static void box_add(box *b, const mc_view *pos, uint64_t i)
     b->n++;
 }
 
-static bool same_point(const mc_view *pos, uint64_t a, uint64_t b)
-{
-    for (uint32_t k = 0; k < 3; k++)
-        if (view_get(pos, a, k) != view_get(pos, b, k)) return false;
-    return true;
-}
-
-/* A triangle with a repeated corner, or two corners at one position. */
-static bool degenerate(const mc_view *pos, uint64_t npos, const uint64_t t[3])
-{
-    if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) return true;
-    if (t[0] >= npos || t[1] >= npos || t[2] >= npos) return false;
-    return same_point(pos, t[0], t[1]) || same_point(pos, t[1], t[2]) ||
-           same_point(pos, t[0], t[2]);
-}
-
 #define MAX_HISTOGRAM 17u
 
-static void weights_stats(mc_sink *s, const mc_view *w)
+/* The box of n f32 x 3 positions from p (stride apart), NaN and infinity
+ * left out: one tight loop, as the validator's own. */
+static void box_f32(box *b, const uint8_t *p, uint64_t stride, uint64_t n)
 {
-    uint64_t n = view_fit(w);
-    if (!n || w->width == 0) return;
-    uint64_t hist[MAX_HISTOGRAM] = {0};
-    uint32_t max = 0, width = w->width < MAX_HISTOGRAM - 1 ? w->width : MAX_HISTOGRAM - 1;
-    for (uint64_t i = 0; i < n; i++) {
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < width; j++) k += view_get(w, i, j) != 0.0;
-        hist[k]++;
-        if (k > max) max = k;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint64_t seen = 0;
+    for (uint64_t i = 0; i < n; i++, p += stride) {
+        float x[3];
+        memcpy(x, p, sizeof x);
+        bool ok = isfinite(x[0]) & isfinite(x[1]) & isfinite(x[2]);
+        seen += ok;
+        for (int k = 0; k < 3; k++) {
+            float v = ok ? x[k] : lo[k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            v = ok ? x[k] : hi[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
     }
-    mc_sink_u64(s, "influences_max", max);
-    add_list(s, "influences_histogram", hist, width + 1);
+    if (!seen) return;
+    double l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+    box_add(b, l);
+    box_add(b, h);
+}
+
+static void box_i16(box *b, const uint8_t *p, uint64_t stride, uint64_t n)
+{
+    int16_t lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX}, hi[3] = {INT16_MIN, INT16_MIN, INT16_MIN};
+    for (uint64_t i = 0; i < n; i++, p += stride) {
+        int16_t x[3];
+        memcpy(x, p, sizeof x);
+        for (int k = 0; k < 3; k++) {
+            lo[k] = x[k] < lo[k] ? x[k] : lo[k];
+            hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+        }
+    }
+    if (!n) return;
+    double l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+    box_add(b, l);
+    box_add(b, h);
+}
+
+/* Non-zero weights per vertex, four histograms in turn: consecutive
+ * vertices usually have the same count, and one counter would make each
+ * increment wait for the last. */
+static void weights_hist(const mc_view *w, uint64_t first, uint64_t n, uint32_t width,
+                         uint64_t *hist)
+{
+    uint64_t h4[4][MAX_HISTOGRAM];
+    memset(h4, 0, sizeof h4);
+    const uint8_t *p = w->p + first * w->stride;
+    uint64_t st = w->stride;
+    if (w->type == MC_FIELD_F32 && MC_HOST_LE && width == 4) {
+        for (uint64_t i = 0; i < n; i++, p += st) {
+            float v[4];
+            memcpy(v, p, sizeof v);
+            h4[i & 3][(v[0] != 0.0f) + (v[1] != 0.0f) + (v[2] != 0.0f) + (v[3] != 0.0f)]++;
+        }
+    } else if (w->type == MC_FIELD_U8 && width == 4) {
+        for (uint64_t i = 0; i < n; i++, p += st)
+            h4[i & 3][(p[0] != 0) + (p[1] != 0) + (p[2] != 0) + (p[3] != 0)]++;
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            uint32_t k = 0;
+            for (uint32_t j = 0; j < width; j++) k += view_get(w, first + i, j) != 0.0;
+            h4[i & 3][k]++;
+        }
+    }
+    for (uint32_t k = 0; k < MAX_HISTOGRAM; k++)
+        hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
+}
+
+/* box_f32 and weights_hist over records holding both (AEM, NLM): one
+ * pass over the records, not two. */
+static void box_weights_f32(box *b, const uint8_t *p, const uint8_t *w, uint64_t stride,
+                            uint64_t n, uint64_t *hist)
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint64_t seen = 0, h4[4][5];
+    memset(h4, 0, sizeof h4);
+    for (uint64_t i = 0; i < n; i++, p += stride, w += stride) {
+        float x[3], v[4];
+        memcpy(x, p, sizeof x);
+        memcpy(v, w, sizeof v);
+        h4[i & 3][(v[0] != 0.0f) + (v[1] != 0.0f) + (v[2] != 0.0f) + (v[3] != 0.0f)]++;
+        bool ok = isfinite(x[0]) & isfinite(x[1]) & isfinite(x[2]);
+        seen += ok;
+        for (int k = 0; k < 3; k++) {
+            float y = ok ? x[k] : lo[k];
+            lo[k] = y < lo[k] ? y : lo[k];
+            y = ok ? x[k] : hi[k];
+            hi[k] = y > hi[k] ? y : hi[k];
+        }
+    }
+    for (int k = 0; k < 5; k++) hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
+    if (!seen) return;
+    double l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+    box_add(b, l);
+    box_add(b, h);
+}
+
+/* The vertices [first, first + n): the box of the positions and the
+ * histogram of non-zero weights. The common layouts have their own loops:
+ * inspect stays within a small factor of validation on large files
+ * (mc_bench). */
+static void vertex_pass(const mc_view *pos, uint64_t npos, const mc_view *w, uint64_t nw,
+                        uint64_t first, uint64_t n, box *b, uint64_t *hist, uint32_t width)
+{
+    uint64_t np = first < npos ? (npos - first < n ? npos - first : n) : 0;
+    uint64_t nwv = first < nw ? (nw - first < n ? nw - first : n) : 0;
+    const uint8_t *p = pos->p ? pos->p + first * pos->stride : NULL;
+    if (np && np == nwv && width == 4 && pos->type == MC_FIELD_F32 && w->type == MC_FIELD_F32 &&
+        pos->stride == w->stride && MC_HOST_LE) {
+        box_weights_f32(b, p, w->p + first * w->stride, pos->stride, np, hist);
+        return;
+    }
+    if (np && pos->type == MC_FIELD_F32 && MC_HOST_LE) {
+        box_f32(b, p, pos->stride, np);
+    } else if (np && pos->type == MC_FIELD_I16 && MC_HOST_LE) {
+        box_i16(b, p, pos->stride, np);
+    } else {
+        for (uint64_t i = first; i < first + np; i++) {
+            double x[3];
+            for (uint32_t k = 0; k < 3; k++) x[k] = view_get(pos, i, k);
+            box_add(b, x);
+        }
+    }
+    if (nwv && width) weights_hist(w, first, nwv, width, hist);
+}
+
+/* One pass over the indices: the lowest and highest, and the primitives
+ * repeating an index (a triangle with two equal corners has no area). */
+static uint64_t index_pass(const mc_view *idx, uint64_t n, unsigned primitive, uint64_t *lo,
+                           uint64_t *hi)
+{
+    uint64_t bad = 0, l = UINT64_MAX, h = 0;
+    const uint8_t *p = idx->p;
+    uint64_t st = idx->stride;
+    /* a fast loop per common index width, the general one otherwise */
+#define INDEX_LOOP(T)                                                                    \
+    for (uint64_t i = 0; i + 3 <= n; i += 3) {                                           \
+        T a, b, c;                                                                       \
+        memcpy(&a, p + i * st, sizeof a);                                                \
+        memcpy(&b, p + (i + 1) * st, sizeof b);                                          \
+        memcpy(&c, p + (i + 2) * st, sizeof c);                                          \
+        bad += (a == b) | (b == c) | (a == c);                                           \
+        T mn = a < b ? a : b, mx = a > b ? a : b;                                         \
+        mn = c < mn ? c : mn;                                                            \
+        mx = c > mx ? c : mx;                                                            \
+        l = mn < l ? mn : l;                                                             \
+        h = mx > h ? mx : h;                                                             \
+    }                                                                                    \
+    for (uint64_t i = n / 3 * 3; i < n; i++) {                                           \
+        T v;                                                                             \
+        memcpy(&v, p + i * st, sizeof v);                                                \
+        l = v < l ? v : l;                                                               \
+        h = v > h ? v : h;                                                               \
+    }
+    if (idx->type == MC_FIELD_U32 && MC_HOST_LE) {
+        INDEX_LOOP(uint32_t)
+    } else if (idx->type == MC_FIELD_U16 && MC_HOST_LE) {
+        INDEX_LOOP(uint16_t)
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t v = view_index(idx, i);
+            l = v < l ? v : l;
+            h = v > h ? v : h;
+        }
+        if (primitive == 3)
+            for (uint64_t i = 0; i + 3 <= n; i += 3) {
+                uint64_t a = view_index(idx, i), b = view_index(idx, i + 1),
+                         c = view_index(idx, i + 2);
+                bad += a == b || b == c || a == c;
+            }
+    }
+#undef INDEX_LOOP
+    *lo = l;
+    *hi = h;
+    return bad;
 }
 
 void mc_sink_geometry(mc_sink *s, const mc_geometry *g)
 {
     if (s->skipped) return;
     uint64_t npos = g->positions.width >= 3 ? view_fit(&g->positions) : 0;
+    uint64_t nw = view_fit(&g->weights);
     uint64_t nidx = view_fit(&g->indices);
-    box b = {{0}, {0}, 0};
-    if (g->indexed_box && g->indices.p) {
-        for (uint64_t i = 0; i < nidx; i++) {
-            uint64_t v = view_index(&g->indices, i);
-            if (v < npos) box_add(&b, &g->positions, v);
+    uint32_t width = g->weights.width < MAX_HISTOGRAM - 1 ? g->weights.width : MAX_HISTOGRAM - 1;
+    uint64_t first = 0, count = npos > nw ? npos : nw;
+    if (nidx) {
+        uint64_t lo, hi;
+        uint64_t bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
+        if (g->primitive == 3) mc_sink_u64(s, "degenerate_triangles", bad);
+        if (g->indexed_box) {
+            /* shared vertices: the run from the lowest to the highest index
+             * the mesh uses (one sequential pass, not a gather) */
+            mc_sink_u64(s, "vertex_first", lo);
+            mc_sink_u64(s, "vertex_last", hi);
+            first = lo;
+            count = hi >= lo && hi < count ? hi - lo + 1 : lo < count ? count - lo : 0;
         }
-    } else {
-        for (uint64_t i = 0; i < npos; i++) box_add(&b, &g->positions, i);
     }
+    box b = {{0}, {0}, 0};
+    uint64_t hist[MAX_HISTOGRAM] = {0};
+    vertex_pass(&g->positions, npos, &g->weights, nw, first, count, &b, hist, width);
     if (b.n) {
         mc_sink_vec(s, "bbox_min", b.lo, 3);
         mc_sink_vec(s, "bbox_max", b.hi, 3);
     }
-    if (g->primitive == 3 && nidx >= 3) {
-        uint64_t bad = 0;
-        for (uint64_t i = 0; i + 3 <= nidx; i += 3) {
-            uint64_t t[3] = {view_index(&g->indices, i), view_index(&g->indices, i + 1),
-                             view_index(&g->indices, i + 2)};
-            bad += degenerate(&g->positions, npos, t);
-        }
-        mc_sink_u64(s, "degenerate_triangles", bad);
+    if (nw && width) {
+        uint32_t max = 0;
+        for (uint32_t k = 0; k <= width; k++)
+            if (hist[k]) max = k;
+        mc_sink_u64(s, "influences_max", max);
+        add_list(s, "influences_histogram", hist, width + 1);
     }
-    weights_stats(s, &g->weights);
 }
 
 /* ---- mc_inspect ---- */

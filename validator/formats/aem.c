@@ -635,7 +635,7 @@ static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first
             {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
              MC_FIELD_U32, 1},
             {base + 72, vbytes >= 72 ? vbytes - 72 : 0, f->count[SEC_VERTICES], AEM_VERTEX_SIZE,
-             MC_FIELD_F32, 0},
+             MC_FIELD_F32, 4},
             3, true};
         mc_sink_geometry(c->sink, &g);
     }
@@ -1043,19 +1043,9 @@ static void report_arrays(mc_ctx *c, const aem_file *f, size_t from, size_t to)
                   {SEC_KEYFRAMES, MC_FIELDS(keyframe_fields)}};
     for (size_t k = from; k < to; k++) {
         enum aem_section s = arrays[k].s;
-        mc_s_array_enter(c, section_name[s], f->offset[s], f->count[s], record_size[s],
-                         arrays[k].fields, arrays[k].n);
-        if (s == SEC_VERTICES) {
-            uint64_t vbytes = (uint64_t)f->count[s] * AEM_VERTEX_SIZE;
-            mc_geometry g = {{c->data + f->offset[s], vbytes, f->count[s], AEM_VERTEX_SIZE,
-                              MC_FIELD_F32, 3},
-                             {NULL, 0, 0, 0, MC_FIELD_U32, 1},
-                             {c->data + f->offset[s] + 72, vbytes >= 72 ? vbytes - 72 : 0,
-                              f->count[s], AEM_VERTEX_SIZE, MC_FIELD_F32, 4},
-                             0, false};
-            mc_sink_geometry(c->sink, &g);
-        }
-        mc_s_leave(c);
+        /* the geometry is the meshes' (report_mesh): one pass over the vertices */
+        mc_s_array(c, section_name[s], f->offset[s], f->count[s], record_size[s], arrays[k].fields,
+                   arrays[k].n);
     }
 }
 
