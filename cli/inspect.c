@@ -346,14 +346,14 @@ static void print_text(FILE *out, const mc_inspect *in, const char *name)
     fprintf(out, "%s: %s", q ? q : "?", mc_format_name(r->format));
     free(q);
     if (r->layout[0]) fprintf(out, " (%s)", r->layout);
-    fprintf(out, ", %" PRIu64 " bytes: %s (%" PRIu64 " errors, %" PRIu64 " warnings)\n", r->size,
-            mc_result_valid(r) ? "valid" : "invalid", r->counts[MC_SEVERITY_ERROR],
-            r->counts[MC_SEVERITY_WARNING]);
+    uint64_t e = r->counts[MC_SEVERITY_ERROR], w = r->counts[MC_SEVERITY_WARNING];
+    fprintf(out, ", %" PRIu64 " bytes: %s (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", r->size,
+            mc_result_valid(r) ? "valid" : "invalid", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
     const mc_issue *is = NULL;
-    const mc_instance *e = first_error(r, &is);
-    if (e) {
+    const mc_instance *first = first_error(r, &is);
+    if (first) {
         fprintf(out, "  first error: %s at 0x%" PRIx64 " [%s]: %s\n", mc_code_get(is->code)->name,
-                e->offset, e->path, e->message);
+                first->offset, first->path, first->message);
         fputs("  (the structure below is what could be followed)\n", out);
     }
     if (mc_inspect_truncated(in)) fputs("  note: the tree was cut at its node limit\n", out);

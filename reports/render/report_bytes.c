@@ -211,7 +211,7 @@ void mc_report_instance_bytes(FILE *out, mc_inspect *in, const mc_instance *inst
                 space ? "decoded block" : "file");
         return;
     }
-    fprintf(out, "%s%s", indent, l->path);
+    fprintf(out, "%sat %s", indent, l->path);
     if (space) fprintf(out, " (decoded offset 0x%" PRIx64 ")", off);
     fputc('\n', out);
     mc_report_bytes(out, l, bytes, size, off, indent);
