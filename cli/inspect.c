@@ -140,6 +140,10 @@ static void print_attr_value(FILE *out, const mc_attr *a)
     case MC_VALUE_I64: fprintf(out, "%" PRId64, a->i); break;
     case MC_VALUE_F64: fprintf(out, "%g", a->f); break;
     case MC_VALUE_STRING: {
+        if (!a->s[0]) {
+            fputs("\"\"", out);
+            break;
+        }
         char *q = mc_text_quote(a->s);
         fputs(q ? q : "?", out);
         free(q);
@@ -246,6 +250,13 @@ static void print_kind(FILE *out, const mc_inspect *in, const char *kind, const 
         mc_node_path(n, path, sizeof path);
         fprintf(out, "    %s", path);
         print_attrs(out, n);
+        /* names stored as strings of their own (SEModel, E3D blocks) */
+        for (const mc_node *k = n->first_child; k; k = k->next) {
+            const mc_attr *t = mc_node_attr(k, "text");
+            if (!t || (strcmp(k->kind, "string") != 0 && strcmp(k->kind, "block") != 0)) continue;
+            fprintf(out, "  %s=", k->name);
+            print_attr_value(out, t);
+        }
         fputc('\n', out);
     }
 }
