@@ -51,13 +51,18 @@ Test(inspect, aem_tree_has_sections_records_and_attributes)
     cr_expect_eq(v->offset, aemb_offset(m, AEMB_VERTICES, 0));
     cr_expect_eq(v->count, 8);
     cr_expect_eq(v->stride, 92);
-    const mc_attr *h = mc_node_attr(v, "influences_histogram");
-    cr_assert_not_null(h);
-    cr_expect_eq(h->n, 5);
     const mc_node *meshes = child(root, "meshes");
     cr_assert_not_null(meshes);
     const mc_node *m0 = child(meshes, "0");
     cr_assert_not_null(m0);
+    /* the sample's mesh 0: vertices 0..3, two influences each */
+    const mc_attr *h = mc_node_attr(m0, "influences_histogram");
+    cr_assert_not_null(h);
+    cr_assert_eq(h->n, 5);
+    cr_expect_eq(h->list[2], 4);
+    cr_expect_eq(mc_node_attr(m0, "influences_max")->u, 2);
+    cr_expect_eq(mc_node_attr(m0, "vertex_first")->u, 0);
+    cr_expect_eq(mc_node_attr(m0, "vertex_last")->u, 3);
     cr_expect_str_eq(m0->kind, "mesh");
     cr_expect_eq(mc_node_attr(m0, "triangles")->u, 2);
     cr_expect_eq(mc_node_attr(m0, "degenerate_triangles")->u, 0);

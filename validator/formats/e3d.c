@@ -22,7 +22,9 @@
  * the outermost LZMA block; the payload offset is the offset inside the
  * innermost decoded payload; the path names every hop as
  * "/lzma@0x<offset of the LZMA block in the buffer that holds it>", e.g.
- * /lzma@0xc/meshes/mesh[0]/attributes/interleaved.
+ * /lzma@0xc/meshes/mesh/0/attributes/interleaved. A block that may repeat
+ * in its parent is named by its type and its index among the blocks of that
+ * type (mesh/0, as every format names list elements: docs/INSPECT.md).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -201,7 +203,7 @@ void e3d_frame_path(const e3d *v, size_t fi, char *out, size_t n)
         if (f->lzma)
             w = snprintf(out + used, n - used, "/lzma@0x%zx", f->hdr);
         else if (f->indexed)
-            w = snprintf(out + used, n - used, "/%s[%" PRIu32 "]", f->name, f->index);
+            w = snprintf(out + used, n - used, "/%s/%" PRIu32, f->name, f->index);
         else
             w = snprintf(out + used, n - used, "/%s", f->name);
         if (w < 0) break;
@@ -230,17 +232,18 @@ mc_instance *e3d_emit_frame(e3d *v, mc_code code, size_t fi, size_t pos)
     return in;
 }
 
-/* A block's path segment, for issues and for inspect's tree alike. */
+/* A block's path segment, for issues and for inspect's tree alike (the
+ * segment of a repeatable block is two path segments, name/index). */
 static void block_segment(const e3d_blk *b, char *out, size_t n)
 {
     if (!b->t)
-        snprintf(out, n, "0x%04x[%" PRIu32 "]", b->type, b->index);
+        snprintf(out, n, "0x%04x/%" PRIu32, b->type, b->index);
     else if (b->type == T_LZMA)
         snprintf(out, n, "lzma@0x%zx", b->pos);
     else if (b->t->once || b->t->section)
         snprintf(out, n, "%s", b->t->name);
     else
-        snprintf(out, n, "%s[%" PRIu32 "]", b->t->name, b->index);
+        snprintf(out, n, "%s/%" PRIu32, b->t->name, b->index);
 }
 
 static void append_segment(mc_instance *in, const e3d_blk *b)

@@ -881,7 +881,7 @@ static void check_overlaps(e3d *v, size_t fi)
             mc_instance *in = mc_emit(v->c, MC_E3D_FACES_MATERIALS_OVERLAP, g->offset);
             if (in && g->has_payload) mc_payload_offset(in, g->payload);
             if (in) e3d_frame_path(v, fi, in->path, sizeof in->path);
-            e3d_append(in, "/facesMaterials[%" PRIu32 "]/%" PRIu32, g->block, g->entry);
+            e3d_append(in, "/facesMaterials/%" PRIu32 "/%" PRIu32, g->block, g->entry);
             mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") overlap an earlier facesMaterials range ending at %" PRIu64,
                    g->start, g->end, reach);
         }
