@@ -22,7 +22,8 @@ enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
 typedef struct inspect_cli {
     mc_options opt;
     int json;
-    const char *at;            /* --at, or NULL */
+    const char **at;           /* every --at, in order */
+    size_t at_count;
     const char *extract;       /* --extract-block PATH, or NULL */
     const char *extract_out;   /* -O FILE */
     int first_json;
@@ -38,7 +39,8 @@ static const char inspect_usage[] =
     "  -o, --output KIND         text (default) or json (reports/schema/inspect.schema.json)\n"
     "  -f, --format FMT          read as FMT instead of detecting\n"
     "      --at OFFSET           the path, field, type and value at a byte (decimal or\n"
-    "                            0x hex), with the record as annotated hex; for a byte\n"
+    "                            0x hex), with the record as annotated hex (repeat it\n"
+    "                            for several bytes of one FILE); for a byte\n"
     "                            inside an E3D LZMA block BLOCK+OFFSET (e.g. 0xc+0x18e124,\n"
     "                            or lzma@0xc+0x18e124): BLOCK is the block's file offset\n"
     "      --extract-block OFF   write the decoded bytes of the LZMA block at file offset\n"
@@ -512,8 +514,10 @@ static int inspect_one(inspect_cli *c, const char *name)
     if (st != MC_OK) {
         fprintf(stderr, "modelcheck inspect: %s\n", mc_strerror(st));
         rc = EXIT_UNREADABLE;
-    } else if (c->at) {
-        rc = print_at(stdout, in, name, c->at);
+    } else if (c->at_count) {
+        rc = EXIT_VALID;
+        for (size_t i = 0; i < c->at_count && rc == EXIT_VALID; i++)
+            rc = print_at(stdout, in, name, c->at[i]);
     } else if (c->extract) {
         rc = extract(in, name, c->extract, c->extract_out);
     } else {
@@ -529,6 +533,8 @@ static int inspect_one(inspect_cli *c, const char *name)
     free(data);
     return rc;
 }
+
+static int inspect_files(inspect_cli *c, int n, char **files);
 
 int mc_inspect_main(int argc, char **argv)
 {
@@ -558,24 +564,44 @@ int mc_inspect_main(int argc, char **argv)
             c.opt.format = (mc_format)f;
             break;
         }
-        case 'a': c.at = optarg; break;
+        case 'a': {
+            const char **n = realloc(c.at, (c.at_count + 1) * sizeof *n);
+            if (!n) {
+                free(c.at);
+                fputs("modelcheck inspect: out of memory\n", stderr);
+                return EXIT_UNREADABLE;
+            }
+            c.at = n;
+            c.at[c.at_count++] = optarg;
+            break;
+        }
         case 'x': c.extract = optarg; break;
         case 'O': c.extract_out = optarg; break;
-        case 'h': fputs(inspect_usage, stdout); return EXIT_VALID;
-        default: return usage_error(mc_cli_refusal(argv, ch, before, refused, sizeof refused));
+        case 'h': free(c.at); fputs(inspect_usage, stdout); return EXIT_VALID;
+        default:
+            free(c.at);
+            return usage_error(mc_cli_refusal(argv, ch, before, refused, sizeof refused));
         }
     }
-    if (optind >= argc) return usage_error("no FILE");
-    if ((c.at || c.extract) && argc - optind != 1)
+    int rc = inspect_files(&c, argc - optind, argv + optind);
+    free(c.at);
+    return rc;
+}
+
+static int inspect_files(inspect_cli *c, int n, char **files)
+{
+    if (n < 1) return usage_error("no FILE");
+    if ((c->at_count || c->extract) && n != 1)
         return usage_error("--at and --extract-block take one FILE");
     int rc = EXIT_VALID;
-    if (c.json && !c.at && !c.extract)
+    int document = c->json && !c->at_count && !c->extract;
+    if (document)
         fprintf(stdout, "{\"tool\":{\"name\":\"modelcheck\",\"version\":\"%s\"},\"files\":[",
                 MC_VERSION_STRING);
-    for (int i = optind; i < argc; i++) {
-        int r = inspect_one(&c, argv[i]);
+    for (int i = 0; i < n; i++) {
+        int r = inspect_one(c, files[i]);
         if (r > rc) rc = r;
     }
-    if (c.json && !c.at && !c.extract) fputs("\n]}\n", stdout);
+    if (document) fputs("\n]}\n", stdout);
     return rc;
 }

@@ -28,7 +28,7 @@ run() { local rc=0; "$mc" inspect "$@" >>"$out" || rc=$?; [ "$rc" -le 1 ] || { e
 out=$tmp/inspect.txt; for f in "${files[@]}"; do run "$f"; done
 out=$tmp/inspect.json; run --output json "${files[@]}"
 out=$tmp/at.txt
-run --at 0x23c corpus/aem/invalid/weights_sum_0_93.aem
+run --at 0x23c --at 3 corpus/aem/invalid/weights_sum_0_93.aem
 run --at 0xc+0x100 corpus/e3d/valid/cube3_spec_lzma_444.e3d
 if [ "$mode" = --update ]; then
     mkdir -p "$golden"
