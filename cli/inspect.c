@@ -453,8 +453,10 @@ static int print_at(FILE *out, mc_inspect *in, const char *name, const char *at)
     fprintf(out, "%s: 0x%" PRIx64 " (%" PRIu64 ")", q ? q : "?", off, off);
     free(q);
     if (space) fprintf(out, " in decoded space %" PRIu32, space);
-    fprintf(out, "\n  path:   %s\n  node:   %s (%s) at 0x%" PRIx64 ", %" PRIu64 " bytes", l->path,
-            l->node->name[0] ? l->node->name : "/", l->node->kind, l->node->offset, l->node->size);
+    char node[256];
+    mc_node_path(l->node, node, sizeof node);
+    fprintf(out, "\n  path:   %s\n  node:   %s (%s) at 0x%" PRIx64 ", %" PRIu64 " bytes", l->path, node,
+            l->node->kind, l->node->offset, l->node->size);
     if (l->node->stride)
         fprintf(out, ", %" PRIu64 " records of %" PRIu64 " bytes", l->node->count, l->node->stride);
     fputc('\n', out);

@@ -693,6 +693,7 @@ char *mc_node_path(const mc_node *node, char *out, size_t size)
     const mc_node *seg[256];
     size_t n = 0;
     for (const mc_node *p = node; p && p->parent; p = p->parent) {
+        if (!p->name[0]) continue; /* an unnamed node (a run of elements) adds no segment */
         if (n == sizeof seg / sizeof seg[0]) {
             /* deeper than a path can show: keep the innermost segments */
             memmove(seg, seg + 1, (n - 1) * sizeof seg[0]);

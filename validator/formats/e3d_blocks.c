@@ -606,6 +606,8 @@ static void check_array(e3d *v, const e3d_blk *b)
         count_size(v, b, what);
         return;
     }
+    if (v->c->sink && size) /* inspect: the per-vertex elements (.../vertices/1) */
+        mc_sink_array(v->c->sink, "", b->ppos, b->n / size, size, NULL, 0);
     if (!note_attribute(v, b, b->pos, b->type) || !checked_attribute(b->type)) return;
     ientry one = {b->type, 0, size, b->ppos, true};
     check_vertices(v, b, &one, 1, 0, size, count);
@@ -655,6 +657,9 @@ static void check_interleaved(e3d *v, const e3d_blk *b)
     size_t list = r.pos, data = b->n - list;
     uint32_t count = v->mesh.vertex_count;
     bool sized = (uint64_t)stride * count == data;
+    /* inspect: the vertices, addressed as the issues do (.../interleaved/4) */
+    if (v->c->sink && stride)
+        mc_sink_array(v->c->sink, "", b->ppos + list, data / stride, stride, NULL, 0);
     if (!sized) {
         mc_instance *in = e3d_emit_blk(v, MC_E3D_INTERLEAVED_SIZE, b, b->ppos + list - 2);
         mc_msg(in, "%" PRIu32 " vertices x %u bytes = %" PRIu64 " (found %zu bytes of vertex data)",
@@ -781,6 +786,15 @@ static void check_faces(e3d *v, const e3d_blk *b)
                  count, 3 * w, (uint64_t)count * 3 * w + 4);
         count_size(v, b, r.fail ? "too short for the u32 triangle count" : what);
         return;
+    }
+    if (v->c->sink) { /* inspect: the triangles (.../triFaces16/5/2), and repeated corners */
+        static const mc_field tri[2][1] = {{{"", MC_FIELD_U16, 0, 3, 1}}, {{"", MC_FIELD_U32, 0, 3, 1}}};
+        mc_sink_array(v->c->sink, "", b->ppos + 4, count, 3u * w, tri[w == 4], 1);
+        mc_geometry g = {{NULL, 0, 0, 0, MC_FIELD_F32, 0},
+                         {b->p + 4, b->n - 4, 3u * (uint64_t)count, w, w == 4 ? MC_FIELD_U32 : MC_FIELD_U16, 1},
+                         {NULL, 0, 0, 0, MC_FIELD_F32, 0},
+                         3, false};
+        mc_sink_geometry(v->c->sink, &g);
     }
     v->mesh.faces += count;
     v->mesh.have_faces = true;

@@ -325,7 +325,8 @@ typedef struct mc_attr {
 } mc_attr;
 
 typedef struct mc_node {
-    const char *name;        /* path segment; "" for the root */
+    const char *name;        /* path segment; "" for the root and for a run of elements
+                              * named by their parent (E3D's .../interleaved/4) */
     const char *kind;        /* "file", "section", "record", "array", "block", "lzma", ... */
     uint64_t offset, size;   /* bytes of this node in its space */
     uint32_t space;          /* 0: the file; n > 0: decoded space n (mc_inspect_space) */
