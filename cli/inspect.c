@@ -466,7 +466,9 @@ static int print_at(FILE *out, mc_inspect *in, const char *name, const char *at)
         mc_report_field_value(value, sizeof value, l->field, bytes + fs, size - fs);
         fprintf(out, "  field:  %s, %s x %" PRIu32 " at +%" PRIu32 ", element %" PRIu32 "\n",
                 l->field->name[0] ? l->field->name : "value", mc_field_type_name(l->field->type),
-                l->field->count ? l->field->count : 1, l->field->offset, l->field_element);
+                l->field->count ? l->field->count
+                                : (uint32_t)(l->record_size - l->field->offset), /* to the end */
+                l->field->offset, l->field_element);
         fprintf(out, "  value:  %s\n", value);
     }
     fprintf(out, "  record: 0x%" PRIx64 ", %" PRIu64 " bytes\n", l->record_offset, l->record_size);

@@ -63,7 +63,9 @@ void mc_report_field_value(char *out, size_t size, const mc_field *f, const uint
     out[0] = '\0';
     uint32_t count = f->count ? f->count : 1;
     if (f->type == MC_FIELD_STRING || f->type == MC_FIELD_BYTES) {
-        uint64_t n = count < avail ? count : avail;
+        /* count 0: a string to its NUL, shown up to 256 bytes */
+        uint64_t want = f->count ? f->count : 256;
+        uint64_t n = want < avail ? want : avail;
         if (f->type == MC_FIELD_BYTES) {
             snprintf(out, size, "%" PRIu64 " bytes", n);
             return;
@@ -144,6 +146,7 @@ void mc_report_bytes(FILE *out, const mc_location *l, const uint8_t *bytes, uint
             uint64_t fs = rs + f->offset;
             uint64_t len = (uint64_t)mc_field_type_size(f->type) * (f->count ? f->count : 1);
             if (fs >= re) break;
+            if (f->count == 0 && f->type == MC_FIELD_STRING) len = re - fs; /* to the record's end */
             if (len > re - fs) len = re - fs;
             if (fs > pos) /* bytes no field names */
                 span(out, indent, bytes, rs, pos, fs - pos, "(unnamed bytes)", target);

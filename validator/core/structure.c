@@ -497,7 +497,7 @@ static void vertex_pass(const mc_view *pos, uint64_t npos, const mc_view *w, uin
 {
     uint64_t np = first < npos ? (npos - first < n ? npos - first : n) : 0;
     uint64_t nwv = first < nw ? (nw - first < n ? nw - first : n) : 0;
-    const uint8_t *p = pos->p ? pos->p + first * pos->stride : NULL;
+    const uint8_t *p = np ? pos->p + first * pos->stride : NULL;
     if (np && np == nwv && width == 4 && pos->type == MC_FIELD_F32 && w->type == MC_FIELD_F32 &&
         pos->stride == w->stride && MC_HOST_LE) {
         box_weights_f32(b, p, w->p + first * w->stride, pos->stride, np, hist);

@@ -82,7 +82,8 @@ typedef struct se_name {
 } se_name;
 
 /* Record layouts for inspect (semodel.md); names are the issue paths'. */
-static const mc_field name_fields[] = {{"name", MC_FIELD_STRING, 0, 0, 0}};
+/* a string node is named for its field (/bones/2/name): its layout adds no segment */
+static const mc_field name_fields[] = {{"", MC_FIELD_STRING, 0, 0, 0}};
 static const mc_field bone_fields[] = {{"flags", MC_FIELD_U8, 0, 1, 0},
                                        {"parent", MC_FIELD_I32, 1, 1, 0}};
 static const mc_field mesh_fields_2018[] = {
