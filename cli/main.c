@@ -26,6 +26,7 @@
 #include "cliutil.h"
 #include "config.h"
 #include "datadir.h"
+#include "inspect.h"
 #include "mc_report.h"
 #include "jobs.h"
 #include "modelcheck.h"
@@ -46,6 +47,7 @@ typedef struct cli {
     enum output_kind output;
     mc_report_view view; /* werror, quiet, min_severity, colour, concise */
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
+    int show_bytes;        /* text: the bytes under each issue line (inspect.c's walk) */
     int list_codes;
     unsigned jobs;   /* -j: files validated at once */
     mc_run_summary summary;
@@ -66,6 +68,9 @@ static const char usage_text[] =
     "       modelcheck explain CODE...   what a code means, why it matters, what to do\n"
     "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "                            grade a loader on the corpus (modelcheck certify --help)\n"
+    "       modelcheck inspect [options] FILE...\n"
+    "                            what is inside a file, the bytes at an offset\n"
+    "                            (modelcheck inspect --help)\n"
     "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
     "recursively; unrecognised files are skipped) or - for standard input.\n"
     "\n"
@@ -97,6 +102,8 @@ static const char usage_text[] =
     "                            output never hashes)\n"
     "  -j, --jobs N              validate N files at once (default: the number\n"
     "                            of online CPUs); the output does not depend on N\n"
+    "      --show-bytes          text: under each issue, the bytes of the record it\n"
+    "                            points at, the field marked (as modelcheck inspect --at)\n"
     "      --skip-unrecognized   skip named files no format recognises (and empty\n"
     "                            ones), as in a directory walk (pre-commit hooks)\n"
     "      --config FILE         read settings from FILE for every file instead of\n"
@@ -204,7 +211,8 @@ static int parse_output(cli *c, const char *v)
 }
 
 enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
-                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE };
+                 OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE,
+                 OPT_SHOW_BYTES };
 
 /* --min-severity: what the text report shows; the counts stay exact. */
 static int parse_min_severity(cli *c, const char *v)
@@ -252,6 +260,7 @@ static int parse_args(cli *c, int argc, char **argv)
         {"list-codes", no_argument, NULL, OPT_LIST},
         {"no-sha256", no_argument, NULL, OPT_NO_HASH},
         {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
+        {"show-bytes", no_argument, NULL, OPT_SHOW_BYTES},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"jobs", required_argument, NULL, 'j'},
@@ -326,6 +335,7 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_SHOW_CONFIG: c->show_config = optarg; break;
         case OPT_BASELINE: c->baseline_path = optarg; break;
         case OPT_WRITE_BASELINE: c->write_baseline_path = optarg; break;
+        case OPT_SHOW_BYTES: c->show_bytes = 1; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read by load_configs */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
@@ -447,6 +457,7 @@ static void report_file(cli *c, const char *path, int from_walk, const mc_result
     else if (c->output == OUT_SARIF) rc = mc_sarif_file(c->sarif, r, path, st);
     else if (c->output == OUT_JUNIT) rc = mc_junit_file(c->junit, r, path, st);
     else if (c->output == OUT_GITHUB) mc_report_file_github(stdout, r, path, st, &c->view);
+    else if (st != MC_ERR_IO && c->show_bytes) mc_report_file_text_bytes(stdout, r, path, &c->view, &c->opt);
     else if (st != MC_ERR_IO) mc_report_file_text_view(stdout, r, path, &c->view);
     mc_baseline_filtered_free(fresh);
     if (rc != 0) {
@@ -807,7 +818,9 @@ int main(int argc, char **argv)
     mc_cli_hold_std_fds();
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
     int explain = argc > 1 && strcmp(argv[1], "explain") == 0;
+    int inspect = argc > 1 && strcmp(argv[1], "inspect") == 0;
     int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : inspect ? mc_inspect_main(argc - 1, argv + 1)
              : explain ? (argc > 2 ? explain_codes(argv + 2, argc - 2)
                                    : usage_error("%s", "explain needs an issue code (see --list-codes)"))
                        : validate(argc, argv);

@@ -42,3 +42,7 @@ done
 cp "$build/fuzz/mc_fuzz_clean" "$OUT/"
 for x in dict options; do cp "$OUT/mc_fuzz_auto.$x" "$OUT/mc_fuzz_clean.$x"; done
 cp "$OUT/mc_fuzz_auto_seed_corpus.zip" "$OUT/mc_fuzz_clean_seed_corpus.zip"
+# the inspect path: every format, by content, as auto
+cp "$build/fuzz/mc_fuzz_inspect" "$OUT/"
+for x in dict options; do cp "$OUT/mc_fuzz_auto.$x" "$OUT/mc_fuzz_inspect.$x"; done
+cp "$OUT/mc_fuzz_auto_seed_corpus.zip" "$OUT/mc_fuzz_inspect_seed_corpus.zip"

@@ -165,4 +165,30 @@ void mc_catalog_text(FILE *out);
 cJSON *mc_catalog_json(void);
 void mc_catalog_markdown(FILE *out, const mc_options *defaults);
 
+/* ---- The bytes behind a location (report_bytes.c) ---- */
+
+/* The decoded value of field f whose bytes start at p (avail readable):
+ * "0.25", "(1, 0, 0)", "\"name\"". */
+void mc_report_field_value(char *out, size_t size, const mc_field *f, const uint8_t *p,
+                           uint64_t avail);
+
+/* The record of l as annotated hex, one line per field, the field holding
+ * target marked '>' and the byte '^'; bytes/size are the space's bytes. */
+void mc_report_bytes(FILE *out, const mc_location *l, const uint8_t *bytes, uint64_t size,
+                     uint64_t target, const char *indent);
+
+/* The bytes an issue instance points at (its record, annotated), from an
+ * inspection of the same file with the same options. */
+void mc_report_instance_bytes(FILE *out, mc_inspect *in, const mc_instance *inst,
+                              const char *indent);
+
+/* The text report of mc_report_file_text with, under each issue line, the
+ * bytes it points at (--show-bytes). name is read again (not "-"); when it
+ * cannot be, the lines come without bytes. */
+void mc_report_file_text_bytes(FILE *out, const mc_result *r, const char *name, const mc_report_view *view,
+                               const mc_options *opt);
+/* mc_report_file_text, with each line's bytes from bytes when not NULL. */
+void mc_report_file_text_with(FILE *out, const mc_result *r, const char *name, const mc_report_view *view,
+                              mc_inspect *bytes);
+
 #endif

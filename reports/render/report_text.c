@@ -88,6 +88,12 @@ void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int qu
 
 void mc_report_file_text_view(FILE *out, const mc_result *r, const char *name, const mc_report_view *v)
 {
+    mc_report_file_text_with(out, r, name, v, NULL);
+}
+
+void mc_report_file_text_with(FILE *out, const mc_result *r, const char *name, const mc_report_view *v,
+                              mc_inspect *bytes)
+{
     /* --quiet: a passing file prints nothing, its issues neither */
     if (v->quiet && mc_report_passes(r, v)) return;
     /* a newline or an escape sequence in a file name must not split a line
@@ -103,7 +109,10 @@ void mc_report_file_text_view(FILE *out, const mc_result *r, const char *name, c
             for (size_t j = 0; j < r->issues[i].instance_count && shown(&r->issues[i], v); j++)
                 lines[k++] = (line_ref){&r->issues[i], &r->issues[i].instances[j]};
         qsort(lines, k, sizeof *lines, compare_lines);
-        for (size_t k2 = 0; k2 < k; k2++) print_line(out, path, &lines[k2], v);
+        for (size_t k2 = 0; k2 < k; k2++) {
+            print_line(out, path, &lines[k2], v);
+            if (bytes) mc_report_instance_bytes(out, bytes, lines[k2].instance, "    | ");
+        }
         free(lines);
     }
     for (size_t i = 0; i < r->issue_count; i++) {

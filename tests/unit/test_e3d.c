@@ -404,7 +404,7 @@ Test(e3d, block_length_zero_inside_a_mesh)
     put32(m.faces + 2, 0);
     r = run();
     expect_only(r, MC_E3D_BLOCK_LENGTH_SMALL, 1, m.faces + 2);
-    expect_path(MC_E3D_BLOCK_LENGTH_SMALL, "/meshes/mesh[0]/triFaces16");
+    expect_path(MC_E3D_BLOCK_LENGTH_SMALL, "/meshes/mesh/0/triFaces16");
 }
 
 Test(e3d, child_overruns_its_parent)
@@ -413,7 +413,7 @@ Test(e3d, child_overruns_its_parent)
     put32(m.faces_materials + 2, 19);
     r = run();
     expect_only(r, MC_E3D_BLOCK_OVERRUN, 1, m.faces_materials);
-    expect_path(MC_E3D_BLOCK_OVERRUN, "/meshes/mesh[0]/facesMaterials");
+    expect_path(MC_E3D_BLOCK_OVERRUN, "/meshes/mesh/0/facesMaterials");
 }
 
 Test(e3d, gap_at_the_end_of_a_parent)
@@ -426,7 +426,7 @@ Test(e3d, gap_at_the_end_of_a_parent)
     close_all();
     r = run();
     expect_only(r, MC_E3D_BLOCK_GAP, 1, 34);
-    expect_path(MC_E3D_BLOCK_GAP, "/meshes/mesh[0]");
+    expect_path(MC_E3D_BLOCK_GAP, "/meshes/mesh/0");
 }
 
 Test(e3d, file_truncated)
@@ -514,7 +514,7 @@ Test(e3d, issue_inside_lzma_names_block_and_payload)
     const mc_instance *in = first(MC_E3D_NOT_FINITE);
     cr_expect(in->has_payload_offset);
     cr_expect_eq(in->payload_offset, vtx(5, 0) - 12);
-    cr_expect_str_eq(in->path, "/lzma@0xc/meshes/mesh[0]/attributes/interleaved/5");
+    cr_expect_str_eq(in->path, "/lzma@0xc/meshes/mesh/0/attributes/interleaved/5");
 }
 
 Test(e3d, issue_inside_nested_lzma)
@@ -526,7 +526,7 @@ Test(e3d, issue_inside_nested_lzma)
     expect_only(r, MC_E3D_NOT_FINITE, 1, 12);
     const mc_instance *in = first(MC_E3D_NOT_FINITE);
     cr_expect_eq(in->payload_offset, vtx(5, 0) - 24);
-    cr_expect_str_eq(in->path, "/lzma@0xc/meshes/mesh[0]/lzma@0xc/attributes/interleaved/5");
+    cr_expect_str_eq(in->path, "/lzma@0xc/meshes/mesh/0/lzma@0xc/attributes/interleaved/5");
 }
 
 Test(e3d, lzma_size_limit_option)
@@ -640,7 +640,7 @@ Test(e3d, position_not_finite)
     putf(vtx(5, 4), INFINITY);
     r = run();
     expect_only(r, MC_E3D_NOT_FINITE, 1, vtx(5, 0));
-    expect_path(MC_E3D_NOT_FINITE, "/meshes/mesh[0]/attributes/interleaved/5");
+    expect_path(MC_E3D_NOT_FINITE, "/meshes/mesh/0/attributes/interleaved/5");
 }
 
 Test(e3d, normal_spec_mapping_is_accepted)
@@ -680,7 +680,7 @@ Test(e3d, bone_id_past_the_skin)
     put8(vtx(7, m.weights_at), 3);
     r = run();
     expect_only(r, MC_E3D_BONE_ID_RANGE, 1, vtx(7, m.weights_at));
-    expect_path(MC_E3D_BONE_ID_RANGE, "/meshes/mesh[0]/attributes/interleaved/7");
+    expect_path(MC_E3D_BONE_ID_RANGE, "/meshes/mesh/0/attributes/interleaved/7");
 }
 
 /* ---- faces ---- */
@@ -691,7 +691,7 @@ Test(e3d, index_out_of_range)
     put16(m.faces + 10, 24);
     r = run();
     expect_only(r, MC_E3D_INDEX_RANGE, 1, m.faces + 10);
-    expect_path(MC_E3D_INDEX_RANGE, "/meshes/mesh[0]/triFaces16/0/0");
+    expect_path(MC_E3D_INDEX_RANGE, "/meshes/mesh/0/triFaces16/0/0");
 }
 
 Test(e3d, index_out_of_range_before_attributes)
@@ -721,7 +721,7 @@ Test(e3d, mesh_reference_unresolved)
     put32(m.node_mesh_id + 6, 2);
     r = run();
     expect_only(r, MC_E3D_MESH_REF_UNRESOLVED, 1, m.node_mesh_id + 6);
-    expect_path(MC_E3D_MESH_REF_UNRESOLVED, "/nodes/meshNode[0]/meshID");
+    expect_path(MC_E3D_MESH_REF_UNRESOLVED, "/nodes/meshNode/0/meshID");
 }
 
 Test(e3d, track_node_unresolved)
@@ -741,7 +741,7 @@ Test(e3d, skin_bone_names_an_unknown_node)
     put8(bone1 + 3, 'a'); /* "tip" -> "tap" */
     r = run();
     expect_only(r, MC_E3D_NODE_REF_UNRESOLVED, 1, bone1);
-    expect_path(MC_E3D_NODE_REF_UNRESOLVED, "/meshes/mesh[0]/skin[0]/skinBones/1");
+    expect_path(MC_E3D_NODE_REF_UNRESOLVED, "/meshes/mesh/0/skin/0/skinBones/1");
 }
 
 Test(e3d, map_without_texture)
@@ -753,7 +753,7 @@ Test(e3d, map_without_texture)
     close_all();
     r = run();
     expect_only(r, MC_E3D_MAP_NO_TEXTURE, 1, 24);
-    expect_path(MC_E3D_MAP_NO_TEXTURE, "/materials/material[0]/phongDiffuseMap");
+    expect_path(MC_E3D_MAP_NO_TEXTURE, "/materials/material/0/phongDiffuseMap");
 }
 
 /* ---- spec versus reference code layouts ---- */
@@ -832,7 +832,7 @@ Test(e3d, material_colour_not_finite)
     close_all();
     r = run();
     expect_only(r, MC_E3D_NOT_FINITE, 1, 24 + 6 + 4);
-    expect_path(MC_E3D_NOT_FINITE, "/materials/material[0]/diffuse");
+    expect_path(MC_E3D_NOT_FINITE, "/materials/material/0/diffuse");
 }
 
 Test(e3d, material_opacity_not_finite)
@@ -924,7 +924,7 @@ Test(e3d, standalone_double_position_not_finite)
     cr_assert_eq(at, 44);
     r = run();
     expect_only(r, MC_E3D_NOT_FINITE, 1, 50 + 24);
-    expect_path(MC_E3D_NOT_FINITE, "/meshes/mesh[0]/attributes/verticesDbl/1");
+    expect_path(MC_E3D_NOT_FINITE, "/meshes/mesh/0/attributes/verticesDbl/1");
 }
 
 Test(e3d, standalone_attribute_sizes_per_type)
@@ -985,7 +985,7 @@ Test(e3d, standalone_bone_weights_without_a_skin)
     close_all();
     r = run();
     expect_only(r, MC_E3D_BONE_ID_RANGE, 1, 50 + 4 + 1);
-    expect_path(MC_E3D_BONE_ID_RANGE, "/meshes/mesh[0]/attributes/boneWeights2/1");
+    expect_path(MC_E3D_BONE_ID_RANGE, "/meshes/mesh/0/attributes/boneWeights2/1");
     cr_expect(strstr(first(MC_E3D_BONE_ID_RANGE)->message, "bone ID 2 in weight set 1") != NULL);
     cr_expect_eq(r->info.max_influences, 2);
 }
@@ -1139,7 +1139,7 @@ Test(e3d, position_not_finite_names_the_component)
     close_all();
     r = run();
     expect_only(r, MC_E3D_NOT_FINITE, 1, 30 + 8);
-    expect_path(MC_E3D_NOT_FINITE, "/nodes/meshNode[0]/position");
+    expect_path(MC_E3D_NOT_FINITE, "/nodes/meshNode/0/position");
 }
 
 Test(e3d, skeleton_blocks)
@@ -1185,7 +1185,7 @@ Test(e3d, map_texture_by_name)
     close_all();
     r = run();
     expect_only(r, MC_E3D_TEXTURE_REF_UNRESOLVED, 1, 80);
-    expect_path(MC_E3D_TEXTURE_REF_UNRESOLVED, "/materials/material[0]/phongSpecularMap/textureName");
+    expect_path(MC_E3D_TEXTURE_REF_UNRESOLVED, "/materials/material/0/phongSpecularMap/textureName");
     cr_expect(strstr(first(MC_E3D_TEXTURE_REF_UNRESOLVED)->message, "\"b.png\"") != NULL);
 }
 
@@ -1217,7 +1217,7 @@ Test(e3d, track_by_node_name)
     close_all();
     r = run();
     expect_only(r, MC_E3D_NODE_REF_UNRESOLVED, 1, 88);
-    expect_path(MC_E3D_NODE_REF_UNRESOLVED, "/animations/animation[0]/animationTrack[1]/nodeName");
+    expect_path(MC_E3D_NODE_REF_UNRESOLVED, "/animations/animation/0/animationTrack/1/nodeName");
 }
 
 Test(e3d, key_blocks_of_every_size_are_clean)
@@ -1267,7 +1267,7 @@ Test(e3d, key_not_finite)
     close_all();
     r = run();
     expect_only(r, MC_E3D_NOT_FINITE, 1, at + 6 + 12);
-    expect_path(MC_E3D_NOT_FINITE, "/animations/animation[0]/animationTrack[0]/ftkScaling/1");
+    expect_path(MC_E3D_NOT_FINITE, "/animations/animation/0/animationTrack/0/ftkScaling/1");
 }
 
 Test(e3d, rotation_order_as_u32_and_wrong_size)

@@ -41,6 +41,9 @@ typedef struct mc_settings {
     unsigned char severity[MC_CODE_COUNT];
 } mc_settings;
 
+/* The structure sink of mc_inspect (mc_struct.h); NULL while validating. */
+typedef struct mc_sink mc_sink;
+
 typedef struct mc_ctx {
     const uint8_t *data;
     size_t size;
@@ -54,6 +57,7 @@ typedef struct mc_ctx {
     bool fast; /* clean paths allowed: !opt->exact_only */
     bool work_exhausted;
     bool nomem;
+    mc_sink *sink;
 } mc_ctx;
 
 /*

@@ -14,6 +14,9 @@ mc_result *mc_result_new(void);
  * a file too large to map, which is reported without reading it. */
 mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size,
                             const mc_settings *settings, mc_result **out);
+/* mc_validate_sized with a structure sink attached (mc_inspect). */
+mc_status mc_validate_sink(const uint8_t *data, size_t size, uint64_t file_size,
+                           const mc_settings *settings, mc_sink *sink, mc_result **out);
 
 /* Guarded mappings (guard.c): registers size bytes mapped at base, so that
  * a SIGBUS inside them (the file was truncated) is survived. Returns the

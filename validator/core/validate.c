@@ -353,6 +353,12 @@ mc_result *mc_result_new(void)
 mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size,
                             const mc_settings *options, mc_result **out)
 {
+    return mc_validate_sink(data, size, file_size, options, NULL, out);
+}
+
+mc_status mc_validate_sink(const uint8_t *data, size_t size, uint64_t file_size,
+                           const mc_settings *options, mc_sink *sink, mc_result **out)
+{
     if (!out || (!data && size)) return MC_ERR_INVALID_ARG;
     *out = NULL;
     if (options->format >= MC_FORMAT_COUNT ||
@@ -363,6 +369,7 @@ mc_status mc_validate_sized(const uint8_t *data, size_t size, uint64_t file_size
     r->size = file_size;
     mc_ctx c;
     mc_status st = mc_ctx_begin(&c, data, size, options, &r->info);
+    c.sink = sink;
     if (st == MC_OK) {
         hash_job hj = {0};
         if (file_size <= options->max_file_bytes && !options->skip_sha256)

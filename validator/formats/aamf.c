@@ -26,6 +26,7 @@
 
 #include "mc_format.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 #include "mc_rules.h"
 
 /* Hand-written clean paths (issue 16) for SSE2, the x86-64 baseline (no
@@ -89,6 +90,29 @@ static const char *const amf_kind_name[AMF_KINDS] = {"F4", "G4", "FT4", "GT4",
                                                      "F3", "G3", "FT3", "GT3"};
 /* Offset of the u32 texture index inside a textured record, 0 for none. */
 static const uint32_t amf_texture_field[AMF_KINDS] = {0, 0, 40, 80, 0, 0, 32, 48};
+
+/* Record layouts for inspect (aamf.md); names are the issue paths'. */
+static const mc_field samf_header_fields[] = {
+    {"magic", MC_FIELD_STRING, 0, 4, 0},      {"version", MC_FIELD_U16, 4, 1, 0},
+    {"bone_count", MC_FIELD_U16, 6, 1, 0},    {"anim_count", MC_FIELD_U16, 8, 1, 0},
+    {"vertex_count", MC_FIELD_U32, 10, 1, 0}, {"face_count", MC_FIELD_U16, 14, 1, 0}};
+static const mc_field legacy_header_fields[] = {{"bone_count", MC_FIELD_U16, 0, 1, 0},
+                                                {"anim_count", MC_FIELD_U16, 2, 1, 0}};
+static const mc_field bone_row_fields[] = {{"bone_idx", MC_FIELD_U16, 0, 1, 0},
+                                           {"parent_idx", MC_FIELD_U16, 2, 1, 0}};
+static const mc_field matrix_fields[] = {{"m", MC_FIELD_I16, 0, 9, 0},
+                                         {"pad", MC_FIELD_I16, 18, 1, 0},
+                                         {"t", MC_FIELD_I32, 20, 3, 0}};
+static const mc_field svector_fields[] = {{"", MC_FIELD_I16, 0, 3, 0},
+                                          {"pad", MC_FIELD_I16, 6, 1, 0}};
+static const mc_field skin_fields[] = {{"bone_indices", MC_FIELD_U8, 0, 4, 1},
+                                       {"weights", MC_FIELD_U8, 4, 4, 0}};
+static const mc_field face_fields[] = {{"", MC_FIELD_U16, 0, 3, 1}};
+static const mc_field anim_fields[] = {{"block_size", MC_FIELD_U32, 0, 1, 0},
+                                       {"name", MC_FIELD_STRING, 4, NAME_SIZE, 0},
+                                       {"keyframe_count", MC_FIELD_U32, 12, 1, 0},
+                                       {"keyframe_pointer", MC_FIELD_U32, 16, 1, 0}};
+static const mc_field block_fields[] = {{"block_size", MC_FIELD_U32, 0, 1, 0}};
 
 typedef struct aamf_file {
     bool legacy;
@@ -257,9 +281,19 @@ static bool legacy_header(mc_ctx *c, aamf_file *f)
 
 /* ---- bone table ---- */
 
+static void check_bone_rows(mc_ctx *c, const aamf_file *f);
+
 /* aamf.md, Bone Parent Table; docs/formats/aamf.md: bone_idx == row, a root is its
  * own parent, parents come first (the legacy runtime asserts both). */
 static void check_bone_table(mc_ctx *c, const aamf_file *f)
+{
+    mc_s_enter(c, "section", "bones", f->bone_table, (uint64_t)f->bones * BONE_ROW_SIZE);
+    mc_s_u64(c, "count", f->bones);
+    check_bone_rows(c, f);
+    mc_s_leave(c);
+}
+
+static void check_bone_rows(mc_ctx *c, const aamf_file *f)
 {
     mc_reader r = window(c, f->bone_table, (uint64_t)f->bones * BONE_ROW_SIZE);
     uint32_t roots = 0, first_root = 0, second_root = 0;
@@ -267,6 +301,12 @@ static void check_bone_table(mc_ctx *c, const aamf_file *f)
         uint16_t idx = mc_read_u16(&r), parent = mc_read_u16(&r);
         if (r.fail) return;
         uint64_t off = f->bone_table + (uint64_t)i * BONE_ROW_SIZE;
+        if (c->sink) {
+            mc_s_enter_index(c, "bone", i, off, BONE_ROW_SIZE);
+            mc_s_layout(c, MC_FIELDS(bone_row_fields));
+            mc_s_i64(c, "parent", parent);
+            mc_s_leave(c);
+        }
         if (idx != i) {
             mc_instance *in = mc_emit(c, MC_AAMF_BONE_INDEX_MISMATCH, off);
             mc_path(in, "/bones/%" PRIu32 "/bone_idx", i);
@@ -1182,13 +1222,26 @@ static void check_amf(mc_ctx *c, const amf_scope *s, uint64_t *textures_total, u
 static bool check_bone_blocks(mc_ctx *c, aamf_file *f)
 {
     uint64_t pos = f->blocks, textures = 0, triangles = 0;
+    mc_s_enter(c, "section", "bone_blocks", pos, c->size - pos);
     for (uint32_t b = 0; b < f->bones; b++) {
         uint32_t size;
-        if (!block_head(c, pos, "bone_blocks", b, &size)) return false;
+        if (!block_head(c, pos, "bone_blocks", b, &size)) {
+            mc_s_leave(c);
+            return false;
+        }
+        mc_s_enter_index(c, "block", b, pos, size);
+        mc_s_layout(c, MC_FIELDS(block_fields));
+        mc_s_enter(c, "mesh", "amf", pos + BLOCK_SIZE_FIELD, size - BLOCK_SIZE_FIELD);
+        uint64_t t0 = triangles;
         amf_scope s = {b, pos, size};
         check_amf(c, &s, &textures, &triangles);
+        mc_s_u64(c, "triangles", triangles - t0);
+        mc_s_leave(c);
+        mc_s_leave(c);
         pos += size;
     }
+    mc_s_end(c, pos);
+    mc_s_leave(c);
     f->blocks = pos;
     c->info->textures = textures;
     c->info->triangles = triangles;
@@ -1297,6 +1350,20 @@ static void check_anim_block(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32
     check_keyframes(c, f, pos, a, keys);
 }
 
+/* inspect: one animation block whose size fits the file (block_head) */
+static void report_anim(mc_ctx *c, const aamf_file *f, uint64_t pos, uint32_t a, uint32_t size)
+{
+    mc_s_enter_index(c, "animation", a, pos, size);
+    mc_s_layout(c, MC_FIELDS(anim_fields));
+    if (size >= ANIM_HEAD_SIZE) {
+        mc_s_str(c, "name", c->data + pos + 4, NAME_SIZE);
+        uint32_t keys = mc_le32(c->data + pos + 12);
+        mc_s_u64(c, "keyframes", keys);
+        mc_s_u64(c, "channels", f->bones);
+    }
+    mc_s_leave(c);
+}
+
 static void check_animations(mc_ctx *c, const aamf_file *f)
 {
     if (f->anims == 0) {
@@ -1315,17 +1382,25 @@ static void check_animations(mc_ctx *c, const aamf_file *f)
     size_t named = 0;
     uint64_t pos = f->blocks, keyframes = 0;
     bool whole = true;
+    mc_s_enter(c, "section", "animations", pos, c->size - pos);
+    mc_s_u64(c, "count", f->anims);
     for (uint32_t a = 0; a < f->anims; a++) {
         uint32_t size;
         if (!block_head(c, pos, "animations", a, &size)) {
+            mc_s_enter_index(c, "animation", a, pos, c->size - pos); /* what is left of it */
+            mc_s_layout(c, MC_FIELDS(anim_fields));
+            mc_s_leave(c);
             whole = false;
             break;
         }
         anim_name slot = {0, 0, 0};
+        if (c->sink) report_anim(c, f, pos, a, size);
         check_anim_block(c, f, pos, a, size, &slot, &keyframes);
         if (slot.key != 0 && named < cap) names[named++] = slot;
         pos += size;
     }
+    mc_s_end(c, pos);
+    mc_s_leave(c);
     c->info->keyframes = keyframes;
     check_duplicate_names(c, names, named);
     free(names);
@@ -1354,15 +1429,50 @@ static void fill_info(mc_ctx *c, const aamf_file *f)
     i->triangles = f->faces;
 }
 
+/* inspect: SAMF's fixed tables (the header placed them) and its mesh */
+static void report_samf(mc_ctx *c, const aamf_file *f)
+{
+    const struct {
+        const char *name;
+        uint64_t at, count, stride;
+        const mc_field *fields;
+        size_t n;
+    } t[] = {{"bind_poses", f->bind, f->bones, MATRIX_SIZE, MC_FIELDS(matrix_fields)},
+             {"positions", f->positions, f->vertices, SVECTOR_SIZE, MC_FIELDS(svector_fields)},
+             {"normals", f->normals, f->vertices, SVECTOR_SIZE, MC_FIELDS(svector_fields)},
+             {"skin_weights", f->skin, f->vertices, SKIN_SIZE, MC_FIELDS(skin_fields)},
+             {"faces", f->face_table, f->faces, FACE_SIZE, MC_FIELDS(face_fields)}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        mc_s_array(c, t[i].name, t[i].at, t[i].count, t[i].stride, t[i].fields, t[i].n);
+    /* the one mesh: the tables lie inside the file (samf_header) */
+    uint64_t vbytes = (uint64_t)f->vertices * SVECTOR_SIZE;
+    mc_s_enter(c, "mesh", "mesh", f->positions, f->blocks - f->positions);
+    mc_s_u64(c, "vertices", f->vertices);
+    mc_s_u64(c, "triangles", f->faces);
+    mc_geometry g = {{c->data + f->positions, vbytes, f->vertices, SVECTOR_SIZE, MC_FIELD_I16, 3},
+                     {c->data + f->face_table, (uint64_t)f->faces * FACE_SIZE, 3u * (uint64_t)f->faces,
+                      2, MC_FIELD_U16, 1},
+                     {c->data + f->skin + 4, vbytes >= 4 ? vbytes - 4 : 0, f->vertices, SKIN_SIZE,
+                      MC_FIELD_U8, 4},
+                     3, false};
+    mc_sink_geometry(c->sink, &g);
+    mc_s_leave(c);
+}
+
 static void aamf_validate(mc_ctx *c)
 {
     aamf_file f;
     memset(&f, 0, sizeof f);
     if (samf_magic(c->data, c->size)) {
-        if (!samf_header(c, &f)) return;
+        mc_s_enter(c, "header", "header", 0, c->size < SAMF_HEADER_SIZE ? c->size : SAMF_HEADER_SIZE);
+        mc_s_layout(c, MC_FIELDS(samf_header_fields));
+        bool ok = samf_header(c, &f);
+        mc_s_leave(c);
+        if (!ok) return;
         fill_info(c, &f);
         check_samf_counts(c, &f);
         check_bone_table(c, &f);
+        if (c->sink) report_samf(c, &f);
         check_bind_poses(c, &f);
         check_svectors(c, &f, f.positions, positions_surely_clean, positions_exact);
         check_svectors(c, &f, f.normals, normals_surely_clean, normals_exact);
@@ -1371,7 +1481,11 @@ static void aamf_validate(mc_ctx *c)
         check_animations(c, &f);
         return;
     }
-    if (!legacy_header(c, &f)) return;
+    mc_s_enter(c, "header", "header", 0, c->size < LEGACY_HEADER_SIZE ? c->size : LEGACY_HEADER_SIZE);
+    mc_s_layout(c, MC_FIELDS(legacy_header_fields));
+    bool ok = legacy_header(c, &f);
+    mc_s_leave(c);
+    if (!ok) return;
     fill_info(c, &f);
     check_bone_table(c, &f);
     if (!check_bone_blocks(c, &f)) return;

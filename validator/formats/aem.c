@@ -15,6 +15,7 @@
 #include "mc_numeric.h"
 #include "mc_reader.h"
 #include "mc_rules.h"
+#include "mc_struct.h"
 
 enum {
     AEM_HEADER_SIZE = 40,
@@ -54,6 +55,41 @@ typedef struct aem_file {
 } aem_file;
 
 static const char *const channel_name[3] = {"position", "rotation", "scale"};
+
+/* Record layouts (aem.md), for inspect: field names are the issue paths'. */
+static const mc_field header_fields[] = {
+    {"magic", MC_FIELD_STRING, 0, 3, 0},          {"version", MC_FIELD_U8, 3, 1, 0},
+    {"vertex_count", MC_FIELD_U32, 4, 1, 0},      {"index_count", MC_FIELD_U32, 8, 1, 0},
+    {"texture_count", MC_FIELD_U32, 12, 1, 0},    {"mesh_count", MC_FIELD_U32, 16, 1, 0},
+    {"material_count", MC_FIELD_U32, 20, 1, 0},   {"bone_count", MC_FIELD_U32, 24, 1, 0},
+    {"animation_count", MC_FIELD_U32, 28, 1, 0},  {"sequence_count", MC_FIELD_U32, 32, 1, 0},
+    {"keyframe_count", MC_FIELD_U32, 36, 1, 0}};
+static const mc_field vertex_fields[] = {
+    {"position", MC_FIELD_F32, 0, 3, 0},     {"normal", MC_FIELD_F32, 12, 3, 0},
+    {"tangent", MC_FIELD_F32, 24, 3, 0},     {"bitangent", MC_FIELD_F32, 36, 3, 0},
+    {"uv", MC_FIELD_F32, 48, 2, 0},          {"bone_indices", MC_FIELD_I32, 56, 4, 1},
+    {"weights", MC_FIELD_F32, 72, 4, 1},     {"extra_bone_index", MC_FIELD_I32, 88, 1, 0}};
+static const mc_field index_fields[] = {{"", MC_FIELD_U32, 0, 1, 0}};
+static const mc_field texture_fields[] = {{"filename", MC_FIELD_STRING, 0, AEM_NAME_SIZE, 0}};
+static const mc_field mesh_fields[] = {{"first_index", MC_FIELD_U32, 0, 1, 0},
+                                       {"index_count", MC_FIELD_U32, 4, 1, 0},
+                                       {"material", MC_FIELD_U32, 8, 1, 0}};
+static const mc_field material_fields[] = {{"base_color", MC_FIELD_I32, 0, 1, 0},
+                                           {"normal", MC_FIELD_I32, 4, 1, 0},
+                                           {"orm", MC_FIELD_I32, 8, 1, 0}};
+static const mc_field bone_fields[] = {{"inverse_bind_matrix", MC_FIELD_F32, 0, 16, 0},
+                                       {"parent", MC_FIELD_I32, 64, 1, 0},
+                                       {"padding", MC_FIELD_BYTES, 68, 12, 0}};
+static const mc_field animation_fields[] = {{"name", MC_FIELD_STRING, 0, AEM_NAME_SIZE, 0},
+                                            {"duration", MC_FIELD_F32, 128, 1, 0},
+                                            {"sequence_index", MC_FIELD_U32, 132, 1, 0}};
+static const mc_field sequence_fields[] = {{"position", MC_FIELD_U32, 0, 2, 0},
+                                           {"rotation", MC_FIELD_U32, 8, 2, 0},
+                                           {"scale", MC_FIELD_U32, 16, 2, 0}};
+/* position and scale keys hold x, y, z and a zero w; rotation keys x, y, z, w */
+static const mc_field keyframe_fields[] = {{"time", MC_FIELD_F32, 0, 1, 0},
+                                           {"rotation", MC_FIELD_F32, 4, 3, 0},
+                                           {"w", MC_FIELD_F32, 16, 1, 0}};
 
 static bool aem_detect(const uint8_t *data, size_t size)
 {
@@ -105,9 +141,20 @@ static void report_size_mismatch(mc_ctx *c, const aem_file *f, const uint64_t *o
                  section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size, also);
 }
 
+static bool read_header(mc_ctx *c, aem_file *f);
+
 /* aem.md, File Header: magic, version 1, then the counts fix every section's
  * place and the size they imply. False when the header cannot be read. */
 static bool check_header(mc_ctx *c, aem_file *f)
+{
+    mc_s_enter(c, "header", "header", 0, c->size < AEM_HEADER_SIZE ? c->size : AEM_HEADER_SIZE);
+    mc_s_layout(c, MC_FIELDS(header_fields));
+    bool ok = read_header(c, f);
+    mc_s_leave(c);
+    return ok;
+}
+
+static bool read_header(mc_ctx *c, aem_file *f)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     const uint8_t *magic = mc_read_bytes(&r, 3);
@@ -324,7 +371,7 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
     }
     if (unskinned) {
         mc_instance *in = mc_emit(c, MC_AEM_UNSKINNED_VERTEX, off + 56);
-        mc_path(in, "/vertices/%" PRIu64 "/weights", i);
+        mc_path(in, "/vertices/%" PRIu64 "/bone_indices", i);
         mc_msg(in, "vertex %" PRIu64 ": no bone (indices -1, weights 0): weights sum to 0, the spec says 1",
                i);
         return;
@@ -560,6 +607,10 @@ static void check_textures(mc_ctx *c, const aem_file *f)
         const uint8_t *b = mc_read_bytes(&r, AEM_NAME_SIZE);
         if (!b) return;
         uint64_t off = f->offset[SEC_TEXTURES] + i * AEM_NAME_SIZE;
+        mc_s_enter_index(c, "texture", i, off, AEM_NAME_SIZE);
+        mc_s_layout(c, MC_FIELDS(texture_fields));
+        mc_s_str(c, "filename", b, AEM_NAME_SIZE);
+        mc_s_leave(c);
         if (check_name(c, off, b, "textures", i, "filename") == 0) {
             mc_instance *in = mc_emit(c, MC_AEM_TEXTURE_NAME_EMPTY, off);
             mc_path(in, "/textures/%" PRIu64 "/filename", i);
@@ -605,6 +656,30 @@ static void check_mesh_extra_bone(mc_ctx *c, const aem_file *f, uint64_t m, uint
     }
 }
 
+/* inspect: one mesh record, its counts and geometry */
+static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first,
+                        uint32_t count, uint32_t material, bool in_range)
+{
+    mc_s_enter_index(c, "mesh", m, f->offset[SEC_MESHES] + m * 12, 12);
+    mc_s_layout(c, MC_FIELDS(mesh_fields));
+    mc_s_u64(c, "indices", count);
+    mc_s_u64(c, "triangles", count / 3);
+    mc_s_u64(c, "material", material);
+    if (in_range) {
+        const uint8_t *base = c->data + f->offset[SEC_VERTICES];
+        uint64_t vbytes = (uint64_t)f->count[SEC_VERTICES] * AEM_VERTEX_SIZE;
+        mc_geometry g = {
+            {base, vbytes, f->count[SEC_VERTICES], AEM_VERTEX_SIZE, MC_FIELD_F32, 3},
+            {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
+             MC_FIELD_U32, 1},
+            {base + 72, vbytes >= 72 ? vbytes - 72 : 0, f->count[SEC_VERTICES], AEM_VERTEX_SIZE,
+             MC_FIELD_F32, 4},
+            3, true};
+        mc_sink_geometry(c->sink, &g);
+    }
+    mc_s_leave(c);
+}
+
 static void check_meshes(mc_ctx *c, const aem_file *f, bool extra_same)
 {
     uint64_t triangles = 0;
@@ -635,6 +710,7 @@ static void check_meshes(mc_ctx *c, const aem_file *f, bool extra_same)
             triangles += count / 3;
             check_mesh_extra_bone(c, f, m, off, first, count, extra_same);
         }
+        if (c->sink) report_mesh(c, f, m, first, count, material, in_range);
     }
     c->info->triangles = triangles;
 }
@@ -649,6 +725,13 @@ static void check_materials(mc_ctx *c, const aem_file *f)
     uint32_t textures = f->count[SEC_TEXTURES];
     for (uint64_t m = 0; m < f->count[SEC_MATERIALS]; m++) {
         mc_reader r = record(c, f, SEC_MATERIALS, m);
+        if (c->sink) {
+            mc_s_enter_index(c, "material", m, f->offset[SEC_MATERIALS] + m * 12, 12);
+            mc_s_layout(c, MC_FIELDS(material_fields));
+            mc_reader q = r;
+            for (int k = 0; k < 3; k++) mc_s_i64(c, slot[k], mc_read_i32(&q));
+            mc_s_leave(c);
+        }
         for (int s = 0; s < 3; s++) {
             int32_t t = mc_read_i32(&r);
             if (r.fail) return;
@@ -714,6 +797,10 @@ static void check_bones(mc_ctx *c, const aem_file *f)
         const uint8_t *pad = mc_read_bytes(&r, 12);
         if (r.fail) return;
         uint64_t off = f->offset[SEC_BONES] + i * AEM_BONE_SIZE;
+        mc_s_enter_index(c, "bone", i, off, AEM_BONE_SIZE);
+        mc_s_layout(c, MC_FIELDS(bone_fields));
+        mc_s_i64(c, "parent", parent);
+        mc_s_leave(c);
         check_bone_matrix(c, off, i, m);
         /* aem.md, Bone Section; docs/formats/aem.md: parents come first (the loader
          * walks parents unbounded: self or forward parents loop, large ones
@@ -754,6 +841,15 @@ static void check_animation(mc_ctx *c, const aem_file *f, uint64_t i, aem_animat
     uint64_t off = f->offset[SEC_ANIMATIONS] + i * AEM_ANIMATION_SIZE;
     mc_reader r = record(c, f, SEC_ANIMATIONS, i);
     const uint8_t *name = mc_read_bytes(&r, AEM_NAME_SIZE);
+    if (c->sink && name) {
+        mc_s_enter_index(c, "animation", i, off, AEM_ANIMATION_SIZE);
+        mc_s_layout(c, MC_FIELDS(animation_fields));
+        mc_s_str(c, "name", name, AEM_NAME_SIZE);
+        mc_s_f64(c, "duration", a->duration);
+        mc_s_u64(c, "sequence_index", a->sequence_index);
+        mc_s_u64(c, "channels", 3u * (uint64_t)f->count[SEC_BONES]);
+        mc_s_leave(c);
+    }
     if (name && check_name(c, off, name, "animations", i, "name") == 0) {
         mc_instance *in = mc_emit(c, MC_AEM_ANIMATION_NAME_EMPTY, off);
         mc_path(in, "/animations/%" PRIu64 "/name", i);
@@ -963,6 +1059,34 @@ static void fill_info(mc_ctx *c, const aem_file *f)
     i->keyframes = f->count[SEC_KEYFRAMES];
 }
 
+/* inspect: a section of records entered one by one by its check */
+static void enter_section(mc_ctx *c, const aem_file *f, enum aem_section s)
+{
+    mc_s_enter(c, "section", section_name[s], f->offset[s],
+               (uint64_t)f->count[s] * record_size[s]);
+    mc_s_u64(c, "count", f->count[s]);
+}
+
+/* inspect: the sections of plain records (their checks have no record
+ * scope of their own: they run per element or through the animations) */
+static void report_arrays(mc_ctx *c, const aem_file *f, size_t from, size_t to)
+{
+    static const struct {
+        enum aem_section s;
+        const mc_field *fields;
+        size_t n;
+    } arrays[] = {{SEC_VERTICES, MC_FIELDS(vertex_fields)},
+                  {SEC_INDICES, MC_FIELDS(index_fields)},
+                  {SEC_SEQUENCES, MC_FIELDS(sequence_fields)},
+                  {SEC_KEYFRAMES, MC_FIELDS(keyframe_fields)}};
+    for (size_t k = from; k < to; k++) {
+        enum aem_section s = arrays[k].s;
+        /* the geometry is the meshes' (report_mesh): one pass over the vertices */
+        mc_s_array(c, section_name[s], f->offset[s], f->count[s], record_size[s], arrays[k].fields,
+                   arrays[k].n);
+    }
+}
+
 static void aem_validate(mc_ctx *c)
 {
     aem_file f;
@@ -972,11 +1096,23 @@ static void aem_validate(mc_ctx *c)
     fill_info(c, &f);
     bool extra_same = check_vertices(c, &f);
     check_indices(c, &f);
+    if (c->sink) report_arrays(c, &f, 0, 2);
+    enter_section(c, &f, SEC_TEXTURES);
     check_textures(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_MESHES);
     check_meshes(c, &f, extra_same);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_MATERIALS);
     check_materials(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_BONES);
     check_bones(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_ANIMATIONS);
     check_animations(c, &f);
+    mc_s_leave(c);
+    if (c->sink) report_arrays(c, &f, 2, 4);
 }
 
 const mc_format_module mc_aem_module = {MC_FORMAT_AEM, "AEM", aem_detect, aem_validate};

@@ -22,7 +22,9 @@
  * the outermost LZMA block; the payload offset is the offset inside the
  * innermost decoded payload; the path names every hop as
  * "/lzma@0x<offset of the LZMA block in the buffer that holds it>", e.g.
- * /lzma@0xc/meshes/mesh[0]/attributes/interleaved.
+ * /lzma@0xc/meshes/mesh/0/attributes/interleaved. A block that may repeat
+ * in its parent is named by its type and its index among the blocks of that
+ * type (mesh/0, as every format names list elements: docs/INSPECT.md).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -32,6 +34,7 @@
 
 #include "LzmaDec.h"
 #include "e3d_internal.h"
+#include "mc_struct.h"
 #include "mc_format.h"
 #include "mc_lzma_alloc.h"
 
@@ -200,7 +203,7 @@ void e3d_frame_path(const e3d *v, size_t fi, char *out, size_t n)
         if (f->lzma)
             w = snprintf(out + used, n - used, "/lzma@0x%zx", f->hdr);
         else if (f->indexed)
-            w = snprintf(out + used, n - used, "/%s[%" PRIu32 "]", f->name, f->index);
+            w = snprintf(out + used, n - used, "/%s/%" PRIu32, f->name, f->index);
         else
             w = snprintf(out + used, n - used, "/%s", f->name);
         if (w < 0) break;
@@ -229,16 +232,25 @@ mc_instance *e3d_emit_frame(e3d *v, mc_code code, size_t fi, size_t pos)
     return in;
 }
 
-static void append_segment(mc_instance *in, const e3d_blk *b)
+/* A block's path segment, for issues and for inspect's tree alike (the
+ * segment of a repeatable block is two path segments, name/index). */
+static void block_segment(const e3d_blk *b, char *out, size_t n)
 {
     if (!b->t)
-        e3d_append(in, "/0x%04x[%" PRIu32 "]", b->type, b->index);
+        snprintf(out, n, "0x%04x/%" PRIu32, b->type, b->index);
     else if (b->type == T_LZMA)
-        e3d_append(in, "/lzma@0x%zx", b->pos);
+        snprintf(out, n, "lzma@0x%zx", b->pos);
     else if (b->t->once || b->t->section)
-        e3d_append(in, "/%s", b->t->name);
+        snprintf(out, n, "%s", b->t->name);
     else
-        e3d_append(in, "/%s[%" PRIu32 "]", b->t->name, b->index);
+        snprintf(out, n, "%s/%" PRIu32, b->t->name, b->index);
+}
+
+static void append_segment(mc_instance *in, const e3d_blk *b)
+{
+    char seg[64];
+    block_segment(b, seg, sizeof seg);
+    e3d_append(in, "/%s", seg);
 }
 
 mc_instance *e3d_emit_blk(e3d *v, mc_code code, const e3d_blk *b, size_t pos)
@@ -610,6 +622,7 @@ static void open_lzma(e3d *v, const e3d_blk *b)
         free(out.buf);
         return;
     }
+    if (v->c->sink) mc_sink_decoded(v->c->sink, out.buf, out.size);
     const e3d_frame *pf = &v->st[parent];
     nf->buf = out.buf;
     nf->buf_size = out.size;
@@ -703,13 +716,10 @@ static bool custom_attribute(uint16_t type)
     return type >= 0x4000 && type <= 0x5FFF;
 }
 
-static void process_block(e3d *v, e3d_blk *b)
+static void check_block(e3d *v, e3d_blk *b)
 {
     e3d_frame *f = &v->st[b->fi];
     e3d_frame *lf = &v->st[f->logical];
-    b->t = e3d_find(b->type);
-    size_t ti = type_index(b->t);
-    b->index = lf->seen[ti]++;
     bool ok = check_first(v, b, lf);
     lf->nchildren++;
     if (!ok || b->type == T_VERSION) return;
@@ -751,11 +761,52 @@ static void process_block(e3d *v, e3d_blk *b)
     }
 }
 
+/* inspect: what a block is in the tree */
+static const char *block_kind(const e3d_blk *b)
+{
+    if (!b->t) return "block";
+    if (b->type == T_LZMA) return "lzma";
+    if (b->t->kind != K_CONTAINER) return "block";
+    switch (b->t->klass) {
+    case C_MESH: return "mesh";
+    case C_MATERIAL: return "material";
+    case C_TEXTURE: return "texture";
+    case C_NODE: return "node";
+    case C_ANIM: return "animation";
+    case C_TRACK: return "track";
+    default: return "section";
+    }
+}
+
+/* One block: its node stays entered while its frame is on the stack (a
+ * container or a decoded LZMA block), and is left by pop. */
+static void process_block(e3d *v, e3d_blk *b)
+{
+    e3d_frame *lf = &v->st[v->st[b->fi].logical];
+    b->t = e3d_find(b->type);
+    b->index = lf->seen[type_index(b->t)]++;
+    if (!v->c->sink) {
+        check_block(v, b);
+        return;
+    }
+    char seg[64];
+    block_segment(b, seg, sizeof seg);
+    size_t sp = v->sp;
+    mc_sink_enter(v->c->sink, block_kind(b), seg, MC_NO_INDEX, b->pos, b->len);
+    static const mc_field header_fields[] = {{"type", MC_FIELD_U16, 0, 1, 0},
+                                             {"length", MC_FIELD_U32, 2, 1, 0}};
+    mc_sink_layout(v->c->sink, MC_FIELDS(header_fields));
+    if (b->t) mc_sink_u64(v->c->sink, "type", b->type);
+    check_block(v, b);
+    if (v->sp == sp) mc_sink_leave(v->c->sink);
+}
+
 static void pop(e3d *v)
 {
     size_t fi = v->sp - 1;
     e3d_frame *f = &v->st[fi];
     if (!f->lzma && fi > 0) e3d_leave(v, fi);
+    if (fi > 0) mc_s_leave(v->c);
     free(f->owned);
     f->owned = NULL;
     v->sp--;
@@ -795,6 +846,11 @@ static void step(e3d *v)
         return;
     }
     if (len > left) {
+        if (v->c->sink) { /* the block as far as its parent goes, named as the issue names it */
+            const e3d_type *t = e3d_find(type);
+            mc_sink_enter(v->c->sink, "block", t ? t->name : "?", MC_NO_INDEX, f->pos, left);
+            mc_sink_leave(v->c->sink);
+        }
         report_overrun(v, fi, type, len);
         f->pos = f->end;
         return;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "e3d_internal.h"
+#include "mc_struct.h"
 #include "mc_numeric.h"
 #include "mc_signature.h"
 
@@ -61,6 +62,7 @@ static bool whole_string(e3d *v, const e3d_blk *b, const uint8_t **s, uint16_t *
 {
     mc_reader r = mc_reader_make(b->p, b->n);
     if (!read_string(v, b, &r, s, len)) return false;
+    mc_s_str(v->c, "text", *s, *len);
     if (r.pos == b->n) return true;
     mc_instance *in = e3d_emit_blk(v, MC_E3D_STRING_SIZE, b, b->ppos);
     mc_msg(in, "string length %u leaves %zu bytes unused in %s (expected payload %u)", *len,
@@ -604,6 +606,8 @@ static void check_array(e3d *v, const e3d_blk *b)
         count_size(v, b, what);
         return;
     }
+    if (v->c->sink && size) /* inspect: the per-vertex elements (.../vertices/1) */
+        mc_sink_array(v->c->sink, "", b->ppos, b->n / size, size, NULL, 0);
     if (!note_attribute(v, b, b->pos, b->type) || !checked_attribute(b->type)) return;
     ientry one = {b->type, 0, size, b->ppos, true};
     check_vertices(v, b, &one, 1, 0, size, count);
@@ -653,6 +657,9 @@ static void check_interleaved(e3d *v, const e3d_blk *b)
     size_t list = r.pos, data = b->n - list;
     uint32_t count = v->mesh.vertex_count;
     bool sized = (uint64_t)stride * count == data;
+    /* inspect: the vertices, addressed as the issues do (.../interleaved/4) */
+    if (v->c->sink && stride)
+        mc_sink_array(v->c->sink, "", b->ppos + list, data / stride, stride, NULL, 0);
     if (!sized) {
         mc_instance *in = e3d_emit_blk(v, MC_E3D_INTERLEAVED_SIZE, b, b->ppos + list - 2);
         mc_msg(in, "%" PRIu32 " vertices x %u bytes = %" PRIu64 " (found %zu bytes of vertex data)",
@@ -780,6 +787,15 @@ static void check_faces(e3d *v, const e3d_blk *b)
         count_size(v, b, r.fail ? "too short for the u32 triangle count" : what);
         return;
     }
+    if (v->c->sink) { /* inspect: the triangles (.../triFaces16/5/2), and repeated corners */
+        static const mc_field tri[2][1] = {{{"", MC_FIELD_U16, 0, 3, 1}}, {{"", MC_FIELD_U32, 0, 3, 1}}};
+        mc_sink_array(v->c->sink, "", b->ppos + 4, count, 3u * w, tri[w == 4], 1);
+        mc_geometry g = {{NULL, 0, 0, 0, MC_FIELD_F32, 0},
+                         {b->p + 4, b->n - 4, 3u * (uint64_t)count, w, w == 4 ? MC_FIELD_U32 : MC_FIELD_U16, 1},
+                         {NULL, 0, 0, 0, MC_FIELD_F32, 0},
+                         3, false};
+        mc_sink_geometry(v->c->sink, &g);
+    }
     v->mesh.faces += count;
     v->mesh.have_faces = true;
     v->c->info->triangles += count;
@@ -846,6 +862,8 @@ static void check_faces_materials(e3d *v, const e3d_blk *b)
             g->offset = f->decoded ? f->anchor : pos;
             g->payload = pos;
             g->has_payload = f->decoded;
+            g->block = b->index;
+            g->entry = (uint32_t)i;
         }
         /* cube1: material ID 0 means none */
         if (mat != 0 && !e3d_set_has(&v->ids, e3d_key_u32(ID_MATERIAL, mat))) {
@@ -873,11 +891,11 @@ static void check_overlaps(e3d *v, size_t fi)
         const e3d_range *g = &m->fm[i];
         if (g->start < reach) {
             /* the ranges' own blocks may sit in freed decoded data: the
-             * mesh's path names them */
+             * mesh's path and the entry's place name them */
             mc_instance *in = mc_emit(v->c, MC_E3D_FACES_MATERIALS_OVERLAP, g->offset);
             if (in && g->has_payload) mc_payload_offset(in, g->payload);
             if (in) e3d_frame_path(v, fi, in->path, sizeof in->path);
-            e3d_append(in, "/facesMaterials");
+            e3d_append(in, "/facesMaterials/%" PRIu32 "/%" PRIu32, g->block, g->entry);
             if (g->start == m->fm[i - 1].start && g->end == m->fm[i - 1].end)
                 mc_msg(in, "triangles [%" PRIu64 ", %" PRIu64 ") are listed twice: a duplicate of an earlier facesMaterials range",
                        g->start, g->end);
@@ -1478,6 +1496,15 @@ static void leave_mesh(e3d *v, size_t fi)
         mc_zero_normals_msg(in, &m->zero, where, m->vertex_count);
     }
     if (m->uv_sets > v->c->info->uv_layers) v->c->info->uv_layers = m->uv_sets;
+    if (v->c->sink) {
+        mc_s_u64(v->c, "vertices", m->vertex_count);
+        mc_s_u64(v->c, "faces", m->faces);
+        mc_s_u64(v->c, "uv_sets", m->uv_sets);
+        if (m->have_ext) {
+            mc_sink_vec(v->c->sink, "bbox_min", m->min, 3);
+            mc_sink_vec(v->c->sink, "bbox_max", m->max, 3);
+        }
+    }
 }
 
 void e3d_leave(e3d *v, size_t fi)

@@ -97,6 +97,8 @@ typedef struct e3d_range {
     uint64_t start, end;
     uint64_t offset, payload;
     bool has_payload;
+    uint32_t block;  /* the facesMaterials block's index in its mesh */
+    uint32_t entry;  /* the range's entry in that block */
 } e3d_range;
 
 typedef struct e3d_set {

@@ -18,6 +18,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 #include "mc_rules.h"
 #include "mc_signature.h"
 
@@ -88,6 +89,38 @@ static bool nlm_detect(const uint8_t *data, size_t size)
 }
 
 /* ---- structure ---- */
+
+/* Record layouts for inspect (nlm.md); names are the issue paths'. */
+static const mc_field mesh_header_fields[] = {{"vertex_count", MC_FIELD_U32, 0, 1, 0},
+                                              {"index_count", MC_FIELD_U32, 4, 1, 0}};
+static const mc_field vertex_fields[] = {
+    {"position", MC_FIELD_F32, 0, 3, 0}, {"color", MC_FIELD_F32, 12, 3, 0},
+    {"normal", MC_FIELD_F32, 24, 3, 0},  {"uv", MC_FIELD_F32, 36, 2, 0},
+    {"bone_ids", MC_FIELD_I32, 44, 4, 1}, {"weights", MC_FIELD_F32, 60, 4, 1}};
+static const mc_field index_fields[] = {{"", MC_FIELD_U32, 0, 1, 0}};
+static const mc_field texture_fields[] = {{"size", MC_FIELD_U32, 0, 1, 0}};
+
+/* inspect: the parts of a mesh that walk_mesh found to fit */
+static void report_mesh(mc_ctx *c, const nlm_mesh *m)
+{
+    mc_s_layout(c, MC_FIELDS(mesh_header_fields));
+    mc_s_u64(c, "vertices", m->vertex_count);
+    mc_s_u64(c, "indices", m->index_count);
+    mc_s_u64(c, "texture_bytes", m->texture_size);
+    uint64_t vbytes = (uint64_t)m->vertex_count * NLM_VERTEX_SIZE;
+    mc_s_array(c, "vertices", m->vertices, m->vertex_count, NLM_VERTEX_SIZE, MC_FIELDS(vertex_fields));
+    mc_s_array(c, "indices", m->indices, m->index_count, 4, MC_FIELDS(index_fields));
+    mc_s_enter(c, "texture", "texture", m->texture, 4u + (uint64_t)m->texture_size);
+    mc_s_layout(c, MC_FIELDS(texture_fields));
+    mc_s_leave(c);
+    mc_geometry g = {{c->data + m->vertices, vbytes, m->vertex_count, NLM_VERTEX_SIZE, MC_FIELD_F32, 3},
+                     {c->data + m->indices, 4u * (uint64_t)m->index_count, m->index_count, 4,
+                      MC_FIELD_U32, 1},
+                     {c->data + m->vertices + 60, vbytes >= 60 ? vbytes - 60 : 0, m->vertex_count,
+                      NLM_VERTEX_SIZE, MC_FIELD_F32, 4},
+                     3, false};
+    mc_sink_geometry(c->sink, &g);
+}
 
 /* nlm.md, Mesh Header .. Embedded Texture Data: reads the mesh at r's
  * cursor and moves past it. */
@@ -228,6 +261,8 @@ static void check_static_end(mc_ctx *c, mc_reader *r, nlm_file *f)
     mc_reader probe = *r;
     nlm_file g = *f;
     if (walk_animation(c, &probe, false, &g) && mc_reader_left(&probe) == 0) {
+        mc_s_enter(c, "section", "animation", f->anim_off, mc_reader_left(r));
+        mc_s_leave(c);
         mc_instance *in = mc_emit(c, MC_NLM_UNDECLARED_ANIMATION, f->anim_off);
         mc_path(in, "/animation");
         mc_msg(in, "the animation flag is 0 but the %zu bytes after the meshes hold an animation section "
@@ -249,11 +284,23 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
     if (!mc_fits_or_truncated(c, &r, 1, 24, true, MC_NLM_TRUNCATED, "/aabb", "the AABB")) return;
     mc_reader_skip(&r, 24);
     if (!walk_count(c, &r, &f->mesh_count, NLM_MESH_MIN_SIZE, true, "/meshes", "meshes")) return;
+    mc_s_enter(c, "section", "meshes", r.pos, 0);
+    mc_s_u64(c, "count", f->mesh_count);
     for (uint32_t m = 0; m < f->mesh_count; m++) {
         nlm_mesh mesh;
-        if (!walk_mesh(c, &r, m, true, &mesh)) return;
+        mc_s_enter_index(c, "mesh", m, r.pos, 0);
+        bool ok = walk_mesh(c, &r, m, true, &mesh);
+        if (ok && c->sink) report_mesh(c, &mesh);
+        mc_s_end(c, r.pos);
+        mc_s_leave(c);
+        if (!ok) {
+            mc_s_leave(c);
+            return;
+        }
         f->meshes_complete++;
     }
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
     f->anim_off = r.pos;
     if (!f->flag_ok) return; /* NLM_ANIMATION_FLAG: what follows is unknown */
     if (f->flag == 0) {
@@ -265,7 +312,11 @@ static void walk_structure(mc_ctx *c, nlm_file *f)
                      "the animation flag is 1 but the file ends after the meshes (at 0x%zx)", c->size);
         return;
     }
-    if (!walk_animation(c, &r, true, f)) return;
+    mc_s_enter(c, "section", "animation", r.pos, 0);
+    bool anim = walk_animation(c, &r, true, f);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!anim) return;
     f->anim_ok = true;
     if (mc_reader_left(&r) != 0) {
         mc_instance *in = mc_emit(c, MC_NLM_TRAILING_BYTES, r.pos);
@@ -440,7 +491,8 @@ typedef struct vertex_scope {
     const float *box; /* NULL when the AABB cannot judge */
     uint32_t mesh;
     /* NLM_VERTEX_OUTSIDE_AABB, reported once */
-    uint64_t outside, first_off, worst_vertex;
+    uint64_t outside, first_off, first_vertex, worst_vertex;
+    uint32_t first_mesh;
     uint32_t worst_mesh;
     int worst_axis;
     double worst;
@@ -485,7 +537,11 @@ static void track_aabb(vertex_scope *s, uint64_t off, uint64_t i, const float *p
     int axis = 0;
     double e = excursion(s->box, p, &axis);
     if (!(e > 0.0)) return;
-    if (s->outside++ == 0) s->first_off = off;
+    if (s->outside++ == 0) {
+        s->first_off = off;
+        s->first_mesh = s->mesh;
+        s->first_vertex = i;
+    }
     if (e > s->worst) {
         s->worst = e;
         s->worst_mesh = s->mesh;
@@ -785,8 +841,9 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 static void report_outside_aabb(mc_ctx *c, const vertex_scope *s, uint64_t vertices)
 {
     if (s->outside == 0) return;
+    /* the path names the byte the offset points at: the first vertex outside */
     mc_instance *in = mc_emit(c, MC_NLM_VERTEX_OUTSIDE_AABB, s->first_off);
-    mc_path(in, "/aabb");
+    mc_path(in, "/meshes/%" PRIu32 "/vertices/%" PRIu64 "/position", s->first_mesh, s->first_vertex);
     mc_msg(in, "%" PRIu64 " of %" PRIu64 " vertices lie outside the AABB; largest excursion %g on %c "
            "(mesh %" PRIu32 " vertex %" PRIu64 ")", s->outside, vertices, s->worst,
            "xyz"[s->worst_axis], s->worst_mesh, s->worst_vertex);
@@ -1341,7 +1398,17 @@ static void nlm_validate(mc_ctx *c)
 {
     nlm_file f;
     memset(&f, 0, sizeof f);
-    if (!check_header(c, &f)) return;
+    mc_s_enter(c, "header", "header", 0, c->size < NLM_AABB_OFFSET ? c->size : NLM_AABB_OFFSET);
+    bool ok = check_header(c, &f);
+    mc_s_leave(c);
+    if (!ok) return;
+    if (c->sink && c->size >= NLM_AABB_OFFSET + 24) {
+        static const mc_field aabb_fields[] = {{"min", MC_FIELD_F32, 0, 3, 0},
+                                               {"max", MC_FIELD_F32, 12, 3, 0}};
+        mc_s_enter(c, "section", "aabb", NLM_AABB_OFFSET, 24);
+        mc_s_layout(c, MC_FIELDS(aabb_fields));
+        mc_s_leave(c);
+    }
     float box[6];
     bool box_ok = check_aabb(c, box);
     walk_structure(c, &f);

@@ -28,6 +28,7 @@
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 #include "mc_rules.h"
 
 #if defined(__SSE2__)
@@ -80,6 +81,28 @@ typedef struct se_name {
     uint32_t len;
 } se_name;
 
+/* Record layouts for inspect (semodel.md); names are the issue paths'. */
+/* a string node is named for its field (/bones/2/name): its layout adds no segment */
+static const mc_field name_fields[] = {{"", MC_FIELD_STRING, 0, 0, 0}};
+static const mc_field bone_fields[] = {{"flags", MC_FIELD_U8, 0, 1, 0},
+                                       {"parent", MC_FIELD_I32, 1, 1, 0}};
+static const mc_field mesh_fields_2018[] = {
+    {"flags", MC_FIELD_U8, 0, 1, 0}, {"matReferenceCount", MC_FIELD_U8, 1, 1, 0},
+    {"maxSkinInfluence", MC_FIELD_U8, 2, 1, 0}, {"vertexCount", MC_FIELD_U32, 3, 1, 0},
+    {"faceCount", MC_FIELD_U32, 7, 1, 0}};
+static const mc_field mesh_fields_draft[] = {
+    {"flags", MC_FIELD_U8, 0, 1, 0}, {"uvSetCount", MC_FIELD_U8, 1, 1, 0},
+    {"vertexCount", MC_FIELD_U32, 2, 1, 0}, {"faceCount", MC_FIELD_U32, 6, 1, 0}};
+/* the 2018 mesh body: one array per attribute, each addressed as vertices */
+static const mc_field position_fields[] = {{"position", MC_FIELD_F32, 0, 3, 0}};
+static const mc_field uv_fields[] = {{"uv", MC_FIELD_F32, 0, 2, 0}};
+static const mc_field normal_fields[] = {{"normal", MC_FIELD_F32, 0, 3, 0}};
+static const mc_field color_fields[] = {{"color", MC_FIELD_U8, 0, 4, 0}};
+static const mc_field face_fields[3][1] = {{{"", MC_FIELD_U8, 0, 3, 1}},
+                                           {{"", MC_FIELD_U16, 0, 3, 1}},
+                                           {{"", MC_FIELD_U32, 0, 3, 1}}};
+static const mc_field material_index_fields[] = {{"", MC_FIELD_I32, 0, 1, 0}};
+
 /* ---- helpers ---- */
 
 /* semodel.md, bone_t / mat_t; docs/formats/semodel.md: face_t follows the same rule. */
@@ -117,6 +140,11 @@ static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
     const uint8_t *p = r->p + at;
     const uint8_t *nul = left ? memchr(p, 0, left) : NULL;
     if (!nul) {
+        if (c->sink) { /* the string the reader would take: the rest of the file */
+            mc_sink_enter(c->sink, "string", field, MC_NO_INDEX, at, left);
+            mc_sink_layout(c->sink, name_fields, 1);
+            mc_sink_leave(c->sink);
+        }
         mc_instance *in = mc_emit(c, MC_SEMODEL_STRING_UNTERMINATED, at);
         mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
         mc_msg(in, "%s %" PRIu64 " %s: no NUL terminator in the %zu bytes before the end of the file",
@@ -130,6 +158,12 @@ static bool read_string(mc_ctx *c, mc_reader *r, const char *block, uint64_t i,
         mc_path(in, "/%s/%" PRIu64 "/%s", block, i, field);
         mc_msg(in, "%s %" PRIu64 " %s: byte %zu (0x%02x) starts no valid UTF-8 sequence", block, i,
                field, bad, p[bad]);
+    }
+    if (c->sink) {
+        mc_sink_enter(c->sink, "string", field, MC_NO_INDEX, at, len + 1);
+        mc_sink_layout(c->sink, name_fields, 1);
+        mc_sink_str(c->sink, "text", p, len);
+        mc_sink_leave(c->sink);
     }
     mc_reader_skip(r, len + 1);
     if (out) {
@@ -400,6 +434,20 @@ static void check_bone(mc_ctx *c, const se_file *f, mc_reader *r, uint32_t i)
     }
 }
 
+/* inspect: a bone's data record, with its name (read before the data) */
+static void report_bone(mc_ctx *c, const se_file *f, const mc_reader *r, uint32_t i,
+                        const se_name *name)
+{
+    mc_reader q = *r;
+    mc_read_u8(&q);
+    int32_t parent = mc_read_i32(&q);
+    mc_s_enter_index(c, "bone", i, r->pos, bone_record_size(f));
+    mc_s_layout(c, MC_FIELDS(bone_fields));
+    mc_s_i64(c, "parent", parent);
+    mc_s_str(c, "name", c->data + name->at, name->len);
+    mc_s_leave(c);
+}
+
 /* Names are compared through a hash table of bone indices (linear probing,
  * at most half full), so the check is linear; probes and byte compares are
  * paid from the work budget, so crafted hash collisions cannot make it
@@ -455,7 +503,10 @@ static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
     }
     bool ok = true;
     for (uint32_t i = 0; i < f->bones && ok; i++) {
+        mc_s_enter_index(c, "bone_name", i, r->pos, 0);
         ok = read_string(c, r, "bones", i, "name", &names[i]);
+        mc_s_end(c, r->pos);
+        mc_s_leave(c);
         if (ok && names[i].len == 0) {
             mc_instance *in = mc_emit(c, MC_SEMODEL_BONE_NAME_EMPTY, names[i].at);
             mc_path(in, "/bones/%" PRIu32 "/name", i);
@@ -468,7 +519,10 @@ static bool check_bones(mc_ctx *c, const se_file *f, mc_reader *r)
         ok = false;
     }
     if (ok) {
-        for (uint32_t i = 0; i < f->bones; i++) check_bone(c, f, r, i);
+        for (uint32_t i = 0; i < f->bones; i++) {
+            if (c->sink) report_bone(c, f, r, i, &names[i]);
+            check_bone(c, f, r, i);
+        }
         check_duplicate_names(c, names, f->bones);
     }
     free(names);
@@ -1407,6 +1461,53 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     return false;
 }
 
+/* inspect: a mesh's counts; for the 2018 layout, whose positions lead the
+ * mesh body and faces end it, its box and degenerate triangles. */
+static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const se_mesh *m)
+{
+    mc_s_u64(c, "vertices", m->vertices);
+    mc_s_u64(c, "triangles", m->faces);
+    mc_s_u64(c, "uv_sets", m->layers);
+    if (!f->draft) mc_s_u64(c, "influences", m->influence);
+    uint64_t body;
+    if (f->draft || !mesh_body_size(f, m, &body) || body > mc_reader_left(r)) return;
+    static const mc_field_type index_type[5] = {MC_FIELD_U8, MC_FIELD_U8, MC_FIELD_U16,
+                                                MC_FIELD_U8, MC_FIELD_U32};
+    uint64_t fbytes = 3u * (uint64_t)m->faces * m->face_w;
+    const uint8_t *p = r->p + r->pos;
+    uint64_t at = r->pos, v = m->vertices; /* the body fits: each array below does */
+    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
+    mc_s_array(c, "vertices", at, v, 12, MC_FIELDS(position_fields));
+    at += 12 * v;
+    if (layers) {
+        mc_s_array(c, "vertices", at, v, 8u * layers, MC_FIELDS(uv_fields));
+        at += 8u * layers * v;
+    }
+    if (f->mesh_flags & M_NORMALS) {
+        mc_s_array(c, "vertices", at, v, 12, MC_FIELDS(normal_fields));
+        at += 12 * v;
+    }
+    if (f->mesh_flags & M_COLOR) {
+        mc_s_array(c, "vertices", at, v, 4, MC_FIELDS(color_fields));
+        at += 4 * v;
+    }
+    if (inf) {
+        mc_s_array(c, "vertices", at, v, (uint64_t)inf * (f->bone_w + 4u), NULL, 0);
+        at += (uint64_t)inf * (f->bone_w + 4u) * v;
+    }
+    unsigned fw = m->face_w == 1 ? 0 : m->face_w == 2 ? 1 : 2;
+    mc_s_array(c, "faces", at, m->faces, 3u * m->face_w, face_fields[fw], 1);
+    at += fbytes;
+    mc_s_array(c, "materials", at, m->layers, 4, MC_FIELDS(material_index_fields));
+    mc_geometry g = {{p, (size_t)body, m->vertices, 12, MC_FIELD_F32, 3},
+                     {p + (body - fbytes), (size_t)fbytes, 3u * (uint64_t)m->faces, m->face_w,
+                      index_type[m->face_w <= 4 ? m->face_w : 0], 1},
+                     {NULL, 0, 0, 0, MC_FIELD_F32, 0},
+                     3, false};
+    mc_sink_geometry(c->sink, &g);
+}
+
 /* semodel.md, SEModel_MeshData (draft); docs/formats/semodel.md (2018). */
 static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 {
@@ -1420,12 +1521,23 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
     }
     for (uint32_t i = 0; i < f->meshes; i++) {
         se_mesh m = {.index = i};
-        if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) return false;
+        mc_s_enter_index(c, "mesh", i, r->pos, head);
+        if (f->draft)
+            mc_s_layout(c, MC_FIELDS(mesh_fields_draft));
+        else
+            mc_s_layout(c, MC_FIELDS(mesh_fields_2018));
+        if (!read_mesh(c, f, r, &m, (uint64_t)(f->meshes - i - 1) * head)) {
+            mc_s_leave(c);
+            return false;
+        }
         check_mesh_header(c, f, &m);
+        if (c->sink) report_mesh(c, f, r, &m);
         if (f->draft)
             check_mesh_draft(c, f, r, &m);
         else
             check_mesh_2018(c, f, r, &m);
+        mc_s_end(c, r->pos);
+        mc_s_leave(c);
         if (r->fail) return false; /* unreachable: the mesh was checked to fit */
     }
     return true;
@@ -1433,9 +1545,10 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
 
 /* ---- materials (2018, docs/formats/semodel.md) ---- */
 
+static bool check_material(mc_ctx *c, mc_reader *r, uint32_t i);
+
 static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
 {
-    static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
     if (f->mats == 0) return true;
     if (!mc_reader_fits(r, f->mats, 2)) {
         mc_truncated(c, MC_SEMODEL_TRUNCATED, "/materials", "matCount %" PRIu32 " needs at least %" PRIu32
@@ -1443,6 +1556,19 @@ static bool check_materials(mc_ctx *c, const se_file *f, mc_reader *r)
         return false;
     }
     for (uint32_t i = 0; i < f->mats; i++) {
+        mc_s_enter_index(c, "material", i, r->pos, 0);
+        bool ok = check_material(c, r, i);
+        mc_s_end(c, r->pos);
+        mc_s_leave(c);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static bool check_material(mc_ctx *c, mc_reader *r, uint32_t i)
+{
+    static const char *const map[3] = {"diffuseMap", "normalMap", "specularMap"};
+    {
         if (!read_string(c, r, "materials", i, "name", NULL)) return false;
         uint64_t at = r->pos;
         uint8_t simple = mc_read_u8(r);
@@ -1594,7 +1720,12 @@ static void check_end(mc_ctx *c, const se_file *f, mc_reader *r)
     size_t left = mc_reader_left(r);
     if (f->draft ? f->undefined_tail : (f->data_flags & D18_CUSTOM) != 0) return;
     if (!f->draft && left >= 8 && mc_le64(r->p + r->pos) == SE_SEBLEND_MAGIC) {
+        static const mc_field seblend_fields[] = {{"magic", MC_FIELD_U64, 0, 1, 0},
+                                                  {"count", MC_FIELD_U64, 8, 1, 0}};
+        mc_s_enter(c, "section", "seblend", r->pos, left);
+        mc_s_layout(c, MC_FIELDS(seblend_fields));
         check_seblend(c, f, r);
+        mc_s_leave(c);
         return;
     }
     if (left == 0) return;
@@ -1609,14 +1740,35 @@ static void se_validate(mc_ctx *c)
     se_file f;
     memset(&f, 0, sizeof f);
     mc_reader r = mc_reader_make(c->data, c->size);
-    if (!check_header(c, &f, &r)) return;
+    mc_s_enter(c, "header", "header", 0, 0);
+    bool ok = check_header(c, &f, &r);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!ok) return;
     c->info->bones = f.bones;
     c->info->meshes = f.meshes;
     c->info->materials = f.mats;
-    if (!check_bones(c, &f, &r)) return;
+    mc_s_enter(c, "section", "bones", r.pos, 0);
+    mc_s_u64(c, "count", f.bones);
+    ok = check_bones(c, &f, &r);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!ok) return;
     f.meshes_at = r.pos;
-    if (!check_meshes(c, &f, &r)) return;
-    if (!f.draft && !check_materials(c, &f, &r)) return;
+    mc_s_enter(c, "section", "meshes", r.pos, 0);
+    mc_s_u64(c, "count", f.meshes);
+    ok = check_meshes(c, &f, &r);
+    mc_s_end(c, r.pos);
+    mc_s_leave(c);
+    if (!ok) return;
+    if (!f.draft) {
+        mc_s_enter(c, "section", "materials", r.pos, 0);
+        mc_s_u64(c, "count", f.mats);
+        ok = check_materials(c, &f, &r);
+        mc_s_end(c, r.pos);
+        mc_s_leave(c);
+        if (!ok) return;
+    }
     check_end(c, &f, &r);
 }
 

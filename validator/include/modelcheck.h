@@ -252,6 +252,141 @@ MC_API char *mc_utf8_escape(const char *s, int *escaped);
  * Free the result; NULL when out of memory. */
 MC_API char *mc_text_quote(const char *s);
 
+/* ---- Structure: what is inside a file, and where (mc_inspect) ---- */
+
+/*
+ * mc_inspect runs the same single walk as validation with a structure sink
+ * attached: each format module reports the sections, records and blocks it
+ * passes (offset, size, path segment, record layout, decoded attributes).
+ * The result is a tree of mc_node, the validation result of that same walk,
+ * and the decoded bytes of compressed blocks (E3D LZMA), each a "space".
+ *
+ * Paths: a node's path is its ancestors' names joined by '/' from the root
+ * ("" names the root, whose path is "/"); an element i of an array node and
+ * a field f of its record add "/i" and "/f", an element j of an indexed
+ * field "/j". Issue paths use the same syntax (docs/INSPECT.md).
+ *
+ * ABI: every struct below is allocated by the library and read through
+ * pointers; they only grow at their end, and enum values are append only.
+ * A format module adopts the sink through validator/core/mc_struct.h.
+ */
+
+/* The type of one element of a field, as stored in the file (little-endian). */
+typedef enum mc_field_type {
+    MC_FIELD_U8 = 0,
+    MC_FIELD_I8,
+    MC_FIELD_U16,
+    MC_FIELD_I16,
+    MC_FIELD_U32,
+    MC_FIELD_I32,
+    MC_FIELD_U64,
+    MC_FIELD_F32,
+    MC_FIELD_F64,
+    MC_FIELD_BYTES,  /* opaque bytes */
+    MC_FIELD_STRING, /* text: NUL-terminated within count bytes, or count bytes */
+    MC_FIELD_F16
+} mc_field_type;
+
+/* Bytes of one element of type (1 for BYTES and STRING). */
+MC_API unsigned mc_field_type_size(mc_field_type type);
+MC_API const char *mc_field_type_name(mc_field_type type); /* "u32", "f32", ... */
+
+/* One field of a record: count elements of type at offset inside it. When
+ * indexed, each element is its own path segment (/weights/2). */
+typedef struct mc_field {
+    const char *name;
+    mc_field_type type;
+    uint32_t offset;
+    uint32_t count;
+    int indexed;
+} mc_field;
+
+typedef enum mc_value_type {
+    MC_VALUE_U64 = 0,
+    MC_VALUE_I64,
+    MC_VALUE_F64,
+    MC_VALUE_STRING, /* s: bytes of the file made safe with mc_text_clean rules */
+    MC_VALUE_VEC,    /* n doubles in v (n <= 4) */
+    MC_VALUE_U64S    /* n values in list (a histogram) */
+} mc_value_type;
+
+/* A decoded attribute of a node: a count, a name, a bounding box corner. */
+typedef struct mc_attr {
+    const char *key;
+    mc_value_type type;
+    uint64_t u;
+    int64_t i;
+    double f;
+    const char *s;
+    double v[4];
+    size_t n;
+    const uint64_t *list;
+    const struct mc_attr *next;
+} mc_attr;
+
+typedef struct mc_node {
+    const char *name;        /* path segment; "" for the root and for a run of elements
+                              * named by their parent (E3D's .../interleaved/4) */
+    const char *kind;        /* "file", "section", "record", "array", "block", "lzma", ... */
+    uint64_t offset, size;   /* bytes of this node in its space */
+    uint32_t space;          /* 0: the file; n > 0: decoded space n (mc_inspect_space) */
+    uint32_t inner_space;    /* space of the children (differs for a compressed block) */
+    uint64_t count, stride;  /* an array: count records of stride bytes from offset */
+    const mc_field *fields;  /* the record layout (of each element of an array) */
+    size_t field_count;
+    const mc_attr *attrs;    /* in the order reported */
+    const struct mc_node *parent, *first_child, *next;
+} mc_node;
+
+typedef struct mc_inspect mc_inspect;
+
+/* Inspects size bytes at data, which must stay valid until mc_inspect_free
+ * (--at reads them). options as for validation. *out is set also for an
+ * invalid file: the tree holds what the walk could follow. */
+MC_API mc_status mc_inspect_memory(const void *data, size_t size, const mc_options *options,
+                                   mc_inspect **out);
+MC_API void mc_inspect_free(mc_inspect *inspect);
+MC_API const mc_node *mc_inspect_root(const mc_inspect *inspect);
+/* The validation result of the same walk (issues, info, layout). */
+MC_API const mc_result *mc_inspect_result(const mc_inspect *inspect);
+/* 1 when the tree was cut at its node limit. */
+MC_API int mc_inspect_truncated(const mc_inspect *inspect);
+/* The bytes of a space (0: the file) and its node; NULL for no such space. */
+MC_API const uint8_t *mc_inspect_space(const mc_inspect *inspect, uint32_t space, uint64_t *size,
+                                       const mc_node **owner);
+MC_API uint32_t mc_inspect_space_count(const mc_inspect *inspect); /* including the file */
+/* The decoded space of the compressed block at block_offset (the offset
+ * issue paths name: lzma@0xc), the innermost when blocks nest at one
+ * offset; 0 when there is none. */
+MC_API uint32_t mc_inspect_space_of_block(const mc_inspect *inspect, uint64_t block_offset);
+
+/* Where a byte is: the deepest node holding it, the array element and field
+ * when known, the record's bytes (for a hex dump) and the path. */
+typedef struct mc_location {
+    const mc_node *node;
+    int has_element;
+    uint64_t element;        /* index in the array node */
+    const mc_field *field;   /* NULL: between fields, or no layout */
+    uint32_t field_element;  /* element of the field holding the byte */
+    uint64_t record_offset;  /* the record (array element or node) in the space */
+    uint64_t record_size;
+    char path[256];
+} mc_location;
+
+/* Locates offset in space: the one place that maps a byte to a path.
+ * Returns a location owned by inspect (valid until the next call on it), or
+ * NULL when offset is outside the space. */
+MC_API const mc_location *mc_inspect_at(mc_inspect *inspect, uint32_t space, uint64_t offset);
+
+/* The path of a node, into out (size bytes, cut when longer); returns out. */
+MC_API char *mc_node_path(const mc_node *node, char *out, size_t size);
+/* The attribute key of node, or NULL. */
+MC_API const mc_attr *mc_node_attr(const mc_node *node, const char *key);
+
+/* The tree as JSON (reports/schema/inspect.schema.json, "structure"): free
+ * it; NULL when out of memory. */
+MC_API char *mc_inspect_json(const mc_inspect *inspect);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""modelcheck inspect on every corpus file (issue 27).
+
+usage: check_inspect.py MODELCHECK SCHEMA CORPUS_DIR
+`inspect --output json` of every file (one run) validates against the
+schema, in the file order given, and names the same format and error count
+as validation (one run). That --at names each issue's path is checked in one
+process by mc_inspect_at_paths (tests/inspect/at_paths.c), and the --at
+output itself by the golden outputs (tests/inspect/golden.sh).
+"""
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True)
+    if p.returncode not in (0, 1):
+        sys.exit(f"FAIL {cmd}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
+    return p.stdout.decode("utf-8")
+
+
+def main():
+    mc, schema_path, corpus = sys.argv[1:4]
+    with open(schema_path) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    files = sorted(os.path.join(d, n) for d, _, ns in os.walk(corpus) for n in ns
+                   if os.path.splitext(n)[1] in (".aem", ".semodel", ".aamf", ".samf", ".e3d", ".nlm"))
+    if len(files) < 100:
+        sys.exit(f"FAIL only {len(files)} corpus files found under {corpus}")
+    problems = []
+    docs = json.loads(run([mc, "inspect", "--output", "json"] + files))["files"]
+    reports = json.loads(run([mc, "--output", "json", "--no-config", "--no-sha256"] + files))["files"]
+    if len(docs) != len(files) or len(reports) != len(files):
+        sys.exit("FAIL one inspect and one validation report per file expected")
+    for path, ins, report in zip(files, docs, reports):
+        for e in validator.iter_errors({"tool": {"name": "modelcheck", "version": "x"}, "files": [ins]}):
+            problems.append(f"{path}: schema: {e.message} at {list(e.absolute_path)}")
+        errors = sum(i["count"] for i in report["issues"] if i["severity"] == "error")
+        if ins["path"] != path or ins["errors"] != errors or ins["format"] != report["format"]:
+            problems.append(f"{path}: inspect says {ins['format']}, {ins['errors']} errors; "
+                            f"validation {report['format']}, {errors}")
+    for p in problems[:60]:
+        print(p)
+    print(f"{len(files)} files, {len(problems)} problems")
+    sys.exit(1 if problems else 0)
+
+
+main()
