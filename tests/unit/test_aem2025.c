@@ -303,3 +303,12 @@ Test(aem2025, track_count_not_joints_x_animations)
     expect_issue(r, MC_AEM2025_TRACK_COUNT, 1, 40);
     expect_issue(r, MC_AEM2025_TRACK_CHANNEL_EMPTY, 3, off(AEM2025B_TRACKS, 6, 4));
 }
+
+Test(aem2025, bc7_with_0_channels_is_one_channel_error)
+{
+    uint8_t blocks[48] = {0};
+    aem2025b_texture t = {0, 4, 4, {0, 0}, 0, AEM2025B_BC7};
+    aem2025b_add_texture(m, t, blocks, sizeof blocks, NULL);
+    validate_model();
+    expect_only(r, MC_AEM2025_TEXTURE_CHANNELS, 1, off(AEM2025B_TEXTURES, 5, 24));
+}

@@ -518,7 +518,7 @@ static bool check_texture(mc_ctx *c, const aem_file *f, uint64_t i, extent *e)
     if (!compression_ok)
         texture_issue(c, MC_AEM2025_TEXTURE_COMPRESSION, off + 28, i, "compression",
                       "expected 0 none, 1 BC5 or 2 BC7", t.compression);
-    else if ((t.compression == 1 && t.channels != 2) || (t.compression == 2 && t.channels != 4))
+    else if (channels_ok && ((t.compression == 1 && t.channels != 2) || (t.compression == 2 && t.channels != 4)))
         texture_issue(c, MC_AEM2025_TEXTURE_CHANNELS_COMPRESSION, off + 24, i, "channels",
                       t.compression == 1 ? "BC5 holds 2" : "BC7 holds 4", t.channels);
     if (t.width == 0 || t.height == 0) {
