@@ -55,6 +55,9 @@ static const char usage_text[] =
     "      --max-output-bytes N  output size cap per case (default 268435456)\n"
     "      --werror          validator warnings make an output invalid\n"
     "      --keep            keep the case directories (their root is printed on stderr)\n"
+    "      --convention C    demand conventions: uv=top-left|bottom-left, up=y|z|-z|x|-x|-y,\n"
+    "                        scale=N, winding=ccw|cw, comma-separated (default: any one,\n"
+    "                        found per run and named in the certificate)\n"
     "Options:\n"
     "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm); the exporter's format\n"
     "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
@@ -84,6 +87,8 @@ typedef struct options {
     mcc_run_options run;
     int timings, timestamp;
     mcx_options exporter;  /* exporter.command set: --exporter */
+    mcx_convention convention; /* --convention */
+    int convention_given;
 } options;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -149,11 +154,19 @@ static int parse_bytes(const char *s, uint64_t *out)
 }
 
 static int parse_exporter_option(options *o, int ch, const char *arg);
+
+static int parse_convention(options *o, const char *arg)
+{
+    char why[256];
+    if (mcx_convention_parse(arg, &o->convention, why, sizeof why) != 0) return usage_error("%s", why);
+    o->convention_given = 1;
+    return 0;
+}
 static int check_exporter_options(const options *o);
 
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
                  OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
-                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP };
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -181,6 +194,7 @@ static int parse_args(options *o, int argc, char **argv)
         {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT},
         {"werror", no_argument, NULL, OPT_WERROR},
         {"keep", no_argument, NULL, OPT_KEEP},
+        {"convention", required_argument, NULL, OPT_CONVENTION},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -216,6 +230,7 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_MAX_OUTPUT:
         case OPT_WERROR:
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
+        case OPT_CONVENTION: rc = parse_convention(o, optarg); break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
@@ -223,9 +238,10 @@ static int parse_args(options *o, int argc, char **argv)
     if (rc) return rc;
     if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
     if (o->exporter.command) return check_exporter_options(o);
-    if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep)
-        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror and --keep "
-                           "go with --exporter");
+    if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep ||
+        o->convention_given)
+        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror, --keep and "
+                           "--convention go with --exporter");
     if (o->loader_modes != 1)
         return usage_error("give exactly one of --loader CMD, --library LIB.so, --reference, --exporter CMD");
     if (o->loader.mode == MCC_MODE_COMMAND && !o->loader.command[0])
@@ -275,6 +291,7 @@ static int run_exporter(options *o)
     x->format = o->format;
     x->timeout_s = o->run.timeout_s;
     x->jobs = o->run.jobs;
+    if (o->convention_given) x->convention = &o->convention;
     if (!x->max_output_bytes) x->max_output_bytes = (uint64_t)256 << 20;
     mcx_run run;
     char why[512];

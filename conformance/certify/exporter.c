@@ -254,6 +254,10 @@ static void loops_text(const mcx_loops *l, char *buf, size_t size)
                  l->first);
 }
 
+static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data, size_t size,
+                         const mcx_convention *want, int search, const char *note);
+static char *stable_text(char *text, const mcx_case *c, const char *root, int cut);
+
 static void grade_output(const mcx_options *o, mcx_case *c)
 {
     struct stat st;
@@ -288,6 +292,29 @@ static void grade_output(const mcx_options *o, mcx_case *c)
         free(data);
         return;
     }
+    judge_output(o, c, data, size, o->convention, 1, NULL);
+}
+
+/* note as the first finding (the count stays exact). */
+static void prepend(mcx_findings *f, const char *note)
+{
+    mcx_findings n;
+    memset(&n, 0, sizeof n);
+    mcx_find(&n, "%s", note);
+    for (unsigned i = 0; i < f->count && i < MCX_MAX_FINDINGS; i++) {
+        if (i + 1 < MCX_MAX_FINDINGS) n.items[i + 1] = f->items[i];
+        else free(f->items[i]);
+    }
+    n.count = f->count + 1;
+    *f = n;
+}
+
+/* The verdict and detail of a valid output compared with the scene under
+ * conventions (want, or found with search); note: a first finding, or NULL.
+ * Frees data. */
+static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data, size_t size,
+                         const mcx_convention *want, int search, const char *note)
+{
     mcl_model *m = NULL;
     mcl_error err;
     memset(&err, 0, sizeof err);
@@ -314,10 +341,20 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     /* the precision of the layout the output has, not the format's best */
     mcs_caps caps = mcs_caps_of_layout(mcc_format_index(o->format), m->layout);
     mcx_loops loops;
-    mcx_faithful(&f, &caps, m, &c->findings, &loops);
+    mcx_findings_free(&c->findings);
+    mcx_judge(&f, &caps, m, want, search, &c->judgement, &c->findings, &loops);
+    if (note && c->findings.count) prepend(&c->findings, note);
+    c->judged = 1;
+    const char *clause = c->judgement.explained ? mcx_convention_fixed(o->format, &c->judgement.used) : NULL;
+    char conv[320] = "";
+    mcx_convention_text(&c->judgement.used, c->judgement.uv_vertices, conv, sizeof conv);
+    if (clause) /* the spec fixes it: a departure is a change, not a convention */
+        mcx_find(&c->findings, "%s at every vertex, where the spec fixes the axes (%s)", conv, clause);
     mcs_facts_free(&f);
     mcs_scene_free(s);
     mcl_free(m);
+    free(c->detail);
+    c->detail = NULL;
     if (c->findings.count) {
         c->verdict = MCX_UNFAITHFUL;
         c->detail = fmt("unfaithful: %u lost or changed fact(s): %s%s", c->findings.count, c->findings.items[0],
@@ -325,15 +362,66 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     } else {
         /* warnings do not fail a case (without --werror), but a conforming
          * case must not hide them: every report shows this detail */
-        char warned[400], looped[192] = "";
+        char warned[400], looped[192] = "", under[360] = "";
         mcx_warnings_text(c, warned, sizeof warned);
         loops_text(&loops, looped, sizeof looped);
+        if (conv[0]) snprintf(under, sizeof under, " under the exporter's convention (%s)", conv);
         c->verdict = MCX_CONFORMING;
         if (c->fit == MCS_FITS)
-            c->detail = fmt("valid and faithful%s%s%s", looped, warned[0] ? "; " : "", warned);
+            c->detail = fmt("valid and faithful%s%s%s%s", under, looped, warned[0] ? "; " : "", warned);
         else
-            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s%s", c->note, looped,
+            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s%s%s", c->note, under, looped,
                             warned[0] ? "; " : "", warned);
+    }
+}
+
+/* One convention for the whole run: the demanded one, else the one that
+ * explained the most cases (the first on a tie). A case judged under
+ * another (or under none where the run has one) is judged again under the
+ * run's: an exporter that flips V in one scene and not in another is
+ * unfaithful there. */
+static void settle_conventions(const mcx_options *o, mcx_run *r, const char *root)
+{
+    size_t best = SIZE_MAX;
+    unsigned best_n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const mcx_case *c = &r->cases[i];
+        if (!c->judged || !c->judgement.explained) continue;
+        unsigned n = 0;
+        for (size_t k = 0; k < r->count; k++)
+            n += r->cases[k].judged && r->cases[k].judgement.explained &&
+                 mcx_convention_equal(&r->cases[k].judgement.used, &c->judgement.used);
+        if (n > best_n) best = i, best_n = n;
+    }
+    r->convention = best == SIZE_MAX ? mcx_convention_none() : r->cases[best].judgement.used;
+    r->convention_cases = 0;
+    if (best == SIZE_MAX) return;
+    char run_text[320];
+    mcx_convention_text(&r->convention, 0, run_text, sizeof run_text);
+    for (size_t i = 0; i < r->count; i++) {
+        mcx_case *c = &r->cases[i];
+        if (!c->judged) continue;
+        if (mcx_convention_equal(&c->judgement.used, &r->convention)) {
+            r->convention_cases += c->judgement.explained;
+            continue;
+        }
+        size_t size;
+        unsigned char *data = mcc_read_file(c->out_path, &size);
+        if (!data) continue;
+        char note[800] = "", own[320] = "";
+        if (c->judgement.explained) {
+            mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
+            snprintf(note, sizeof note,
+                     "explained only by another convention (%s) than the run's other scenes (%s): a convention "
+                     "holds for every scene",
+                     own, run_text);
+        } else if (c->verdict == MCX_CONFORMING) {
+            snprintf(note, sizeof note, "faithful only without the convention of the run's other scenes (%s)",
+                     run_text);
+        }
+        judge_output(o, c, data, size, &r->convention, 0, note[0] ? note : NULL);
+        c->detail = stable_text(c->detail, c, root, 0);
+        r->convention_cases += c->verdict == MCX_CONFORMING && c->judgement.explained;
     }
 }
 
@@ -623,7 +711,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     }
     for (size_t i = 0; status == 0 && i < out->count; i++)
         if (out->cases[i].verdict != MCX_SKIPPED) grade(o, out->root, &out->cases[i], &res[i]);
-    if (status == 0) tally(out);
+    if (status == 0) settle_conventions(o, out, out->root), tally(out);
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
     free(rc);

@@ -164,7 +164,7 @@ static void skinning_bones(const mcl_model *m, unsigned char *skins)
     }
 }
 
-static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m,
+static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
                         const float *rest_global, int *bone_map, int *model_of, mcx_findings *out)
 {
     for (uint32_t b = 0; b < m->bone_count; b++) bone_map[b] = -1;
@@ -180,14 +180,14 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         const mcs_fbone *fb = &f->bones[k];
         int found = -1;
         if (caps->bone_names && fb->name[0]) {
-            for (uint32_t b = 0; b < m->bone_count && found < 0; b++)
+            for (uint32_t b = skip; b < m->bone_count && found < 0; b++)
                 if (bone_map[b] < 0 && strcmp(m->bones[b].name, fb->name) == 0) found = (int)b;
         }
         if (found < 0) {
             /* the nearest; on a tie a bone that skins vertices (an exporter's
              * added roots and mesh nodes often sit where a joint does) */
             float best = (float)tol * 1.0001f;
-            for (uint32_t b = 0; b < m->bone_count; b++) {
+            for (uint32_t b = skip; b < m->bone_count; b++) {
                 float d = dist3(rest_global + (size_t)b * 16 + 12, fb->bind + 12);
                 if (bone_map[b] >= 0 || d > best + 1e-6f) continue;
                 if (found < 0 || d < best - 1e-6f || (skins[b] && !skins[found])) best = d < best ? d : best, found = (int)b;
@@ -749,6 +749,12 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
 
 void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out, mcx_loops *loops)
 {
+    mcx_faithful_skip(f, caps, m, 0, out, loops);
+}
+
+void mcx_faithful_skip(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+                       mcx_findings *out, mcx_loops *loops)
+{
     memset(loops, 0, sizeof *loops);
     size_t nb = (size_t)m->bone_count + 1;
     float *rest_global = malloc(nb * 16 * sizeof(float)), *rest_skin = malloc(nb * 16 * sizeof(float));
@@ -761,7 +767,7 @@ void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, 
         mcx_find(out, "out of memory comparing the output with the scene");
         goto done;
     }
-    match_bones(f, caps, m, rest_global, bone_map, model_of, out);
+    match_bones(f, caps, m, skip, rest_global, bone_map, model_of, out);
     mt = model_triangles(m, rest_skin, bone_map, &mcount, &lines, &lcount);
     if (!mt) {
         mcx_find(out, "out of memory comparing the output with the scene");

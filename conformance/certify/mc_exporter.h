@@ -54,6 +54,7 @@ typedef struct mcx_options {
     uint64_t max_output_bytes;
     int werror;              /* warnings in the output make it invalid */
     int keep;                /* keep the case directories (their path is printed) */
+    const struct mcx_convention *convention; /* demanded (--convention), NULL: any, one per run */
 } mcx_options;
 
 #define MCX_MAX_FINDINGS 12  /* lost facts listed per case (the count stays exact) */
@@ -81,6 +82,61 @@ typedef struct mcx_loops {
 void mcx_faithful(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m,
                   mcx_findings *out, mcx_loops *loops);
 
+/* ---- conventions (convention.c, docs/CERTIFY.md "Conventions") -------------
+ * A whole-model transform an exporter applies on purpose: the UV origin
+ * (V flipped), the up axis, the unit, the front-face winding. Where one
+ * explains every vertex, the output is judged under it and the certificate
+ * names it. As a demand (--convention) a field may be free: -1 (scale 0). */
+typedef enum mcx_up {
+    MCX_UP_Y = 0,  /* glTF's: identity */
+    MCX_UP_Z,      /* (x, y, z) -> (x, -z, y) */
+    MCX_UP_NEG_Z,  /* (x, y, z) -> (x, z, -y) */
+    MCX_UP_X,      /* (x, y, z) -> (y, -x, z) */
+    MCX_UP_NEG_X,  /* (x, y, z) -> (-y, x, z) */
+    MCX_UP_NEG_Y,  /* (x, y, z) -> (x, -y, -z) */
+    MCX_UP_COUNT
+} mcx_up;
+
+typedef struct mcx_convention {
+    int flip_v;    /* 1: v' = 1 - v (a bottom-left UV origin) */
+    int up;        /* mcx_up */
+    double scale;  /* output = scene * scale */
+    int reversed;  /* 1: every triangle's corners in reverse order */
+} mcx_convention;
+
+/* glTF's own: top-left UVs, Y up, scale 1, counter-clockwise. */
+mcx_convention mcx_convention_none(void);
+/* Every field free. */
+mcx_convention mcx_convention_any(void);
+int mcx_convention_is_none(const mcx_convention *c);
+int mcx_convention_equal(const mcx_convention *a, const mcx_convention *b);
+/* "uv=top-left|bottom-left,up=y|z|-z|x|-x|-y,scale=N,winding=ccw|cw" (any
+ * subset) into a demand; 0, or -1 with the reason. */
+int mcx_convention_parse(const char *text, mcx_convention *out, char *why, size_t why_size);
+/* "UV origin bottom-left: V flipped at all 36 vertices; Z-up: (x, y, z) ->
+ * (x, -z, y)", "" for none (uv_vertices 0: no count). */
+void mcx_convention_text(const mcx_convention *c, unsigned uv_vertices, char *buf, size_t size);
+/* The spec clause a convention departs from in that format, NULL when the
+ * spec leaves it open (E3D fixes y up). */
+const char *mcx_convention_fixed(const char *format, const mcx_convention *c);
+
+typedef struct mcx_judgement {
+    mcx_convention used;    /* the convention the case was judged under */
+    int explained;          /* 1: a convention other than none explained every fact */
+    unsigned uv_vertices;   /* triangle corners with UVs in the output (for "V flipped at all N") */
+} mcx_judgement;
+
+/* mcx_faithful under conventions. search 0: under `want` (free fields as
+ * none). search 1: under none first (when `want` allows it), then every
+ * candidate `want` allows, the first with no finding winning; without one,
+ * the findings are those under none (or `want`'s fixed fields). */
+void mcx_judge(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, const mcx_convention *want,
+               int search, mcx_judgement *j, mcx_findings *out, mcx_loops *loops);
+/* mcx_faithful with the model's first `skip` bones left out of matching
+ * (an added root that carries a convention). */
+void mcx_faithful_skip(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+                       mcx_findings *out, mcx_loops *loops);
+
 typedef struct mcx_case {
     const char *scene, *group, *feature; /* the scene's (static strings) */
     mcs_fit fit;
@@ -99,6 +155,8 @@ typedef struct mcx_case {
     int exit_code, signal;
     char *stderr_tail;
     double duration_ms;
+    int judged;               /* 1: a valid output was compared with the scene */
+    mcx_judgement judgement;  /* the conventions it was compared under */
 } mcx_case;
 
 typedef struct mcx_counts {
@@ -119,6 +177,8 @@ typedef struct mcx_run {
     mcx_counts total;
     mcx_group groups[16];     /* by scene group, in first-seen order */
     size_t group_count;
+    mcx_convention convention; /* the run's conventions (none, the demanded, or found) */
+    unsigned convention_cases; /* cases that needed them */
 } mcx_run;
 
 /* Runs every case; 0, or -1 with a one-line reason in why (bad options,

@@ -48,6 +48,11 @@ void mcx_report_text(FILE *out, const mcx_report *r)
     fprintf(out, " %7s\n", "score");
     for (size_t g = 0; g < run->group_count; g++) put_counts_row(out, run->groups[g].name, &run->groups[g].counts);
     put_counts_row(out, "total", &run->total);
+    char conv[320];
+    mcx_convention_text(&run->convention, 0, conv, sizeof conv);
+    if (conv[0])
+        fprintf(out, "\nconventions%s: %s (%u case%s faithful only under them)", run->opt.convention ? " (demanded)" : "",
+                conv, run->convention_cases, run->convention_cases == 1 ? "" : "s");
     fprintf(out, "\ncertificate (%s exporter): %s, %.1f%% (%u conforming, %u correctly refused, of %u)\n",
             run->opt.format, mcx_counts_pass(&run->total) ? "CONFORMING" : "NOT CONFORMING", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
@@ -97,10 +102,29 @@ static cJSON *case_json(const mcx_report *r, const mcx_case *c)
     cJSON_AddItemToObject(o, "findings", string_list(c->findings.items,
                                                      c->findings.count < MCX_MAX_FINDINGS ? c->findings.count : MCX_MAX_FINDINGS));
     cJSON_AddNumberToObject(o, "finding_count", c->findings.count);
+    char conv[320] = "";
+    if (c->judged && c->judgement.explained) mcx_convention_text(&c->judgement.used, c->judgement.uv_vertices, conv, sizeof conv);
+    if (conv[0]) cJSON_AddStringToObject(o, "convention", conv);
+    else cJSON_AddNullToObject(o, "convention");
     if (!mcx_verdict_passes(c->verdict) && c->verdict != MCX_SKIPPED && c->stderr_tail)
         cJSON_AddStringToObject(o, "stderr_tail", c->stderr_tail);
     if (r->timings) cJSON_AddNumberToObject(o, "duration_ms", round(c->duration_ms * 10) / 10);
     return o;
+}
+
+static void add_conventions(cJSON *o, const mcx_run *run)
+{
+    static const char *const ups[MCX_UP_COUNT] = {"y", "z", "-z", "x", "-x", "-y"};
+    const mcx_convention *c = &run->convention;
+    char text[320];
+    mcx_convention_text(c, 0, text, sizeof text);
+    cJSON_AddStringToObject(o, "uv_origin", c->flip_v > 0 ? "bottom-left" : "top-left");
+    cJSON_AddStringToObject(o, "up", ups[c->up >= 0 && c->up < MCX_UP_COUNT ? c->up : 0]);
+    cJSON_AddNumberToObject(o, "scale", c->scale > 0 ? c->scale : 1);
+    cJSON_AddStringToObject(o, "winding", c->reversed > 0 ? "cw" : "ccw");
+    cJSON_AddStringToObject(o, "text", text);
+    cJSON_AddBoolToObject(o, "demanded", run->opt.convention != NULL);
+    cJSON_AddNumberToObject(o, "cases", run->convention_cases);
 }
 
 cJSON *mcx_report_json(const mcx_report *r)
@@ -123,6 +147,7 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddBoolToObject(settings, "werror", run->opt.werror);
     if (run->opt.only_scene) cJSON_AddStringToObject(settings, "scene", run->opt.only_scene);
     else cJSON_AddNullToObject(settings, "scene");
+    add_conventions(cJSON_AddObjectToObject(doc, "conventions"), run);
     add_counts(cJSON_AddObjectToObject(doc, "total"), &run->total);
     cJSON *groups = cJSON_AddArrayToObject(doc, "groups");
     for (size_t g = 0; g < run->group_count; g++) {
@@ -259,6 +284,14 @@ void mcx_report_html(FILE *out, const mcx_report *r)
     fprintf(out, "<br>score %.1f%%: %u conforming and %u correctly refused of %u</p>\n", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
             run->total.total - run->total.verdict[MCX_SKIPPED]);
+    char conv[320];
+    mcx_convention_text(&run->convention, 0, conv, sizeof conv);
+    if (conv[0]) {
+        fprintf(out, "<p class=\"conventions\">conventions%s: ", run->opt.convention ? " (demanded)" : "");
+        mcc_put_markup(out, conv);
+        fprintf(out, " (%u case%s faithful only under them)</p>\n", run->convention_cases,
+                run->convention_cases == 1 ? "" : "s");
+    }
     fputs("<h2>Feature groups</h2>\n<table>\n<tr><th>group</th><th>runs</th>", out);
     for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, "<th>%s</th>", mcx_verdict_label((mcx_verdict)v));
     fputs("<th>score</th></tr>\n", out);

@@ -25,6 +25,14 @@
  *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
  *   swap-rb           vertex colours written B, G, R (A): red and blue swapped
  *
+ * and conventions an exporter applies on purpose (certify names them):
+ *
+ *   flip-v            a bottom-left UV origin: v' = 1 - v everywhere
+ *   flip-v-some       the same in glTF mesh 0 only (a real loss elsewhere)
+ *   z-up              the scene turned Z-up: (x, y, z) -> (x, -z, y)
+ *   cm                the scene in centimetres: every length times 100
+ *   cw                every triangle's corners in reverse order
+ *
  * --loop is no bug: SAMF and E3D animations written as looping game
  * exporters write them, N frames over [0, T) (frame i at i * T / N, no frame
  * at T), since the runtime wraps from the last frame to the first (the
@@ -82,7 +90,11 @@ typedef struct xmodel {
 
 static int bug(const xmodel *x, const char *name)
 {
-    return x->bug && strcmp(x->bug, name) == 0;
+    /* NAME, or one of a comma-separated list (a convention and a bug at once) */
+    size_t n = strlen(name);
+    for (const char *p = x->bug; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
 }
 
 static int refuse(const char *why)
@@ -209,6 +221,8 @@ static int add_triangle(xmodel *x, const gr_node *node, const float *world, cons
             v->tan[3] = p->tan[(size_t)src * 4 + 3];
         }
         if (p->uv) memcpy(v->uv, p->uv + (size_t)src * 2, sizeof v->uv);
+        if (p->uv && (bug(x, "flip-v") || (bug(x, "flip-v-some") && node->mesh == 0)))
+            v->uv[1] = 1 - v->uv[1]; /* a bottom-left UV origin (flip-v-some: glTF mesh 0 only) */
         for (int c = 0; c < 4; c++) v->color[c] = p->color ? p->color[(size_t)src * 4 + c] : 1;
         if (p->color && bug(x, "swap-rb")) {
             v->color[0] = p->color[(size_t)src * 4 + 2];
@@ -245,7 +259,7 @@ static int collect_meshes(xmodel *x)
         if (node->mesh < 0) continue;
         float world[16];
         gr_world(s, -1, 0, i, world);
-        int flip = node->skin < 0 && mirrored(world);
+        int flip = (node->skin < 0 && mirrored(world)) ^ bug(x, "cw");
         const gr_mesh *me = &s->meshes[node->mesh];
         xmesh *cur = NULL;
         for (uint32_t q = 0; q < me->prim_count; q++) {
@@ -687,6 +701,60 @@ static void quat_mul(const float a[4], const float b[4], float out[4])
     memcpy(out, r, sizeof r);
 }
 
+/* ---- conventions (--bug z-up, cm): the whole scene under C = sc R ---------------- */
+
+/* What a Z-up or centimetre exporter does on purpose, consistently: every
+ * root node (and its animation channels) under C, skinned vertices under C
+ * and inverse binds under C^-1, so the model is the scene transformed. */
+static void apply_convention(gr_scene *s, const float q[4], float sc)
+{
+    static const float zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
+    float c[16], r[16], cinv[16];
+    const float scale[3] = {sc, sc, sc};
+    mcs_mat_compose(zero, q, scale, c);
+    mcs_mat_compose(zero, q, one, r);
+    mcs_mat_invert(c, cinv);
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        gr_node *n = &s->nodes[i];
+        if (n->parent >= 0) continue;
+        float t[3];
+        mcs_mat_dir(c, n->t, t);
+        memcpy(n->t, t, sizeof t);
+        quat_mul(q, n->r, n->r);
+        for (int k = 0; k < 3; k++) n->s[k] *= sc;
+        mcs_mat_compose(n->t, n->r, n->s, n->local);
+        for (uint32_t a = 0; a < s->anim_count; a++)
+            for (uint32_t k = 0; k < s->anims[a].channel_count; k++) {
+                mcs_channel *ch = &s->anims[a].channels[k];
+                if (ch->node != (int)i) continue;
+                size_t values = (size_t)ch->key_count * (ch->interp == MCS_CUBIC ? 3 : 1);
+                for (size_t v = 0; v < values; v++) {
+                    float *val = ch->values + v * (ch->path == MCS_R ? 4 : 3);
+                    if (ch->path == MCS_T) mcs_mat_dir(c, val, t), memcpy(val, t, sizeof t);
+                    else if (ch->path == MCS_R) quat_mul(q, val, val);
+                    else for (int e = 0; e < 3; e++) val[e] *= sc;
+                }
+            }
+    }
+    for (uint32_t k = 0; k < s->skin_count; k++)
+        for (uint32_t j = 0; j < s->skins[k].joint_count; j++)
+            mcs_mat_mul(s->skins[k].ibm + (size_t)j * 16, cinv, s->skins[k].ibm + (size_t)j * 16);
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        int skinned = 0;
+        for (uint32_t i = 0; i < s->node_count; i++) skinned |= s->nodes[i].mesh == (int)m && s->nodes[i].skin >= 0;
+        if (!skinned) continue;
+        for (uint32_t p = 0; p < s->meshes[m].prim_count; p++) {
+            gr_prim *pr = &s->meshes[m].prims[p];
+            for (uint32_t v = 0; v < pr->vertex_count; v++) {
+                float o[3];
+                mcs_mat_point(c, pr->pos + (size_t)v * 3, o), memcpy(pr->pos + (size_t)v * 3, o, sizeof o);
+                if (pr->nrm) mcs_mat_dir(r, pr->nrm + (size_t)v * 3, o), memcpy(pr->nrm + (size_t)v * 3, o, sizeof o);
+                if (pr->tan) mcs_mat_dir(r, pr->tan + (size_t)v * 4, o), memcpy(pr->tan + (size_t)v * 4, o, sizeof o);
+            }
+        }
+    }
+}
+
 static void semodel_bone(const xmodel *x, uint32_t b, semb_bone *o)
 {
     const gr_scene *s = x->s;
@@ -964,6 +1032,8 @@ int main(int argc, char **argv)
     gr_scene s;
     if (gr_load(argv[i], &s) != 0) return 1;
     xmodel x = {.s = &s, .bug = bugname, .loop = loop, .limit = f >= 3 ? 8 : 4};
+    if (bug(&x, "z-up")) apply_convention(&s, (const float[4]){0.70710678f, 0, 0, 0.70710678f}, 1);
+    if (bug(&x, "cm")) apply_convention(&s, (const float[4]){0, 0, 0, 1}, 100);
     int rc = 0;
     if (x.bug && strcmp(x.bug, "no-output") == 0) goto done;
     if (bug(&x, "hang-empty") && s.mesh_count == 0)
