@@ -58,6 +58,9 @@ static const char usage_text[] =
     "      --convention C    demand conventions: uv=top-left|bottom-left, up=y|z|-z|x|-x|-y,\n"
     "                        scale=N, winding=ccw|cw, comma-separated (default: any one,\n"
     "                        found per run and named in the certificate)\n"
+    "      --scope S         what the exporter claims to write: static, skinned (static and\n"
+    "                        skins), animated or all (default), and/or feature groups by name,\n"
+    "                        comma-separated; other scenes are listed as out of scope, not run\n"
     "Options:\n"
     "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm); the exporter's format\n"
     "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
@@ -166,7 +169,7 @@ static int check_exporter_options(const options *o);
 
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
                  OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
-                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION };
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION, OPT_SCOPE };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -195,6 +198,7 @@ static int parse_args(options *o, int argc, char **argv)
         {"werror", no_argument, NULL, OPT_WERROR},
         {"keep", no_argument, NULL, OPT_KEEP},
         {"convention", required_argument, NULL, OPT_CONVENTION},
+        {"scope", required_argument, NULL, OPT_SCOPE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -231,6 +235,7 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_WERROR:
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
         case OPT_CONVENTION: rc = parse_convention(o, optarg); break;
+        case OPT_SCOPE: o->exporter.scope = optarg; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
@@ -239,9 +244,9 @@ static int parse_args(options *o, int argc, char **argv)
     if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
     if (o->exporter.command) return check_exporter_options(o);
     if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep ||
-        o->convention_given)
-        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror, --keep and "
-                           "--convention go with --exporter");
+        o->convention_given || o->exporter.scope)
+        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror, --keep, "
+                           "--convention and --scope go with --exporter");
     if (o->loader_modes != 1)
         return usage_error("give exactly one of --loader CMD, --library LIB.so, --reference, --exporter CMD");
     if (o->loader.mode == MCC_MODE_COMMAND && !o->loader.command[0])

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,10 +24,10 @@
 
 static const char *const verdict_names[MCX_VERDICT_COUNT] = {
     "conforming", "refused", "failed", "invalid_output", "unfaithful",
-    "crash", "hang", "no_output", "error", "skipped"};
+    "crash", "hang", "no_output", "error", "skipped", "out_of_scope"};
 static const char *const verdict_labels[MCX_VERDICT_COUNT] = {
     "conforming", "refused (correct)", "refused a scene it can hold", "invalid output", "unfaithful",
-    "crash", "hang", "no output", "runner error", "skipped"};
+    "crash", "hang", "no output", "runner error", "skipped", "out of scope"};
 
 const char *mcx_verdict_name(mcx_verdict v)
 {
@@ -45,14 +46,16 @@ int mcx_verdict_passes(mcx_verdict v)
 
 double mcx_score(const mcx_counts *c)
 {
-    unsigned ran = c->total - c->verdict[MCX_SKIPPED];
+    unsigned ran = c->total - c->verdict[MCX_SKIPPED] - c->verdict[MCX_OUT_OF_SCOPE];
     if (!ran) return 100.0;
     return round(1000.0 * (c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED]) / ran) / 10.0;
 }
 
 int mcx_counts_pass(const mcx_counts *c)
 {
-    return c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED] + c->verdict[MCX_SKIPPED] == c->total;
+    return c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED] + c->verdict[MCX_SKIPPED] +
+               c->verdict[MCX_OUT_OF_SCOPE] ==
+           c->total;
 }
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -133,6 +136,63 @@ static void remove_tree(const char *dir)
 }
 
 /* Builds the case of scene i in ROOT/NN-name; 0, or -1 with why. */
+/* ---- scope (--scope) ------------------------------------------------------------ */
+
+/* The scene's kind: static (no skin, no animation), skinned (a skin, no
+ * animation) or animated. */
+static int scene_level(const mcs_scene *s)
+{
+    return s->anim_count ? 2 : s->skin_count ? 1 : 0;
+}
+
+static const char *const levels[] = {"static", "skinned", "animated", "all"};
+
+/* Each comma-separated word of scope: a level (a level holds the ones
+ * before it) or a feature group's name. */
+static int scope_word(const char *w, size_t n, const mcs_scene *s, int *known)
+{
+    *known = 1;
+    for (int l = 0; l < 4; l++)
+        if (strlen(levels[l]) == n && strncmp(w, levels[l], n) == 0) return !s || scene_level(s) <= l;
+    for (size_t i = 0; i < mcs_scene_count(); i++) {
+        mcs_scene *g = s ? NULL : mcs_scene_build(i);
+        const char *group = s ? s->group : g ? g->group : "";
+        int match = strlen(group) == n && strncmp(w, group, n) == 0;
+        mcs_scene_free(g);
+        if (s) return match;
+        if (match) return 1;
+    }
+    *known = 0;
+    return 0;
+}
+
+int mcx_scope_check(const char *scope, char *why, size_t why_size)
+{
+    if (!scope) return 0;
+    for (const char *p = scope;; p += strcspn(p, ",") + 1) {
+        size_t n = strcspn(p, ",");
+        int known;
+        scope_word(p, n, NULL, &known);
+        if (!n || !known)
+            return snprintf(why, why_size,
+                            "--scope: '%.*s' is neither static, skinned, animated, all nor a feature group "
+                            "(geometry, materials, transforms, skins, skeletons, animations, names)",
+                            (int)n, p), -1;
+        if (!p[n]) return 0;
+    }
+}
+
+static int in_scope(const char *scope, const mcs_scene *s, char *kind, size_t size)
+{
+    snprintf(kind, size, "a%s %s", scene_level(s) == 2 ? "n" : "", levels[scene_level(s)]);
+    if (!scope) return 1;
+    for (const char *p = scope;; p += strcspn(p, ",") + 1) {
+        int known;
+        if (scope_word(p, strcspn(p, ","), s, &known)) return 1;
+        if (!p[strcspn(p, ",")]) return 0;
+    }
+}
+
 static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case *c, mcc_case *rc,
                      char *why, size_t why_size)
 {
@@ -153,6 +213,14 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
     }
     memset(rc, 0, sizeof *rc);
     rc->format = mcc_format_names[fi];
+    char kind[48];
+    if (!in_scope(o->scope, s, kind, sizeof kind)) {
+        c->verdict = MCX_OUT_OF_SCOPE;
+        c->detail = fmt("out of scope (--scope %s): %s scene", o->scope, kind);
+        rc->skip_reason = c->detail;
+        mcs_scene_free(s);
+        return 0;
+    }
     if (o->form == MCS_OBJ && !s->has_obj) {
         c->verdict = MCX_SKIPPED;
         c->detail = fmt("skipped: the scene has no OBJ form (OBJ holds static meshes: no skin, no animation, no vertex colour, no empty scene)");
@@ -489,6 +557,49 @@ static void last_line(const char *text, char *buf, size_t size)
     buf[len] = '\0';
 }
 
+/* Words an exporter's refusal names when it refuses for one of the
+ * reasons in a scene's note (scene_defs.c's notes, by their start). */
+static const struct {
+    const char *note, *words;
+} reasons[] = {
+    {"more bones", "bone|joint|skeleton"},
+    {"coordinates beyond", "coordinate|range|position|fixed"},
+    {"more vertices", "vert|index|indices"},
+    {"more triangles", "triangle|face|index|indices"},
+    {"a bone chain", "chain|deep|depth|nest|level|hierarch"},
+    {"more influences", "influence|weight"},
+    {"line primitives", "line|primitive"},
+    {"point primitives", "point|primitive"},
+    {"UVs", "uv|texcoord|texture coord"},
+    {"vertex colour", "colour|color|alpha"},
+    {"more animations", "animation"},
+    {"animations are dropped", "animation"},
+    {"animated bone scale", "scale"},
+    {"animation names", "name"},
+    {"non-ASCII", "name|ascii|utf"},
+    {"an empty bone name", "name"},
+    {"nothing to export", "empty|nothing|no mesh|no triangle|no geometry|no node"},
+};
+
+static int has_word(const char *text, const char *word, size_t n)
+{
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, word, n) == 0) return 1;
+    return 0;
+}
+
+/* Does the refusal's stated reason (its last line) name one of the
+ * scene's reasons (note: "; "-separated)? */
+static int reason_matches(const char *note, const char *said)
+{
+    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
+        if (!strstr(note, reasons[i].note)) continue;
+        for (const char *w = reasons[i].words; *w; w += strcspn(w, "|") + (w[strcspn(w, "|")] == '|'))
+            if (has_word(said, w, strcspn(w, "|"))) return 1;
+    }
+    return 0;
+}
+
 static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc_result *r)
 {
     char line[200], sig[32];
@@ -514,6 +625,12 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
             break;
         }
         c->verdict = c->fit == MCS_FITS ? MCX_FAILED : MCX_REFUSED;
+        if (c->verdict == MCX_REFUSED && line[0] && !reason_matches(c->note, line)) {
+            /* credited only for the format's reason: "static meshes only" on 300 bones is not it */
+            c->verdict = MCX_FAILED;
+            c->detail = fmt("refused for another reason than the format's (%s): it said: %s", c->note, line);
+            break;
+        }
         if (c->fit == MCS_FITS)
             c->detail = fmt("refused a scene the format can hold (exit %d)%s%s", r->exit_code, line[0] ? ": " : "", line);
         else
@@ -668,7 +785,7 @@ static int check_options(const mcx_options *o, char *why, size_t why_size)
         while (i < mcs_scene_count() && strcmp(mcs_scene_name(i), o->only_scene) != 0) i++;
         if (i == mcs_scene_count()) return snprintf(why, why_size, "no scene named '%s'", mcc_shown(o->only_scene, shown, sizeof shown)), -1;
     }
-    return 0;
+    return mcx_scope_check(o->scope, why, why_size);
 }
 
 int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
@@ -710,7 +827,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         }
     }
     for (size_t i = 0; status == 0 && i < out->count; i++)
-        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, out->root, &out->cases[i], &res[i]);
+        if (out->cases[i].verdict != MCX_SKIPPED && out->cases[i].verdict != MCX_OUT_OF_SCOPE) grade(o, out->root, &out->cases[i], &res[i]);
     if (status == 0) settle_conventions(o, out, out->root), tally(out);
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);

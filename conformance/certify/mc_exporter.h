@@ -35,6 +35,7 @@ typedef enum mcx_verdict {
     MCX_NO_OUTPUT,      /* exit 0 and no output file */
     MCX_ERROR,          /* the runner could not run the case */
     MCX_SKIPPED,        /* the scene has no form the exporter reads (--scene-format obj) */
+    MCX_OUT_OF_SCOPE,   /* outside what the exporter claims to write (--scope): listed, not run, not scored */
     MCX_VERDICT_COUNT
 } mcx_verdict;
 
@@ -55,7 +56,11 @@ typedef struct mcx_options {
     int werror;              /* warnings in the output make it invalid */
     int keep;                /* keep the case directories (their path is printed) */
     const struct mcx_convention *convention; /* demanded (--convention), NULL: any, one per run */
+    const char *scope;       /* --scope: static|skinned|animated|all and/or group names, comma-separated; NULL all */
 } mcx_options;
+
+/* Is --scope's text valid? 0, or -1 with the reason. */
+int mcx_scope_check(const char *scope, char *why, size_t why_size);
 
 #define MCX_MAX_FINDINGS 12  /* lost facts listed per case (the count stays exact) */
 

@@ -13,11 +13,56 @@
 #include "mc_exporter.h"
 #include "mc_scene_json.h"
 
-static void put_counts_row(FILE *out, const char *name, const mcx_counts *c)
+/* The group table's columns: a short name per verdict (the legend under
+ * the table spells them out), only for verdicts the run has, so that the
+ * table stays within 100 columns whatever happens. */
+static const char *const short_names[MCX_VERDICT_COUNT] = {"conf", "refus", "fail", "inval", "unfth", "crash",
+                                                           "hang", "noout", "error", "skip", "scope"};
+
+static int shown_column(const mcx_run *run, int v)
 {
-    fprintf(out, "%-12s %4u", name, c->total);
-    for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, " %*u", v == MCX_INVALID ? 14 : 10, c->verdict[v]);
+    return v == MCX_CONFORMING || run->total.verdict[v] > 0;
+}
+
+static void put_counts_row(FILE *out, const mcx_run *run, const char *name, const mcx_counts *c)
+{
+    fprintf(out, "%-12.12s %4u", name, c->total);
+    for (int v = 0; v < MCX_VERDICT_COUNT; v++)
+        if (shown_column(run, v)) fprintf(out, " %5u", c->verdict[v]);
     fprintf(out, " %6.1f%%\n", mcx_score(c));
+}
+
+static void put_group_table(FILE *out, const mcx_run *run)
+{
+    fprintf(out, "\n%-12s %4s", "group", "runs");
+    for (int v = 0; v < MCX_VERDICT_COUNT; v++)
+        if (shown_column(run, v)) fprintf(out, " %5s", short_names[v]);
+    fprintf(out, " %7s\n", "score");
+    for (size_t g = 0; g < run->group_count; g++) put_counts_row(out, run, run->groups[g].name, &run->groups[g].counts);
+    put_counts_row(out, run, "total", &run->total);
+    size_t col = 0;
+    for (int v = 0; v < MCX_VERDICT_COUNT; v++) {
+        if (!shown_column(run, v)) continue;
+        char item[48];
+        int n = snprintf(item, sizeof item, "%s%s %s", col ? ", " : "(", short_names[v], mcx_verdict_label((mcx_verdict)v));
+        if (col && col + (size_t)n > 96) fputs(",\n", out), col = 0, n = snprintf(item, sizeof item, " %s %s", short_names[v], mcx_verdict_label((mcx_verdict)v));
+        fputs(item, out);
+        col += (size_t)n;
+    }
+    fputs(")\n", out);
+}
+
+/* "unfaithful: 3 lost or changed fact(s): first; ..." without the first
+ * finding, which the list under it shows. */
+static void put_head(FILE *out, const mcx_case *c)
+{
+    const char *d = c->detail ? c->detail : "";
+    const char *second = strstr(d, ": ");
+    second = second ? strstr(second + 2, ": ") : NULL;
+    if (c->verdict == MCX_UNFAITHFUL && c->findings.count && second)
+        fprintf(out, "%-14s %s: %.*s:\n", mcx_verdict_name(c->verdict), c->scene, (int)(second - d), d);
+    else
+        fprintf(out, "%-14s %s: %s\n", mcx_verdict_name(c->verdict), c->scene, d);
 }
 
 static const char *form_text(const mcx_run *run)
@@ -36,18 +81,23 @@ void mcx_report_text(FILE *out, const mcx_report *r)
     for (size_t i = 0; i < run->count; i++) {
         const mcx_case *c = &run->cases[i];
         /* a conforming case is listed only for its validator warnings */
-        if (c->verdict == MCX_CONFORMING && !c->warning_count) continue;
+        if ((c->verdict == MCX_CONFORMING && !c->warning_count) || c->verdict == MCX_OUT_OF_SCOPE) continue;
         warned += c->verdict == MCX_CONFORMING;
-        fprintf(out, "%-14s %s: %s\n", mcx_verdict_name(c->verdict), c->scene, c->detail ? c->detail : "");
+        put_head(out, c);
         if (c->verdict == MCX_INVALID || c->verdict == MCX_UNFAITHFUL)
             for (unsigned k = 0; k < c->findings.count && k < MCX_MAX_FINDINGS; k++)
                 fprintf(out, "    %s\n", c->findings.items[k]);
+        if (c->findings.count > MCX_MAX_FINDINGS && (c->verdict == MCX_INVALID || c->verdict == MCX_UNFAITHFUL))
+            fprintf(out, "    ... (%u in all)\n", c->findings.count);
     }
-    fprintf(out, "\n%-12s %4s", "group", "runs");
-    for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, " %*s", v == MCX_INVALID ? 14 : 10, mcx_verdict_name((mcx_verdict)v));
-    fprintf(out, " %7s\n", "score");
-    for (size_t g = 0; g < run->group_count; g++) put_counts_row(out, run->groups[g].name, &run->groups[g].counts);
-    put_counts_row(out, "total", &run->total);
+    unsigned out_of_scope = run->total.verdict[MCX_OUT_OF_SCOPE];
+    if (out_of_scope) {
+        fprintf(out, "out of scope (--scope %s), not run, not scored: ", run->opt.scope ? run->opt.scope : "");
+        for (size_t i = 0, k = 0; i < run->count; i++)
+            if (run->cases[i].verdict == MCX_OUT_OF_SCOPE) fprintf(out, "%s%s", k++ ? ", " : "", run->cases[i].scene);
+        fprintf(out, " (%u scene%s)\n", out_of_scope, out_of_scope == 1 ? "" : "s");
+    }
+    put_group_table(out, run);
     char conv[320];
     mcx_convention_text(&run->convention, 0, conv, sizeof conv);
     if (conv[0])
@@ -56,7 +106,7 @@ void mcx_report_text(FILE *out, const mcx_report *r)
     fprintf(out, "\ncertificate (%s exporter): %s, %.1f%% (%u conforming, %u correctly refused, of %u)\n",
             run->opt.format, mcx_counts_pass(&run->total) ? "CONFORMING" : "NOT CONFORMING", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
-            run->total.total - run->total.verdict[MCX_SKIPPED]);
+            run->total.total - run->total.verdict[MCX_SKIPPED] - run->total.verdict[MCX_OUT_OF_SCOPE]);
     if (warned)
         fprintf(out, "%u conforming case%s with validator warnings (listed above; --werror fails them)\n", warned,
                 warned == 1 ? "" : "s");
@@ -90,7 +140,7 @@ static cJSON *case_json(const mcx_report *r, const mcx_case *c)
     cJSON_AddStringToObject(o, "fit_note", c->note);
     cJSON_AddStringToObject(o, "verdict", mcx_verdict_name(c->verdict));
     cJSON_AddStringToObject(o, "detail", c->detail ? c->detail : "");
-    if (c->verdict != MCX_SKIPPED && c->verdict != MCX_ERROR && c->exit_code >= 0)
+    if (c->verdict != MCX_SKIPPED && c->verdict != MCX_OUT_OF_SCOPE && c->verdict != MCX_ERROR && c->exit_code >= 0)
         cJSON_AddNumberToObject(o, "exit_code", c->exit_code);
     else
         cJSON_AddNullToObject(o, "exit_code");
@@ -106,7 +156,7 @@ static cJSON *case_json(const mcx_report *r, const mcx_case *c)
     if (c->judged && c->judgement.explained) mcx_convention_text(&c->judgement.used, c->judgement.uv_vertices, conv, sizeof conv);
     if (conv[0]) cJSON_AddStringToObject(o, "convention", conv);
     else cJSON_AddNullToObject(o, "convention");
-    if (!mcx_verdict_passes(c->verdict) && c->verdict != MCX_SKIPPED && c->stderr_tail)
+    if (!mcx_verdict_passes(c->verdict) && c->verdict != MCX_SKIPPED && c->verdict != MCX_OUT_OF_SCOPE && c->stderr_tail)
         cJSON_AddStringToObject(o, "stderr_tail", c->stderr_tail);
     if (r->timings) cJSON_AddNumberToObject(o, "duration_ms", round(c->duration_ms * 10) / 10);
     return o;
@@ -147,6 +197,8 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddBoolToObject(settings, "werror", run->opt.werror);
     if (run->opt.only_scene) cJSON_AddStringToObject(settings, "scene", run->opt.only_scene);
     else cJSON_AddNullToObject(settings, "scene");
+    if (run->opt.scope) cJSON_AddStringToObject(settings, "scope", run->opt.scope);
+    else cJSON_AddNullToObject(settings, "scope");
     add_conventions(cJSON_AddObjectToObject(doc, "conventions"), run);
     add_counts(cJSON_AddObjectToObject(doc, "total"), &run->total);
     cJSON *groups = cJSON_AddArrayToObject(doc, "groups");
@@ -176,7 +228,7 @@ void mcx_report_junit(FILE *out, const mcx_report *r)
 {
     const mcx_run *run = r->run;
     const mcx_counts *t = &run->total;
-    unsigned errors = t->verdict[MCX_ERROR], skipped = t->verdict[MCX_SKIPPED];
+    unsigned errors = t->verdict[MCX_ERROR], skipped = t->verdict[MCX_SKIPPED] + t->verdict[MCX_OUT_OF_SCOPE];
     unsigned failures = t->total - t->verdict[MCX_CONFORMING] - t->verdict[MCX_REFUSED] - errors - skipped;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"modelcheck certify --exporter\""
                  " tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n",
@@ -208,7 +260,7 @@ void mcx_report_junit(FILE *out, const mcx_report *r)
             fputs("</system-out>\n    </testcase>\n", out);
             continue;
         }
-        if (c->verdict == MCX_SKIPPED) {
+        if (c->verdict == MCX_SKIPPED || c->verdict == MCX_OUT_OF_SCOPE) {
             fputs(">\n      <skipped message=\"", out);
             mcc_put_markup(out, c->detail);
             fputs("\"/>\n    </testcase>\n", out);
@@ -283,7 +335,7 @@ void mcx_report_html(FILE *out, const mcx_report *r)
     if (r->timestamp) fprintf(out, ", %s", r->timestamp);
     fprintf(out, "<br>score %.1f%%: %u conforming and %u correctly refused of %u</p>\n", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
-            run->total.total - run->total.verdict[MCX_SKIPPED]);
+            run->total.total - run->total.verdict[MCX_SKIPPED] - run->total.verdict[MCX_OUT_OF_SCOPE]);
     char conv[320];
     mcx_convention_text(&run->convention, 0, conv, sizeof conv);
     if (conv[0]) {
@@ -300,13 +352,26 @@ void mcx_report_html(FILE *out, const mcx_report *r)
     fputs("</table>\n<h2>Cases that did not pass</h2>\n", out);
     unsigned shown = 0;
     for (size_t i = 0; i < run->count; i++)
-        if (!mcx_verdict_passes(run->cases[i].verdict)) put_case(out, &run->cases[i]), shown++;
+        if (!mcx_verdict_passes(run->cases[i].verdict) && run->cases[i].verdict != MCX_OUT_OF_SCOPE)
+            put_case(out, &run->cases[i]), shown++;
     if (!shown) fputs("<p>None.</p>\n", out);
     shown = 0;
     for (size_t i = 0; i < run->count; i++) {
         if (run->cases[i].verdict != MCX_CONFORMING || !run->cases[i].warning_count) continue;
         if (!shown++) fputs("<h2>Conforming cases with validator warnings</h2>\n", out);
         put_case(out, &run->cases[i]);
+    }
+    if (run->total.verdict[MCX_OUT_OF_SCOPE]) {
+        fputs("<h2>Out of scope (not run, not scored)</h2>\n<p>--scope ", out);
+        mcc_put_markup(out, run->opt.scope ? run->opt.scope : "");
+        fputs(":", out);
+        for (size_t i = 0, k = 0; i < run->count; i++)
+            if (run->cases[i].verdict == MCX_OUT_OF_SCOPE) {
+                fputs(k++ ? ", <code>" : " <code>", out);
+                mcc_put_markup(out, run->cases[i].scene);
+                fputs("</code>", out);
+            }
+        fputs("</p>\n", out);
     }
     fputs("<h2>Every case</h2>\n<table>\n<tr><th>scene</th><th>verdict</th><th>detail</th></tr>\n", out);
     for (size_t i = 0; i < run->count; i++) {

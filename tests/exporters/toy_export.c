@@ -33,6 +33,10 @@
  *   cm                the scene in centimetres: every length times 100
  *   cw                every triangle's corners in reverse order
  *
+ * and a narrower exporter:
+ *
+ *   static-only       refuses every skinned or animated scene ("static meshes only")
+ *
  * --loop is no bug: SAMF and E3D animations written as looping game
  * exporters write them, N frames over [0, T) (frame i at i * T / N, no frame
  * at T), since the runtime wraps from the last frame to the first (the
@@ -646,7 +650,7 @@ static int nlm_skeleton(const xmodel *x, nlmb_model *m)
 
 static int write_nlm(xmodel *x, const char *out)
 {
-    if (x->nbones > 100) return refuse("NLM skinning slots live in a 100-entry array");
+    if (x->nbones > 100) return refuse("NLM skinning slots live in a 100-entry array: at most 100 bones");
     int animated = x->nbones > 0;
     nlmb_model *m = nlmb_sample(animated ? NLMB_SKINNED_ANIMATED : NLMB_STATIC_TWO_MESHES);
     if (!m) return -1;
@@ -1043,6 +1047,10 @@ int main(int argc, char **argv)
         goto done;
     }
     if (bug(&x, "crash-256") && x.nbones >= 256) abort();
+    if (bug(&x, "static-only") && (s.skin_count || s.anim_count)) {
+        rc = refuse("this exporter writes static meshes only");
+        goto done;
+    }
     if (!x.nmeshes) {
         rc = refuse("the scene holds no triangles");
         goto done;
