@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "certify.h"
 #include "cliutil.h"
@@ -73,6 +74,10 @@ static const char usage_text[] =
     "                        also write that report to FILE (any number of them)\n"
     "      --timings         add per-case durations (reports are no longer reproducible)\n"
     "      --timestamp       add the time of the run\n"
+    "      --progress, --no-progress  a progress line on stderr, redrawn in place (default:\n"
+    "                        when stderr is a terminal)\n"
+    "      --keep-going      run every case even when the first 5 all fail the same way\n"
+    "                        without reading their input (default: stop, exit 2)\n"
     "  -h, --help            print this help and exit\n"
     "\n"
     "Exit codes: 0 every case conforming (skipped cases and correct refusals aside), 1 some\n"
@@ -92,6 +97,8 @@ typedef struct options {
     mcx_options exporter;  /* exporter.command set: --exporter */
     mcx_convention convention; /* --convention */
     int convention_given;
+    int progress;          /* --progress 1, --no-progress 0, -1: on a terminal */
+    int keep_going;        /* --keep-going: no sanity stop */
 } options;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -169,7 +176,7 @@ static int check_exporter_options(const options *o);
 
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
                  OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
-                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION, OPT_SCOPE };
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION, OPT_SCOPE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_KEEP_GOING };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -199,6 +206,9 @@ static int parse_args(options *o, int argc, char **argv)
         {"keep", no_argument, NULL, OPT_KEEP},
         {"convention", required_argument, NULL, OPT_CONVENTION},
         {"scope", required_argument, NULL, OPT_SCOPE},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -236,6 +246,9 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
         case OPT_CONVENTION: rc = parse_convention(o, optarg); break;
         case OPT_SCOPE: o->exporter.scope = optarg; break;
+        case OPT_PROGRESS: o->progress = 1; break;
+        case OPT_NO_PROGRESS: o->progress = 0; break;
+        case OPT_KEEP_GOING: o->keep_going = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
@@ -290,18 +303,54 @@ typedef struct report_of {
 } report_of;
 static int write_reports(const options *o, const report_of *r);
 
+static FILE *progress_stream(const options *o)
+{
+    return o->progress == 1 || (o->progress < 0 && isatty(STDERR_FILENO)) ? stderr : NULL;
+}
+
+/* A loader case, ended: its verdict for the progress line; how it failed,
+ * alike for cases that failed alike (the case's path replaced by {}). */
+static const char *classify_loader(void *ctx, size_t index, const mcc_result *res, int *failed, char *how,
+                                   size_t how_size)
+{
+    const mcc_corpus *corpus = ctx;
+    const char *path = corpus->cases[index].path, *tail = res->stderr_tail ? res->stderr_tail : "";
+    size_t end = strlen(tail);
+    while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == ' ')) end--;
+    size_t start = end;
+    while (start > 0 && tail[start - 1] != '\n') start--;
+    char line[200] = "";
+    size_t used = 0, plen = path ? strlen(path) : 0;
+    for (size_t i = start; i < end && used + 3 < sizeof line; i++) {
+        if (plen && end - i >= plen && strncmp(tail + i, path, plen) == 0) {
+            memcpy(line + used, "{}", 2), used += 2, i += plen - 1;
+            continue;
+        }
+        line[used++] = tail[i];
+    }
+    line[used] = '\0';
+    *failed = res->verdict != MCC_CONFORMING;
+    if (res->outcome == MCC_CRASHED) snprintf(how, how_size, "crashed");
+    else if (res->outcome == MCC_TIMED_OUT) snprintf(how, how_size, "hung");
+    else snprintf(how, how_size, "exited %d%s%s", res->exit_code, line[0] ? ": " : "", line);
+    return mcc_verdict_name(res->verdict);
+}
+
 static int run_exporter(options *o)
 {
     mcx_options *x = &o->exporter;
     x->format = o->format;
     x->timeout_s = o->run.timeout_s;
     x->jobs = o->run.jobs;
+    x->progress = progress_stream(o);
+    x->no_sanity_stop = o->keep_going;
     if (o->convention_given) x->convention = &o->convention;
     if (!x->max_output_bytes) x->max_output_bytes = (uint64_t)256 << 20;
     mcx_run run;
     char why[512];
-    if (mcx_certify(x, &run, why, sizeof why) != 0) {
-        fprintf(stderr, "modelcheck certify: %s\n", why);
+    int ran = mcx_certify(x, &run, why, sizeof why);
+    if (ran != 0) {
+        fprintf(stderr, "modelcheck certify: %s%s\n", why, ran == -2 ? " (--keep-going runs them anyway)" : "");
         mcx_run_free(&run);
         return EXIT_USAGE;
     }
@@ -374,11 +423,29 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     mcc_result *results = calloc(corpus->count, sizeof *results);
     mcc_summary summary;
     if (!results) return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
-    if (mcc_run(&o->loader, corpus, &o->run, results) != 0) {
-        fputs("modelcheck certify: interrupted (every loader process was killed)\n", stderr);
+    const char **names = calloc(corpus->count + 1, sizeof *names), **inputs = calloc(corpus->count + 1, sizeof *inputs);
+    for (size_t i = 0; names && inputs && i < corpus->count; i++)
+        names[i] = corpus->cases[i].file, inputs[i] = corpus->cases[i].path;
+    /* the sanity stop is for commands: an in-process loader is handed the bytes */
+    mcc_watch_options wo = {.progress = progress_stream(o),
+                            .sanity = o->loader.mode == MCC_MODE_COMMAND && !o->keep_going,
+                            .names = names, .inputs = inputs, .classify = classify_loader, .ctx = (void *)corpus};
+    mcc_watcher *w = names && inputs ? mcc_watcher_new(&wo, corpus->count) : NULL;
+    if (w) o->run.watch = mcc_watcher_fn, o->run.watch_ctx = w;
+    int ran = mcc_run(&o->loader, corpus, &o->run, results);
+    mcc_watcher_finish(w);
+    if (ran != 0) {
+        if (ran == -2 && mcc_watcher_stop_reason(w))
+            fprintf(stderr, "modelcheck certify: %s (--keep-going runs them anyway)\n", mcc_watcher_stop_reason(w));
+        else
+            fputs("modelcheck certify: interrupted (every loader process was killed)\n", stderr);
+        mcc_watcher_free(w);
+        free(names), free(inputs);
         mcc_results_free(results, corpus->count);
         return EXIT_USAGE;
     }
+    mcc_watcher_free(w);
+    free(names), free(inputs);
     if (mcc_summarize(corpus, results, &summary) != 0) {
         mcc_results_free(results, corpus->count);
         return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
@@ -411,6 +478,7 @@ int mcc_main(int argc, char **argv)
     o.corpus = mcc_data_path("corpus", installed, sizeof installed) == 0 ? installed : "corpus";
     o.run.timeout_s = 10;
     o.run.jobs = 1;
+    o.progress = -1;
     int rc = parse_args(&o, argc, argv);
     if (rc < 0) return EXIT_CONFORMING;
     if (rc > 0) return rc;

@@ -788,6 +788,47 @@ static int check_options(const mcx_options *o, char *why, size_t why_size)
     return mcx_scope_check(o->scope, why, why_size);
 }
 
+/* ---- watching the run (watch.c) -------------------------------------------------- */
+
+/* How an ended case went, before grading: a label for the progress line,
+ * and whether (and how) it failed, in words equal for cases that failed
+ * alike (the case's directory and scene name replaced). */
+static const char *classify_ended(void *ctx, size_t index, const mcc_result *res, int *failed, char *how,
+                                  size_t how_size)
+{
+    const mcx_run *run = ctx;
+    const mcx_case *c = &run->cases[index];
+    char line[200];
+    char *tail = stable_text(res->stderr_tail ? strdup(res->stderr_tail) : NULL, c, run->root, 0);
+    tail = replace_all(tail, c->scene, "{stem}");
+    last_line(tail, line, sizeof line);
+    free(tail);
+    const char *said = line[0] ? ": " : "";
+    *failed = 1;
+    switch (res->outcome) {
+    case MCC_ACCEPTED: {
+        struct stat st;
+        if (stat(c->out_path, &st) == 0) {
+            *failed = 0;
+            return "written";
+        }
+        snprintf(how, how_size, "exited 0 without writing its output ({out} or --output-name)%s%s", said, line);
+        return "no output";
+    }
+    case MCC_REJECTED:
+        *failed = c->fit == MCS_FITS;
+        snprintf(how, how_size, "exited %d%s%s", res->exit_code, said, line);
+        return res->exit_code == 126 || res->exit_code == 127 ? "not run" : "refused";
+    case MCC_CRASHED:
+        snprintf(how, how_size, "crashed (%s)", res->sanitizer ? res->sanitizer : mcc_signal_name(res->signal) ? mcc_signal_name(res->signal) : "signal");
+        return "crash";
+    case MCC_TIMED_OUT: snprintf(how, how_size, "hung"); return "hang";
+    default:
+        snprintf(how, how_size, "could not be run%s%s", res->error ? ": " : "", res->error ? res->error : "");
+        return "error";
+    }
+}
+
 int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
@@ -821,10 +862,24 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
                              .count = out->count};
         mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
         mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
-        if (mcc_run(&loader, &corpus, &ro, res) != 0) {
+        const char **names = calloc(out->count + 1, sizeof *names), **inputs = calloc(out->count + 1, sizeof *inputs);
+        for (size_t i = 0; names && inputs && i < out->count; i++)
+            names[i] = out->cases[i].scene, inputs[i] = out->cases[i].in_path;
+        mcc_watch_options wo = {.progress = o->progress, .sanity = !o->no_sanity_stop, .names = names,
+                                .inputs = inputs, .classify = classify_ended, .ctx = out};
+        mcc_watcher *w = names && inputs ? mcc_watcher_new(&wo, out->count) : NULL;
+        if (w) ro.watch = mcc_watcher_fn, ro.watch_ctx = w;
+        int ran = mcc_run(&loader, &corpus, &ro, res);
+        mcc_watcher_finish(w);
+        if (ran == -2 && mcc_watcher_stop_reason(w)) {
+            snprintf(why, why_size, "%s", mcc_watcher_stop_reason(w));
+            status = -2;
+        } else if (ran != 0) {
             snprintf(why, why_size, "interrupted (every exporter process was killed)");
             status = -1;
         }
+        mcc_watcher_free(w);
+        free(names), free(inputs);
     }
     for (size_t i = 0; status == 0 && i < out->count; i++)
         if (out->cases[i].verdict != MCX_SKIPPED && out->cases[i].verdict != MCX_OUT_OF_SCOPE) grade(o, out->root, &out->cases[i], &res[i]);

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mc_loader_abi.h"
 
@@ -121,18 +122,61 @@ typedef struct mcc_result {
     size_t missed_count;
 } mcc_result;
 
+/* Watching a run (watch.c: the progress line and the sanity stop). */
+typedef struct mcc_watch_state {
+    size_t done, total;   /* cases ended (skipped ones included), all cases */
+    size_t slowest;       /* the index of the case running longest, SIZE_MAX when none runs */
+    double slowest_ms;    /* how long it has run */
+    double elapsed_ms;    /* since the run started */
+} mcc_watch_state;
+struct mcc_result;
+/* Called from the run loop after each case ends (ended = its index, res its
+ * result) and about every tick (ended = SIZE_MAX, res NULL). Non-zero stops
+ * the run: the running cases are killed and mcc_run returns -2. */
+typedef int (*mcc_watch_fn)(void *ctx, const mcc_watch_state *st, size_t ended, const struct mcc_result *res);
+
 typedef struct mcc_run_options {
     double timeout_s;     /* per case, > 0 */
     unsigned jobs;        /* cases at once, >= 1 */
     uint64_t max_output_bytes; /* RLIMIT_FSIZE of each case, 0: none (exporters) */
+    mcc_watch_fn watch;   /* NULL: none */
+    void *watch_ctx;
 } mcc_run_options;
 
 /* Runs every case not skipped; results[i] belongs to corpus->cases[i] whatever
  * the order of completion. Verdicts are filled in. 0, or -1 when interrupted
- * (SIGINT/SIGTERM: every started process group has been killed). */
+ * (SIGINT/SIGTERM: every started process group has been killed), -2 when the
+ * watch stopped it (the same). */
 int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
             mcc_result *results);
 void mcc_results_free(mcc_result *results, size_t count);
+
+/* ---- watching a run (watch.c) ---- */
+
+#define MCC_SANITY_CASES 5
+
+typedef struct mcc_watch_options {
+    FILE *progress;            /* draw the progress line there, NULL: none */
+    int sanity;                /* stop when the first MCC_SANITY_CASES cases to end all failed
+                                  the same way without reading their input */
+    const char *const *names;  /* per case, what the progress line calls it; NULL */
+    const char *const *inputs; /* per case, the file a case reads (its input), NULL entries: none */
+    /* per ended case: a short label counted on the line ("conforming",
+     * "exit 0"), *failed, and how (equal texts: failed the same way) */
+    const char *(*classify)(void *ctx, size_t index, const mcc_result *res, int *failed, char *how,
+                            size_t how_size);
+    void *ctx;
+} mcc_watch_options;
+
+typedef struct mcc_watcher mcc_watcher;
+mcc_watcher *mcc_watcher_new(const mcc_watch_options *o, size_t count); /* NULL on OOM */
+/* The mcc_watch_fn: pass the watcher as watch_ctx. */
+int mcc_watcher_fn(void *watcher, const mcc_watch_state *st, size_t ended, const mcc_result *res);
+/* Why it stopped the run, NULL when it did not. */
+const char *mcc_watcher_stop_reason(const mcc_watcher *w);
+/* Clears the progress line. */
+void mcc_watcher_finish(mcc_watcher *w);
+void mcc_watcher_free(mcc_watcher *w);
 
 /* "SIGSEGV", "SIGABRT", ... or NULL for a signal without a short name here. */
 const char *mcc_signal_name(int sig);

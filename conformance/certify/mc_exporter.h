@@ -57,6 +57,8 @@ typedef struct mcx_options {
     int keep;                /* keep the case directories (their path is printed) */
     const struct mcx_convention *convention; /* demanded (--convention), NULL: any, one per run */
     const char *scope;       /* --scope: static|skinned|animated|all and/or group names, comma-separated; NULL all */
+    FILE *progress;          /* the progress line goes there (a terminal), NULL: none */
+    int no_sanity_stop;      /* run every case even when the first ones all fail alike */
 } mcx_options;
 
 /* Is --scope's text valid? 0, or -1 with the reason. */

@@ -87,6 +87,9 @@ typedef struct runner {
     slot *slots;
     unsigned nslots;
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
+    size_t done;                     /* cases ended, for the watch */
+    double start_ms;
+    int stopped;                     /* the watch asked to stop */
 } runner;
 
 static double now_ms(void)
@@ -529,6 +532,19 @@ static int has_ended(const slot *s)
     return si.si_pid == s->pid;
 }
 
+/* Tells the watch (mcc_run_options.watch) how the run stands. */
+static void watch(runner *r, size_t ended)
+{
+    if (!r->opt->watch || r->stopped) return;
+    double now = now_ms();
+    mcc_watch_state st = {r->done, r->corpus->count, SIZE_MAX, 0, now - r->start_ms};
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && now - r->slots[i].start_ms >= st.slowest_ms)
+            st.slowest = r->slots[i].index, st.slowest_ms = now - r->slots[i].start_ms;
+    if (r->opt->watch(r->opt->watch_ctx, &st, ended, ended == SIZE_MAX ? NULL : &r->results[ended]))
+        r->stopped = 1;
+}
+
 /* Finishes every slot whose child ended or whose deadline passed. */
 static unsigned reap(runner *r)
 {
@@ -541,8 +557,11 @@ static unsigned reap(runner *r)
             if (now < s->deadline_ms) continue;
             s->timed_out = 1;
         }
+        size_t index = s->index;
         finish(r, s);
         done++;
+        r->done++;
+        watch(r, index);
     }
     return done;
 }
@@ -576,19 +595,27 @@ static int run_all(runner *r)
             kill_all(r);
             return -1;
         }
+        if (r->stopped) {
+            kill_all(r);
+            return -2;
+        }
         while (active < r->nslots && next < count) {
             size_t i = next++;
             if (r->corpus->cases[i].skip_reason) {
                 mcc_classify(&r->corpus->cases[i], &r->results[i]);
+                r->done++;
             } else if (start_case(r, free_slot(r), i) == 0) {
                 active++;
             } else {
                 mcc_classify(&r->corpus->cases[i], &r->results[i]);
+                r->done++;
+                watch(r, i);
             }
         }
         if (active == 0) continue;
         poll_pipes(r);
         active -= reap(r);
+        watch(r, SIZE_MAX);
     }
     return 0;
 }
@@ -611,6 +638,7 @@ int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options
     r->opt = o;
     r->results = results;
     r->nslots = jobs;
+    r->start_ms = now_ms();
     struct sigaction sa, old_int, old_term, old_chld;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */

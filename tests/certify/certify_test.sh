@@ -59,8 +59,13 @@ certify no-library 2 --library "$tmp/missing.so"
 grep -q 'cannot load' "$tmp/no-library.err" && ok || fail "no-library message"
 certify no-symbol 2 --library "$nosym"
 grep -q 'does not export mc_certify_load' "$tmp/no-symbol.err" && ok || fail "no-symbol message"
-certify not-found 2 --loader "$tmp/no-such-loader {}" --format aem
+certify not-found 2 --loader "$tmp/no-such-loader {}" --format aem --keep-going
 is not-found total.verdicts.error "$((aem_runs - aem_skipped))"
+# without --keep-going the first 5 cases failing alike, unread, stop the run: one message, exit 2
+"$mc" certify --loader "$tmp/no-such-loader {}" --format aem --corpus "$corpus" >"$tmp/stop.out" 2>"$tmp/stop.err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/stop.err")" = 1 ] && [ ! -s "$tmp/stop.out" ] &&
+    grep -q "stopped after the first 5 cases, which all failed the same way without reading their input (exited 127: " "$tmp/stop.err" &&
+    grep -q "the other $((aem_runs - 5)) cases were not run" "$tmp/stop.err" && ok || fail "sanity stop: $(cat "$tmp/stop.err")"
 
 # --- a perfect loader: 100% -------------------------------------------------
 certify oracle 0 --loader "$oracle" --jobs 2
@@ -72,7 +77,8 @@ is oracle total.conforming true
 grep -q '^certificate: CONFORMING (5 of 5 formats' "$tmp/oracle.out" && ok || fail "oracle text certificate"
 
 # --- accept_all: too lenient on exactly the invalid files -------------------
-certify accept 1 --loader "$toy accept {}" --jobs 2 --junit "$tmp/accept.xml" --html "$tmp/accept.html"
+# (accept-all never reads its file: --keep-going, else the sanity stop ends it after 5 cases)
+certify accept 1 --loader "$toy accept {}" --keep-going --jobs 2 --junit "$tmp/accept.xml" --html "$tmp/accept.html"
 is accept total.verdicts.too_lenient "$invalid"
 is accept total.verdicts.conforming "$valid"
 is accept total.verdicts.crash 0

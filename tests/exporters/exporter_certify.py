@@ -445,6 +445,78 @@ check(max(len(l) for l in out.splitlines() if not l.startswith(("conforming ", "
 table = out[out.index("\ngroup "):]
 check(max(len(l) for l in table.splitlines()) <= 100, f"text: the group table is wider than 100 columns:\n{table}")
 
+# 11. Progress and the sanity stop. On a terminal (a pty here) certify draws
+# a progress line on stderr, redrawn in place (\r, erase to the end of the
+# line), cleared at the end; nothing of it when stderr is not a terminal,
+# or with --no-progress; --progress forces it.
+import pty
+import time
+
+
+def on_pty(args):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(mc, [mc, *args])
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), data.decode("utf-8", "replace")
+
+
+base = ["certify", "--exporter", f"{toy} --format aem {{in}} {{out}}", "--format", "aem", "-j", "2",
+        "-o", "json", "--report", os.path.join(tmp, "pty.json")]
+rc, seen = on_pty(base)
+lines = [l for l in seen.split("\r") if l.startswith("certify: ")]
+check(rc == 0 and len(lines) >= 25 and lines[-1].startswith("certify: 25/25, ") and seen.endswith("\r\x1b[K"),
+      f"progress on a pty: exit {rc}, {len(lines)} redraws, ends {seen[-80:]!r}")
+check(any("; running " in l for l in lines) and any(", 24 written, 1 refused" in l or "1 refused" in l
+                                                     for l in lines), f"progress: counts and the running case: {lines[-3:]}")
+check(all(len(l.split("\x1b[K")[0]) <= 100 for l in lines), "progress: a line is longer than the terminal")
+rc, seen = on_pty(base + ["--no-progress"])
+check(rc == 0 and "certify: " not in seen, f"--no-progress on a pty: {seen[:200]!r}")
+p = subprocess.run([mc, *base], capture_output=True, text=True)
+check(p.returncode == 0 and p.stderr == "", f"no terminal, no progress: {p.stderr[:200]!r}")
+p = subprocess.run([mc, *base, "--progress"], capture_output=True)
+check(p.returncode == 0 and p.stderr.count(b"\rcertify: ") >= 25, f"--progress without a terminal: {p.stderr[:200]!r}")
+
+# A broken command stops after 5 cases with one message and the usage exit
+# code: not found (127), every output missing, a loader that never reads.
+for args, what in (
+        (["--exporter", "no_such_exporter {in} {out}", "--format", "aem"], "could not be run"),
+        (["--exporter", "true {in} {out}", "--format", "aem"], "exited 0 without writing its output"),
+        # (SEModel: the first five scenes fit it, so each refusal fails)
+        (["--exporter", "echo cannot > /dev/null; exit 3 # {in} {out}", "--format", "semodel"], "exited 3"),
+        (["--loader", "no_such_loader {}", "--format", "aem"], "exited 127"),
+        (["--loader", "exit 1", "--format", "semodel"], None)):
+    t0 = time.monotonic()
+    p = subprocess.run([mc, "certify", *args, "-o", "json", "--report", os.path.join(tmp, "stop.json")],
+                       capture_output=True, text=True)
+    if what is None:
+        # a loader rejecting everything unread is graded, not stopped: it
+        # conforms on the invalid cases among the first five
+        check(p.returncode == 1 and "stopped" not in p.stderr, f"loader 'exit 1': exit {p.returncode}: {p.stderr}")
+        continue
+    check(p.returncode == 2 and p.stderr.startswith("modelcheck certify: stopped after the first 5 cases, which all "
+                                                    "failed the same way without reading their input (")
+          and what in p.stderr and p.stderr.count("\n") == 1 and "--keep-going" in p.stderr,
+          f"sanity stop ({args[1]}): exit {p.returncode}: {p.stderr}")
+    check(time.monotonic() - t0 < 20, f"sanity stop ({args[1]}): took {time.monotonic() - t0:.1f} s")
+p = subprocess.run([mc, "certify", "--exporter", "true {in} {out}", "--format", "aem", "--keep-going",
+                    "-o", "json", "--report", os.path.join(tmp, "going.json")], capture_output=True, text=True)
+doc = json.load(open(os.path.join(tmp, "going.json")))
+check(p.returncode == 1 and doc["total"]["verdicts"]["no_output"] == 25, f"--keep-going: {p.returncode} {doc['total']}")
+# an exporter that reads its input and fails alike is graded, not stopped
+p = subprocess.run([mc, "certify", "--exporter", "cat {in} > /dev/null; exit 3 # {out}", "--format", "semodel",
+                    "-o", "json", "--report", os.path.join(tmp, "reads.json")], capture_output=True, text=True)
+check(p.returncode == 1 and "stopped" not in p.stderr, f"an exporter that reads: exit {p.returncode}: {p.stderr}")
+
 # 7. Usage errors.
 for args, what in (([], "no --format"), (["--format", "aem", "--exporter", "x {in}"], "no {out}, no --output-name"),
                    (["--format", "aem", "--scene", "nope"], "unknown scene"),
