@@ -350,7 +350,7 @@ static int run_exporter(options *o)
     char why[512];
     int ran = mcx_certify(x, &run, why, sizeof why);
     if (ran != 0) {
-        fprintf(stderr, "modelcheck certify: %s%s\n", why, ran == -2 ? " (--keep-going runs them anyway)" : "");
+        fprintf(stderr, "modelcheck certify: %s\n", why);
         mcx_run_free(&run);
         return EXIT_USAGE;
     }
@@ -436,7 +436,7 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     mcc_watcher_finish(w);
     if (ran != 0) {
         if (ran == -2 && mcc_watcher_stop_reason(w))
-            fprintf(stderr, "modelcheck certify: %s (--keep-going runs them anyway)\n", mcc_watcher_stop_reason(w));
+            fprintf(stderr, "modelcheck certify: %s\n", mcc_watcher_stop_reason(w));
         else
             fputs("modelcheck certify: interrupted (every loader process was killed)\n", stderr);
         mcc_watcher_free(w);
@@ -489,7 +489,8 @@ int mcc_main(int argc, char **argv)
         fprintf(stderr, "modelcheck certify: bad corpus: %s\n", why);
         return EXIT_USAGE;
     }
-    if (mcc_loader_open(&o.loader, why, sizeof why) != 0) {
+    if ((o.loader.mode == MCC_MODE_LIBRARY && mcc_library_probe(o.loader.library, why, sizeof why) != 0) ||
+        mcc_loader_open(&o.loader, why, sizeof why) != 0) {
         fprintf(stderr, "modelcheck certify: %s\n", why);
         mcc_corpus_free(&corpus);
         return EXIT_USAGE;

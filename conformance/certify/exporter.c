@@ -24,10 +24,10 @@
 
 static const char *const verdict_names[MCX_VERDICT_COUNT] = {
     "conforming", "refused", "failed", "invalid_output", "unfaithful",
-    "crash", "hang", "no_output", "error", "skipped", "out_of_scope"};
+    "crash", "hang", "no_output", "error", "skipped", "out_of_scope", "leak"};
 static const char *const verdict_labels[MCX_VERDICT_COUNT] = {
     "conforming", "refused (correct)", "refused a scene it can hold", "invalid output", "unfaithful",
-    "crash", "hang", "no output", "runner error", "skipped", "out of scope"};
+    "crash", "hang", "no output", "runner error", "skipped", "out of scope", "leak"};
 
 const char *mcx_verdict_name(mcx_verdict v)
 {
@@ -638,6 +638,11 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
         break;
     }
     case MCC_CRASHED:
+        if (mcc_is_leak(r)) {
+            c->verdict = MCX_LEAK;
+            c->detail = fmt("leaked memory: LeakSanitizer report (exit %d); the output was not graded", r->exit_code);
+            break;
+        }
         c->verdict = MCX_CRASH;
         if (r->signal == SIGXFSZ)
             c->detail = fmt("crashed: SIGXFSZ: the output passed the %llu-byte cap", (unsigned long long)o->max_output_bytes);
@@ -820,6 +825,10 @@ static const char *classify_ended(void *ctx, size_t index, const mcc_result *res
         snprintf(how, how_size, "exited %d%s%s", res->exit_code, said, line);
         return res->exit_code == 126 || res->exit_code == 127 ? "not run" : "refused";
     case MCC_CRASHED:
+        if (mcc_is_leak(res)) {
+            snprintf(how, how_size, "leaked memory");
+            return "leak";
+        }
         snprintf(how, how_size, "crashed (%s)", res->sanitizer ? res->sanitizer : mcc_signal_name(res->signal) ? mcc_signal_name(res->signal) : "signal");
         return "crash";
     case MCC_TIMED_OUT: snprintf(how, how_size, "hung"); return "hang";

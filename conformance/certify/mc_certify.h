@@ -41,6 +41,7 @@ typedef enum mcc_verdict {
     MCC_HANG,           /* still running at the deadline */
     MCC_ERROR,          /* the runner could not run the case */
     MCC_SKIPPED,        /* the case needs a validator option a loader lacks */
+    MCC_LEAK,           /* exited after a LeakSanitizer report (counted apart from crashes) */
     MCC_VERDICT_COUNT
 } mcc_verdict;
 
@@ -168,6 +169,19 @@ typedef struct mcc_watch_options {
     void *ctx;
 } mcc_watch_options;
 
+/* What the ASan runtime prints when a library built with it is loaded
+ * into a process that did not start with it, and what certify says then. */
+#define MCC_ASAN_NOT_FIRST "ASan runtime does not come first"
+#define MCC_ASAN_NOT_FIRST_HELP                                                                                        \
+    "the loader was built with AddressSanitizer, but the ASan runtime was not the first library of the "          \
+    "process, so it refused to start. Run certify with the runtime preloaded, LD_PRELOAD=\"$(gcc "                 \
+    "-print-file-name=libasan.so)\" modelcheck certify ..., or use an ASan build of modelcheck (cmake "            \
+    "--preset asan); docs/CERTIFY.md, \"Certifying an ASan-built loader\""
+
+/* 0, or -1 with MCC_ASAN_NOT_FIRST_HELP in why when dlopen-ing the library
+ * (in a child) makes the ASan runtime refuse to start. */
+int mcc_library_probe(const char *library, char *why, size_t why_size);
+
 typedef struct mcc_watcher mcc_watcher;
 mcc_watcher *mcc_watcher_new(const mcc_watch_options *o, size_t count); /* NULL on OOM */
 /* The mcc_watch_fn: pass the watcher as watch_ctx. */
@@ -189,6 +203,8 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
 
 /* Verdicts and scores. */
 mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r);
+/* A LeakSanitizer report at exit (not a crash): the leak verdict. */
+int mcc_is_leak(const mcc_result *r);
 const char *mcc_verdict_name(mcc_verdict v);  /* "conforming", "too_lenient", ... */
 const char *mcc_verdict_label(mcc_verdict v); /* "conforming", "too lenient", ... */
 const char *mcc_outcome_name(mcc_outcome o);  /* "accepted", "rejected", ... */

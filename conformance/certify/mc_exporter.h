@@ -36,6 +36,7 @@ typedef enum mcx_verdict {
     MCX_ERROR,          /* the runner could not run the case */
     MCX_SKIPPED,        /* the scene has no form the exporter reads (--scene-format obj) */
     MCX_OUT_OF_SCOPE,   /* outside what the exporter claims to write (--scope): listed, not run, not scored */
+    MCX_LEAK,           /* exited after a LeakSanitizer report (counted apart from crashes) */
     MCX_VERDICT_COUNT
 } mcx_verdict;
 

@@ -17,7 +17,7 @@
  * the table spells them out), only for verdicts the run has, so that the
  * table stays within 100 columns whatever happens. */
 static const char *const short_names[MCX_VERDICT_COUNT] = {"conf", "refus", "fail", "inval", "unfth", "crash",
-                                                           "hang", "noout", "error", "skip", "scope"};
+                                                           "hang", "noout", "error", "skip", "scope", "leak"};
 
 static int shown_column(const mcx_run *run, int v)
 {

@@ -13,9 +13,9 @@
 #include "mc_rules.h"
 
 static const char *const verdict_names[MCC_VERDICT_COUNT] = {
-    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped"};
+    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped", "leak"};
 static const char *const verdict_labels[MCC_VERDICT_COUNT] = {
-    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped"};
+    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped", "leak"};
 
 const char *mcc_verdict_name(mcc_verdict v)
 {
@@ -39,6 +39,12 @@ const char *mcc_mode_name(mcc_mode m)
     return m == MCC_MODE_COMMAND ? "command" : m == MCC_MODE_LIBRARY ? "library" : "reference";
 }
 
+int mcc_is_leak(const mcc_result *r)
+{
+    /* LeakSanitizer reports at exit, and exits (23 by default): no signal */
+    return r->outcome == MCC_CRASHED && !r->signal && r->sanitizer && strstr(r->sanitizer, "LeakSanitizer");
+}
+
 mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
 {
     r->missed = NULL;
@@ -51,7 +57,7 @@ mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
         r->missed_count = c->error_count;
         return r->verdict = MCC_TOO_LENIENT;
     case MCC_REJECTED: return r->verdict = c->valid ? MCC_TOO_STRICT : MCC_CONFORMING;
-    case MCC_CRASHED: return r->verdict = MCC_CRASH;
+    case MCC_CRASHED: return r->verdict = mcc_is_leak(r) ? MCC_LEAK : MCC_CRASH;
     case MCC_TIMED_OUT: return r->verdict = MCC_HANG;
     case MCC_NOT_RUN: return r->verdict = c->skip_reason ? MCC_SKIPPED : MCC_ERROR;
     case MCC_RUNNER_ERROR:
@@ -230,6 +236,9 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
             snprintf(buf, size, "crashed: sanitizer report (%s), %s", r->sanitizer, end);
         else
             snprintf(buf, size, "crashed: %s%s%s", end, line[0] ? ": " : "", line);
+        break;
+    case MCC_LEAK:
+        snprintf(buf, size, "leaked memory: LeakSanitizer report, %s", end);
         break;
     case MCC_HANG:
         snprintf(buf, size, "no answer within %g s: killed", timeout_s);

@@ -23,6 +23,8 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <time.h>
+#include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mc_certify.h"
@@ -138,7 +140,7 @@ static void sanity(mcc_watcher *w, size_t i, const mcc_result *res, int failed, 
         snprintf(w->stop, sizeof w->stop,
                  "stopped after the first %d cases, which all failed the same way without reading their "
                  "input (%s): the command is likely broken (a path, a placeholder quoted wrongly); the other "
-                 "%zu cases were not run",
+                 "%zu cases were not run (--keep-going runs them anyway)",
                  MCC_SANITY_CASES, how, w->count - MCC_SANITY_CASES);
 }
 
@@ -179,6 +181,11 @@ static void draw(mcc_watcher *w, const mcc_watch_state *st)
 int mcc_watcher_fn(void *ctx, const mcc_watch_state *st, size_t ended, const mcc_result *res)
 {
     mcc_watcher *w = ctx;
+    if (ended != SIZE_MAX && res && res->stderr_tail && strstr(res->stderr_tail, MCC_ASAN_NOT_FIRST)) {
+        /* no case can run: say why in plain words, whatever the other options */
+        snprintf(w->stop, sizeof w->stop, "%s", MCC_ASAN_NOT_FIRST_HELP);
+        return 1;
+    }
     if (ended != SIZE_MAX && res) {
         w->ended++;
         int failed = 0;
@@ -201,4 +208,34 @@ void mcc_watcher_finish(mcc_watcher *w)
         fputs("\r\033[K", w->o.progress);
         fflush(w->o.progress);
     }
+}
+
+int mcc_library_probe(const char *library, char *why, size_t why_size)
+{
+    int fds[2];
+    if (pipe(fds) != 0) return 0; /* no probe: dlopen in certify says what it can */
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]), close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]), close(fds[1]);
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s", strchr(library, '/') ? "" : "./", library);
+        _exit(dlopen(path, RTLD_NOW | RTLD_LOCAL) ? 0 : 1);
+    }
+    close(fds[1]);
+    char buf[4096];
+    size_t used = 0;
+    ssize_t n;
+    while (used + 1 < sizeof buf && ((n = read(fds[0], buf + used, sizeof buf - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
+        if (n > 0) used += (size_t)n;
+    buf[used] = '\0';
+    close(fds[0]);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+    if (!strstr(buf, MCC_ASAN_NOT_FIRST)) return 0;
+    snprintf(why, why_size, "%s", MCC_ASAN_NOT_FIRST_HELP);
+    return -1;
 }

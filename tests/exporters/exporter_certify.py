@@ -517,6 +517,37 @@ p = subprocess.run([mc, "certify", "--exporter", "cat {in} > /dev/null; exit 3 #
                     "-o", "json", "--report", os.path.join(tmp, "reads.json")], capture_output=True, text=True)
 check(p.returncode == 1 and "stopped" not in p.stderr, f"an exporter that reads: exit {p.returncode}: {p.stderr}")
 
+# 12. Leaks and the ASan runtime. A LeakSanitizer report at exit is a leak,
+# counted apart from crashes (an exporter that wrote a good file and leaked).
+leaky = (f"{toy} --format aem {{in}} {{out}} && "
+         "{ echo '==1==ERROR: LeakSanitizer: detected memory leaks' >&2; exit 23; }")
+rc, doc, out = certify("aem", extra=("--scene", "cube"), command=leaky, name="leak")
+c = verdicts(doc)["cube"]
+check(rc == 1 and c["verdict"] == "leak" and doc["total"]["verdicts"]["leak"] == 1 and
+      doc["total"]["verdicts"]["crash"] == 0 and c["detail"].startswith("leaked memory: LeakSanitizer report (exit 23)"),
+      f"leak: {c['verdict']} {c['detail']}")
+check("leak" in out.split("\ngroup ")[1].splitlines()[0], f"leak: a column of the text table: {out[-400:]}")
+p = subprocess.run([mc, "certify", "--loader", "echo '==1==ERROR: LeakSanitizer: detected memory leaks' >&2; "
+                    "exit 23 # {}", "--format", "aem", "--keep-going", "-o", "json"], capture_output=True, text=True)
+ldoc = json.loads(p.stdout) if p.stdout.startswith("{") else {}
+check(p.returncode == 1 and ldoc.get("total", {}).get("verdicts", {}).get("leak", 0) > 50 and
+      ldoc["total"]["verdicts"]["crash"] == 0, f"loader leak: exit {p.returncode}: {p.stderr[:300]}")
+# A loader (or exporter) built with ASan in a process without its runtime
+# first: the ASan runtime refuses to start; certify says so in plain words,
+# with the fix, after the first case, exit 2.
+asan_lib = os.path.join(tmp, "libasan_toy.so")
+src = os.path.join(tmp, "asan_toy.c")
+open(src, "w").write("int asan_toy(void) { return 1; }\n")
+if subprocess.run(["gcc", "-shared", "-fPIC", "-fsanitize=address", "-o", asan_lib, src]).returncode == 0:
+    py = f"python3 -c 'import ctypes; ctypes.CDLL(\"{asan_lib}\")'"
+    for args in (["--loader", py + " {}", "--format", "aem"], ["--exporter", py + " {in} {out}", "--format", "aem"]):
+        p = subprocess.run([mc, "certify", *args, "--keep-going", "-o", "json"], capture_output=True, text=True)
+        check(p.returncode == 2 and p.stderr.count("\n") == 1 and "the ASan runtime was not the first library" in p.stderr
+              and "LD_PRELOAD" in p.stderr and "Certifying an ASan-built loader" in p.stderr,
+              f"ASan runtime not first ({args[0]}): exit {p.returncode}: {p.stderr}")
+else:
+    print("note: gcc -fsanitize=address unavailable: the ASan-runtime check was not run")
+
 # 7. Usage errors.
 for args, what in (([], "no --format"), (["--format", "aem", "--exporter", "x {in}"], "no {out}, no --output-name"),
                    (["--format", "aem", "--scene", "nope"], "unknown scene"),
