@@ -56,12 +56,10 @@ static const char usage_text[] =
     "      --max-output-bytes N  output size cap per case (default 268435456)\n"
     "      --werror          validator warnings make an output invalid\n"
     "      --keep            keep the case directories (their root is printed on stderr)\n"
-    "      --convention C    demand conventions: uv=top-left|bottom-left, up=y|z|-z|x|-x|-y,\n"
-    "                        scale=N, winding=ccw|cw, comma-separated (default: any one,\n"
-    "                        found per run and named in the certificate)\n"
-    "      --scope S         what the exporter claims to write: static, skinned (static and\n"
-    "                        skins), animated or all (default), and/or feature groups by name,\n"
-    "                        comma-separated; other scenes are listed as out of scope, not run\n"
+    "      --convention C    demand conventions (uv=top-left|bottom-left,up=y|z|..,scale=N,\n"
+    "                        winding=ccw|cw); default: found per run, named\n"
+    "      --scope S         what it writes: static, skinned, animated, all, or group names\n"
+    "      --pictures        HTML: draw every output beside its scene, not only unfaithful ones\n"
     "Options:\n"
     "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm); the exporter's format\n"
     "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
@@ -76,6 +74,7 @@ static const char usage_text[] =
     "      --timestamp       add the time of the run\n"
     "      --progress, --no-progress  a progress line on stderr, redrawn in place (default:\n"
     "                        when stderr is a terminal)\n"
+    "      --pictures        HTML: draw every output beside its scene, not only the unfaithful\n"
     "      --keep-going      run every case even when the first 5 all fail the same way\n"
     "                        without reading their input (default: stop, exit 2)\n"
     "  -h, --help            print this help and exit\n"
@@ -176,7 +175,7 @@ static int check_exporter_options(const options *o);
 
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
                  OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
-                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION, OPT_SCOPE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_KEEP_GOING };
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION, OPT_SCOPE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_KEEP_GOING, OPT_PICTURES };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -209,6 +208,7 @@ static int parse_args(options *o, int argc, char **argv)
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+        {"pictures", no_argument, NULL, OPT_PICTURES},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -249,6 +249,7 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_PROGRESS: o->progress = 1; break;
         case OPT_NO_PROGRESS: o->progress = 0; break;
         case OPT_KEEP_GOING: o->keep_going = 1; break;
+        case OPT_PICTURES: o->exporter.pictures = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }

@@ -443,3 +443,24 @@ void mcx_judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, con
             }
         }
 }
+
+int mcx_picture_build(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, const mcx_convention *c,
+                      mcx_picture *pic)
+{
+    memset(pic, 0, sizeof *pic);
+    mcx_findings scratch;
+    mcx_loops loops;
+    memset(&scratch, 0, sizeof scratch);
+    undone u;
+    int none = mcx_convention_is_none(c);
+    if (!none && undo(m, c, &u) != 0) {
+        undone_free(&u);
+        return -1;
+    }
+    mcs_caps k = *caps;
+    if (c->scale < 1) k.position_tol = caps->position_tol / c->scale;
+    mcx_faithful_pic(f, &k, none ? m : &u.m, none ? 0 : u.skip, &scratch, &loops, pic);
+    mcx_findings_free(&scratch);
+    if (!none) undone_free(&u);
+    return 0;
+}

@@ -411,6 +411,8 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     mcx_loops loops;
     mcx_findings_free(&c->findings);
     mcx_judge(&f, &caps, m, want, search, &c->judgement, &c->findings, &loops);
+    c->loops = loops.count;
+    int unfaithful = c->findings.count > 0;
     if (note && c->findings.count) prepend(&c->findings, note);
     c->judged = 1;
     const char *clause = c->judgement.explained ? mcx_convention_fixed(o->format, &c->judgement.used) : NULL;
@@ -418,6 +420,12 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     mcx_convention_text(&c->judgement.used, c->judgement.uv_vertices, conv, sizeof conv);
     if (clause) /* the spec fixes it: a departure is a change, not a convention */
         mcx_find(&c->findings, "%s at every vertex, where the spec fixes the axes (%s)", conv, clause);
+    if (c->picture) mcx_picture_free(c->picture), free(c->picture), c->picture = NULL;
+    if (unfaithful || o->pictures) {
+        c->picture = calloc(1, sizeof *c->picture);
+        if (c->picture && mcx_picture_build(&f, &caps, m, &c->judgement.used, c->picture) != 0)
+            free(c->picture), c->picture = NULL;
+    }
     mcs_facts_free(&f);
     mcs_scene_free(s);
     mcl_free(m);
@@ -675,6 +683,7 @@ static void tally(mcx_run *r)
 {
     for (size_t i = 0; i < r->count; i++) {
         const mcx_case *c = &r->cases[i];
+        r->loop_cases += c->verdict == MCX_CONFORMING && c->loops > 0;
         r->total.total++;
         r->total.verdict[c->verdict]++;
         size_t g = 0;
@@ -908,6 +917,7 @@ void mcx_run_free(mcx_run *r)
         mcx_case *c = &r->cases[i];
         free(c->dir), free(c->in_path), free(c->out_path), free(c->detail), free(c->stderr_tail);
         mcx_findings_free(&c->findings);
+        if (c->picture) mcx_picture_free(c->picture), free(c->picture);
         for (size_t k = 0; k < c->error_count; k++) free(c->errors[k]);
         for (size_t k = 0; k < c->warning_count; k++) free(c->warnings[k]);
         free(c->errors), free(c->warnings), free(c->warning_at);

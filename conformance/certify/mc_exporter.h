@@ -60,6 +60,7 @@ typedef struct mcx_options {
     const char *scope;       /* --scope: static|skinned|animated|all and/or group names, comma-separated; NULL all */
     FILE *progress;          /* the progress line goes there (a terminal), NULL: none */
     int no_sanity_stop;      /* run every case even when the first ones all fail alike */
+    int pictures;            /* draw every judged case in HTML, not only the unfaithful ones */
 } mcx_options;
 
 /* Is --scope's text valid? 0, or -1 with the reason. */
@@ -140,6 +141,24 @@ typedef struct mcx_judgement {
  * the findings are those under none (or `want`'s fixed fields). */
 void mcx_judge(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, const mcx_convention *want,
                int search, mcx_judgement *j, mcx_findings *out, mcx_loops *loops);
+/* The triangles and bones the HTML certificate draws (faithful.c). */
+#define MCX_PICTURE_TRIS 3000
+typedef struct mcx_picture {
+    uint32_t skip;
+    size_t scene_count, model_count;        /* triangles */
+    float *scene, *model;                   /* 9 floats each: the output's with conventions undone */
+    unsigned char *scene_lost, *model_extra; /* matched nothing */
+    size_t scene_bone_count, model_bone_count;
+    float *scene_bones, *model_bones;       /* 6 floats each: a bone and its parent */
+} mcx_picture;
+void mcx_picture_free(mcx_picture *p);
+/* mcx_faithful_skip that also fills pic (NULL: none). */
+void mcx_faithful_pic(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+                      mcx_findings *out, mcx_loops *loops, mcx_picture *pic);
+/* The picture of the model under convention c (convention.c); 0 or -1. */
+int mcx_picture_build(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, const mcx_convention *c,
+                      mcx_picture *pic);
+
 /* mcx_faithful with the model's first `skip` bones left out of matching
  * (an added root that carries a convention). */
 void mcx_faithful_skip(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
@@ -165,6 +184,8 @@ typedef struct mcx_case {
     double duration_ms;
     int judged;               /* 1: a valid output was compared with the scene */
     mcx_judgement judgement;  /* the conventions it was compared under */
+    unsigned loops;           /* animations that matched only read as loops */
+    mcx_picture *picture;     /* what the HTML certificate draws (unfaithful cases, or all with --pictures), or NULL */
 } mcx_case;
 
 typedef struct mcx_counts {
@@ -187,6 +208,7 @@ typedef struct mcx_run {
     size_t group_count;
     mcx_convention convention; /* the run's conventions (none, the demanded, or found) */
     unsigned convention_cases; /* cases that needed them */
+    unsigned loop_cases;       /* conforming cases whose animations matched only as loops */
 } mcx_run;
 
 /* Runs every case; 0, or -1 with a one-line reason in why (bad options,

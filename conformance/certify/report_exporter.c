@@ -103,6 +103,10 @@ void mcx_report_text(FILE *out, const mcx_report *r)
     if (conv[0])
         fprintf(out, "\nconventions%s: %s (%u case%s faithful only under them)", run->opt.convention ? " (demanded)" : "",
                 conv, run->convention_cases, run->convention_cases == 1 ? "" : "s");
+    if (run->loop_cases)
+        fprintf(out, "\nconvention: animations looping, the last frame wrapping to the first (%u case%s; a runtime "
+                     "that does not wrap plays them one frame short)",
+                run->loop_cases, run->loop_cases == 1 ? "" : "s");
     fprintf(out, "\ncertificate (%s exporter): %s, %.1f%% (%u conforming, %u correctly refused, of %u)\n",
             run->opt.format, mcx_counts_pass(&run->total) ? "CONFORMING" : "NOT CONFORMING", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
@@ -175,6 +179,7 @@ static void add_conventions(cJSON *o, const mcx_run *run)
     cJSON_AddStringToObject(o, "text", text);
     cJSON_AddBoolToObject(o, "demanded", run->opt.convention != NULL);
     cJSON_AddNumberToObject(o, "cases", run->convention_cases);
+    cJSON_AddNumberToObject(o, "looping_cases", run->loop_cases);
 }
 
 cJSON *mcx_report_json(const mcx_report *r)
@@ -292,6 +297,155 @@ static void put_row(FILE *out, const char *name, const mcx_counts *c)
     fprintf(out, "<td>%.1f%%</td></tr>\n", mcx_score(c));
 }
 
+/* ---- pictures (inline SVG: no script, no external resource) ---- */
+
+#define PANEL 170
+#define INNER 156
+
+typedef struct view_box {
+    float lo[3], range;
+} view_box;
+
+static void grow(view_box *b, const float *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            float v = p[i * 3 + (size_t)k];
+            if (!(v == v)) continue; /* NaN */
+            if (v < b->lo[k]) b->lo[k] = v;
+            if (v - b->lo[k] > b->range) b->range = v - b->lo[k];
+        }
+}
+
+/* The two axes of view v: front (x right, y up), side (z right, y up), top (x right, z down). */
+static const int view_axes[3][2] = {{0, 1}, {2, 1}, {0, 2}};
+static const char *const view_names[3] = {"front (x, y)", "side (z, y)", "top (x, z)"};
+
+static void put_point(FILE *out, const view_box *b, int v, const float *p, const char *cmd)
+{
+    int a = view_axes[v][0], c = view_axes[v][1];
+    double s = b->range > 0 ? INNER / b->range : 1;
+    double x = 7 + (p[a] - b->lo[a]) * s, y = v == 2 ? 7 + (p[c] - b->lo[c]) * s : 7 + INNER - (p[c] - b->lo[c]) * s;
+    fprintf(out, "%s%.1f %.1f", cmd, x, y);
+}
+
+/* One path of the triangles whose flag equals want. */
+static void put_tris(FILE *out, const view_box *b, int v, const float *t, const unsigned char *flag, size_t n, int want,
+                     const char *style)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((flag && flag[i]) != want) continue;
+        if (!any++) fprintf(out, "<path %s d=\"", style);
+        put_point(out, b, v, t + i * 9, "M");
+        put_point(out, b, v, t + i * 9 + 3, " L");
+        put_point(out, b, v, t + i * 9 + 6, " L");
+        fputs(" Z ", out);
+    }
+    if (any) fputs("\"/>", out);
+}
+
+static void put_bones(FILE *out, const view_box *b, int v, const float *s, size_t n)
+{
+    if (!n) return;
+    fputs("<path fill=\"none\" stroke=\"#0055cc\" stroke-width=\"1.2\" d=\"", out);
+    for (size_t i = 0; i < n; i++) {
+        put_point(out, b, v, s + i * 6, "M");
+        put_point(out, b, v, s + i * 6 + 3, " L");
+        fputc(' ', out);
+    }
+    fputs("\"/>", out);
+}
+
+/* The scene and the output side by side, three orthographic views each,
+ * at one scale: what matched nothing in red. */
+static void put_picture(FILE *out, const mcx_case *c)
+{
+    const mcx_picture *p = c->picture;
+    if (!p) return;
+    view_box b = {{INFINITY, INFINITY, INFINITY}, 0};
+    grow(&b, p->scene, p->scene_count * 3);
+    grow(&b, p->model, p->model_count * 3);
+    grow(&b, p->scene_bones, p->scene_bone_count * 2);
+    grow(&b, p->model_bones, p->model_bone_count * 2);
+    for (int k = 0; k < 3; k++)
+        if (b.lo[k] == INFINITY) b.lo[k] = 0;
+    size_t lost = 0, extra = 0;
+    for (size_t i = 0; i < p->scene_count; i++) lost += p->scene_lost[i];
+    for (size_t i = 0; i < p->model_count; i++) extra += p->model_extra[i];
+    fprintf(out, "<figure class=\"picture\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                 "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+            80 + 3 * PANEL, 2 * PANEL + 20, 80 + 3 * PANEL, 2 * PANEL + 20);
+    mcc_put_markup(out, c->scene);
+    fputs(": the scene and the exporter's output\">", out);
+    for (int v = 0; v < 3; v++)
+        fprintf(out, "<text x=\"%d\" y=\"13\" font-size=\"11\">%s</text>", 80 + v * PANEL + 4, view_names[v]);
+    for (int row = 0; row < 2; row++) {
+        const float *t = row ? p->model : p->scene;
+        const unsigned char *flag = row ? p->model_extra : p->scene_lost;
+        size_t n = row ? p->model_count : p->scene_count;
+        fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s</text>", 20 + row * PANEL + PANEL / 2,
+                row ? "output" : "scene");
+        for (int v = 0; v < 3; v++) {
+            fprintf(out, "<g transform=\"translate(%d %d)\"><rect width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+                         "stroke=\"#bbbbbb\"/>",
+                    80 + v * PANEL, 18 + row * PANEL, PANEL - 4, PANEL - 4);
+            put_tris(out, &b, v, t, flag, n, 0,
+                     "fill=\"#88aacc\" fill-opacity=\"0.35\" stroke=\"#335577\" stroke-width=\"0.4\"");
+            put_tris(out, &b, v, t, flag, n, 1,
+                     "fill=\"#ee2200\" fill-opacity=\"0.6\" stroke=\"#aa0000\" stroke-width=\"0.8\"");
+            put_bones(out, &b, v, row ? p->model_bones : p->scene_bones, row ? p->model_bone_count : p->scene_bone_count);
+            fputs("</g>", out);
+        }
+    }
+    fprintf(out, "</svg><figcaption><code>");
+    mcc_put_markup(out, c->scene);
+    fprintf(out, "</code>: scene %zu triangle%s, %zu lost or moved (red); output %zu drawn, %zu the scene does not hold "
+                 "(red); bones as blue lines (%zu and %zu)%s</figcaption></figure>\n",
+            p->scene_count, p->scene_count == 1 ? "" : "s", lost, p->model_count, extra, p->scene_bone_count,
+            p->model_bone_count, p->model_count >= MCX_PICTURE_TRIS ? "; the output sampled" : "");
+}
+
+/* The feature groups as stacked bars, one colour per verdict. */
+static void put_bar_chart(FILE *out, const mcx_run *run)
+{
+    static const char *const colours[MCX_VERDICT_COUNT] = {"#2e8b57", "#8fd19e", "#e67e22", "#c0392b", "#e74c3c",
+                                                           "#8e44ad", "#34495e", "#d35400", "#7f8c8d", "#bdc3c7",
+                                                           "#dfe6e9", "#b03a2e"};
+    size_t rows = run->group_count + 1;
+    int width = 640, bar = 380, height = (int)(rows * 22 + 44);
+    fprintf(out, "<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                 "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"verdicts per feature group\">",
+            width, height, width, height);
+    for (size_t g = 0; g < rows; g++) {
+        const mcx_counts *c = g < run->group_count ? &run->groups[g].counts : &run->total;
+        const char *name = g < run->group_count ? run->groups[g].name : "total";
+        int y = 8 + (int)g * 22;
+        fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"12\">", y + 13);
+        mcc_put_markup(out, name);
+        fputs("</text>", out);
+        double x = 110;
+        for (int v = 0; v < MCX_VERDICT_COUNT && c->total; v++) {
+            if (!c->verdict[v]) continue;
+            double w = (double)bar * c->verdict[v] / c->total;
+            fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%s: %u</title></rect>",
+                    x, y, w, colours[v], mcx_verdict_label((mcx_verdict)v), c->verdict[v]);
+            x += w;
+        }
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%u runs, %.1f%%</text>", 110 + bar + 8, y + 13,
+                c->total, mcx_score(c));
+    }
+    int lx = 4, ly = (int)rows * 22 + 24;
+    for (int v = 0; v < MCX_VERDICT_COUNT; v++) {
+        if (!run->total.verdict[v]) continue;
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\" "
+                     "font-size=\"11\">%s</text>",
+                lx, ly, colours[v], lx + 13, ly + 9, mcx_verdict_label((mcx_verdict)v));
+        lx += 13 + 7 * (int)strlen(mcx_verdict_label((mcx_verdict)v)) + 10;
+    }
+    fputs("</svg><figcaption>verdicts per feature group</figcaption></figure>\n", out);
+}
+
 static void put_case(FILE *out, const mcx_case *c)
 {
     fputs("<div class=\"case\">\n<p><span class=\"verdict\">", out);
@@ -312,6 +466,7 @@ static void put_case(FILE *out, const mcx_case *c)
         }
         fputs("</ul>\n", out);
     }
+    put_picture(out, c);
     if (!mcx_verdict_passes(c->verdict) && c->stderr_tail && c->stderr_tail[0]) {
         fputs("<p>stderr (last bytes):</p>\n<pre>", out);
         mcc_put_markup(out, c->stderr_tail);
@@ -344,12 +499,17 @@ void mcx_report_html(FILE *out, const mcx_report *r)
         fprintf(out, " (%u case%s faithful only under them)</p>\n", run->convention_cases,
                 run->convention_cases == 1 ? "" : "s");
     }
+    if (run->loop_cases)
+        fprintf(out, "<p class=\"conventions\">convention: animations looping, the last frame wrapping to the first "
+                     "(%u case%s)</p>\n", run->loop_cases, run->loop_cases == 1 ? "" : "s");
     fputs("<h2>Feature groups</h2>\n<table>\n<tr><th>group</th><th>runs</th>", out);
     for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, "<th>%s</th>", mcx_verdict_label((mcx_verdict)v));
     fputs("<th>score</th></tr>\n", out);
     for (size_t g = 0; g < run->group_count; g++) put_row(out, run->groups[g].name, &run->groups[g].counts);
     put_row(out, "total", &run->total);
-    fputs("</table>\n<h2>Cases that did not pass</h2>\n", out);
+    fputs("</table>\n", out);
+    put_bar_chart(out, run);
+    fputs("<h2>Cases that did not pass</h2>\n", out);
     unsigned shown = 0;
     for (size_t i = 0; i < run->count; i++)
         if (!mcx_verdict_passes(run->cases[i].verdict) && run->cases[i].verdict != MCX_OUT_OF_SCOPE)
@@ -372,6 +532,14 @@ void mcx_report_html(FILE *out, const mcx_report *r)
                 fputs("</code>", out);
             }
         fputs("</p>\n", out);
+    }
+    shown = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const mcx_case *c = &run->cases[i];
+        /* --pictures: the passing cases' too (the failing ones are drawn above) */
+        if (!c->picture || !mcx_verdict_passes(c->verdict)) continue;
+        if (!shown++) fputs("<h2>Every output drawn (--pictures)</h2>\n", out);
+        put_picture(out, c);
     }
     fputs("<h2>Every case</h2>\n<table>\n<tr><th>scene</th><th>verdict</th><th>detail</th></tr>\n", out);
     for (size_t i = 0; i < run->count; i++) {

@@ -196,6 +196,10 @@ for fmt in ("aamf", "e3d"):
           "(last frame wrapping to the first)", f"{fmt} --loop: detail {verdicts(doc)['skin_1_to_4']['detail']}")
     check("2 animations read as loops (last frame wrapping to the first; first 'walk')"
           in verdicts(doc)["animations"]["detail"], f"{fmt} --loop: detail {verdicts(doc)['animations']['detail']}")
+    looping = {s for s, c in verdicts(doc).items() if " read as a loop" in c["detail"] or " read as loops" in c["detail"]}
+    check(doc["conventions"]["looping_cases"] == len(looping) > 0 and
+          f"\nconvention: animations looping, the last frame wrapping to the first ({len(looping)} cases;" in out,
+          f"{fmt} --loop: the loop convention named: {doc['conventions']}")
     check(not any("read as a loop" in c["detail"] for c in correct[fmt].values()),
           f"{fmt}: the inclusive toy's frames are read as loops")
     # Frozen or reversed, it is unfaithful under both readings, and the
