@@ -399,6 +399,7 @@ int mcc_main(int argc, char **argv)
         fprintf(stderr, "modelcheck certify: bad corpus: %s\n", why);
         return EXIT_USAGE;
     }
+    o.loader.timeout_s = o.run.timeout_s;
     if (mcc_loader_open(&o.loader, why, sizeof why) != 0) {
         fprintf(stderr, "modelcheck certify: %s\n", why);
         mcc_corpus_free(&corpus);

@@ -90,14 +90,26 @@ typedef struct mcc_loader {
     mcc_mode mode;
     const char *command;  /* MCC_MODE_COMMAND: run by /bin/sh -c, see mcc_command_for */
     const char *library;  /* MCC_MODE_LIBRARY: path of the shared library */
-    mc_certify_load_fn fn; /* set by mcc_loader_open for the in-process modes */
-    void *handle;          /* dlopen handle */
+    mc_certify_load_fn fn; /* MCC_MODE_REFERENCE: set by mcc_loader_open */
+    void *handle;          /* unused: a library is never loaded in certify's own process */
+    double timeout_s;      /* for the load check of a library; 0: 10 s */
+    /* set by mcc_loader_open when the library crashed, exited or hung while
+     * being loaded in the check's child: every case gets that crash */
+    int load_failed;
+    int load_exit, load_signal;
+    int load_hung;         /* it was still loading at the timeout */
+    char *load_stderr;     /* the check's stderr tail, cleaned */
 } mcc_loader;
 
-/* Resolves the in-process entry point (dlopen + dlsym, or the built-in
- * reference loaders). 0, or -1 with the reason in why. */
+/* Checks the loader can be used: for a library, a child process dlopens it
+ * and looks MC_CERTIFY_SYMBOL up (its constructors run there, never in
+ * certify); for the reference loaders, the built-in entry point. 0 (with
+ * load_failed set when the library crashed, exited or hung while loading),
+ * or -1 with the reason in why (no such library, no such symbol). */
 int mcc_loader_open(mcc_loader *l, char *why, size_t why_size);
 void mcc_loader_close(mcc_loader *l);
+/* Forgets a load failure (frees load_stderr). */
+void mcc_loader_clear_load(mcc_loader *l);
 
 /* The shell command for one case: `{}` -> the shell-quoted absolute path,
  * `{format}` -> the format name. *stdin_file is set when the command has no
@@ -119,6 +131,9 @@ typedef struct mcc_result {
     mcc_verdict verdict;
     char **missed;        /* MCC_TOO_LENIENT: the expected error codes (borrowed from the case) */
     size_t missed_count;
+    /* MCC_CRASHED of an in-process mode: "while loading the library" or
+     * "before answering" (the child ended inside mc_certify_load), else NULL */
+    const char *phase;
 } mcc_result;
 
 typedef struct mcc_run_options {

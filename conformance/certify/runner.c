@@ -68,6 +68,9 @@ typedef struct slot {
     size_t index;
     pid_t pid;
     int out_fd, err_fd;
+    int ans_fd;                      /* in-process modes: the child's answer, or -1 */
+    size_t ans_len;
+    char answer[512];                /* "L" loaded, then "A" or "R"; "E<dlerror>" or "N" (no symbol) */
     int timed_out, status;
     double start_ms, deadline_ms;
     uint64_t out_bytes, err_bytes;
@@ -86,6 +89,7 @@ typedef struct runner {
     mcc_result *results;
     slot *slots;
     unsigned nslots;
+    int probe;                       /* load the library and answer "L" only */
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
 } runner;
 
@@ -98,6 +102,55 @@ static double now_ms(void)
 
 /* ---- loader entry points ------------------------------------------------ */
 
+static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
+                     mcc_result *results, int probe);
+
+/* dlopen searches the library path for a bare name: "./" keeps it a file */
+static void library_path(const char *library, char *path, size_t size)
+{
+    snprintf(path, size, "%s%s", strchr(library, '/') ? "" : "./", library);
+}
+
+/* The library is loaded in a child, as a case is (runner.c's child_main in
+ * probe mode): a constructor that exits, aborts or loops ends that child,
+ * never certify, and its answer comes over a pipe, not from its exit status. */
+static int probe_library(mcc_loader *l, char *why, size_t why_size)
+{
+    mcc_case c = {.file = "(loading the library)", .format = "aem"};
+    mcc_corpus corpus = {.dir = "", .generator = "", .manifest_cases = 1, .cases = &c, .count = 1};
+    mcc_run_options o = {.timeout_s = l->timeout_s > 0 ? l->timeout_s : 10, .jobs = 1};
+    mcc_result res;
+    char shown[4096];
+    if (run_slots(l, &corpus, &o, &res, 1) != 0) return snprintf(why, why_size, "interrupted"), -1;
+    mcc_loader_clear_load(l);
+    if (res.outcome == MCC_ACCEPTED) { /* the check's "loaded" */
+    } else if (res.outcome == MCC_RUNNER_ERROR && res.error && strncmp(res.error, "no symbol", 9) == 0) {
+        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", mcc_shown(l->library, shown, sizeof shown),
+                 MC_CERTIFY_SYMBOL);
+    } else if (res.outcome == MCC_RUNNER_ERROR && res.error && strncmp(res.error, "dlopen: ", 8) == 0) {
+        snprintf(why, why_size, "cannot load %s: %s", mcc_shown(l->library, shown, sizeof shown), res.error + 8);
+    } else if (res.outcome == MCC_RUNNER_ERROR) {
+        snprintf(why, why_size, "cannot check %s: %s", mcc_shown(l->library, shown, sizeof shown),
+                 res.error ? res.error : "runner error");
+    } else {
+        l->load_failed = 1;
+        l->load_exit = res.exit_code;
+        l->load_hung = res.outcome == MCC_TIMED_OUT;
+        l->load_signal = l->load_hung ? SIGKILL : res.signal;
+        l->load_stderr = res.stderr_tail, res.stderr_tail = NULL;
+    }
+    int bad = res.outcome != MCC_ACCEPTED && !l->load_failed;
+    free(res.stderr_tail), free(res.report_head), free(res.crash_site), free(res.error);
+    return bad ? -1 : 0;
+}
+
+void mcc_loader_clear_load(mcc_loader *l)
+{
+    free(l->load_stderr);
+    l->load_stderr = NULL;
+    l->load_failed = l->load_hung = 0;
+}
+
 int mcc_loader_open(mcc_loader *l, char *why, size_t why_size)
 {
     if (l->mode == MCC_MODE_REFERENCE) {
@@ -105,35 +158,12 @@ int mcc_loader_open(mcc_loader *l, char *why, size_t why_size)
         return 0;
     }
     if (l->mode != MCC_MODE_LIBRARY) return 0;
-    /* dlopen searches the library path for a bare name: "./" keeps it a file */
-    char path[4096];
-    snprintf(path, sizeof path, "%s%s", strchr(l->library, '/') ? "" : "./", l->library);
-    l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    char shown[4096];
-    if (!l->handle) {
-        /* dlerror begins with the path as given, raw: the reason alone */
-        const char *reason = dlerror();
-        size_t n = strlen(path);
-        if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
-        snprintf(why, why_size, "cannot load %s: %s", mcc_shown(l->library, shown, sizeof shown),
-                 reason ? reason : "unknown reason");
-        return -1;
-    }
-    void *sym = dlsym(l->handle, MC_CERTIFY_SYMBOL);
-    if (!sym) {
-        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", mcc_shown(l->library, shown, sizeof shown),
-                 MC_CERTIFY_SYMBOL);
-        dlclose(l->handle);
-        l->handle = NULL;
-        return -1;
-    }
-    memcpy(&l->fn, &sym, sizeof l->fn); /* POSIX: object to function pointer */
-    return 0;
+    return probe_library(l, why, why_size);
 }
 
 void mcc_loader_close(mcc_loader *l)
 {
-    if (l->handle) dlclose(l->handle);
+    mcc_loader_clear_load(l);
     l->handle = NULL;
     l->fn = NULL;
 }
@@ -225,6 +255,7 @@ typedef struct child_args {
     const unsigned char *data; /* in-process modes */
     size_t size;
     int out_w, err_w;
+    int ans_w;                 /* in-process modes: where the answer goes */
 } child_args;
 
 static void move_fd(int from, int to)
@@ -234,6 +265,9 @@ static void move_fd(int from, int to)
         close(from);
     }
 }
+
+__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
+                                                       const child_args *a);
 
 __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case *c,
                                                  const child_args *a)
@@ -247,6 +281,7 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         if (!r->slots[i].used) continue;
         close(r->slots[i].out_fd);
         close(r->slots[i].err_fd);
+        if (r->slots[i].ans_fd >= 0) close(r->slots[i].ans_fd);
     }
     if (c->workdir && chdir(c->workdir) != 0) {
         dprintf(2, "certify: cannot enter %s: %s\n", c->workdir, strerror(errno));
@@ -265,9 +300,48 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
         _exit(127);
     }
+    in_process_child(r, c, a);
+}
+
+/* Writes the answer whole (a pipe write under PIPE_BUF is atomic). */
+static void answer(int fd, const char *text)
+{
+    size_t n = strlen(text);
+    while (write(fd, text, n) < 0 && errno == EINTR) {}
+}
+
+/* The library is opened here, in the case's child, never in certify: its
+ * constructors, its entry point and its exit handlers can only end this
+ * process. The verdict is what was written to the answer pipe, so exit(0)
+ * from a constructor, the entry point or an atexit handler cannot turn into
+ * "accepted" (runner.c's classify_answer). */
+__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
+                                                       const child_args *a)
+{
+    mc_certify_load_fn fn = r->loader->fn;
+    if (r->loader->mode == MCC_MODE_LIBRARY) {
+        char path[4096], msg[512];
+        library_path(r->loader->library, path, sizeof path);
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            /* dlerror begins with the path as given, raw: the reason alone */
+            const char *reason = dlerror();
+            size_t n = strlen(path);
+            if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+            snprintf(msg, sizeof msg, "E%s", reason ? reason : "unknown reason");
+            answer(a->ans_w, msg);
+            _exit(125);
+        }
+        void *sym = dlsym(h, MC_CERTIFY_SYMBOL);
+        if (!sym) answer(a->ans_w, "N"), _exit(125);
+        memcpy(&fn, &sym, sizeof fn); /* POSIX: object to function pointer */
+    }
+    answer(a->ans_w, "L");
+    if (r->probe) _exit(0);
     char reason[512] = "";
-    int rc = r->loader->fn(c->format, a->data, a->size, reason, sizeof reason);
+    int rc = fn(c->format, a->data, a->size, reason, sizeof reason);
     reason[sizeof reason - 1] = '\0';
+    answer(a->ans_w, rc != 0 ? "R" : "A");
     if (rc != 0) dprintf(2, "rejected: %s\n", reason[0] ? reason : "(no reason given)");
     /* exit, not _exit: stdio is flushed and LeakSanitizer, when linked, checks
      * the loader's leaks (the runner's own memory is still reachable) */
@@ -311,16 +385,23 @@ static int start_case(runner *r, slot *s, size_t index)
         if (!(command = mcc_command_for(r->loader->command, c, &a.stdin_file)))
             return runner_error(res, "out of memory"), -1;
         a.command = command;
-    } else if (!(data = mcc_read_file(c->path, &a.size))) {
+    } else if (!r->probe && !(data = mcc_read_file(c->path, &a.size))) {
         return runner_error(res, "cannot read the case file"), -1;
     }
     a.data = data;
-    int po[2], pe[2];
+    int po[2], pe[2], pa[2] = {-1, -1};
+    if (!a.command && make_pipe(pa) != 0) {
+        free(data);
+        return runner_error(res, "cannot create a pipe"), -1;
+    }
+    a.ans_w = pa[1];
     if (make_pipe(po) != 0) {
+        if (pa[0] >= 0) close_pair(pa);
         free(command), free(data);
         return runner_error(res, "cannot create a pipe"), -1;
     }
     if (make_pipe(pe) != 0) {
+        if (pa[0] >= 0) close_pair(pa);
         close_pair(po), free(command), free(data);
         return runner_error(res, "cannot create a pipe"), -1;
     }
@@ -334,8 +415,10 @@ static int start_case(runner *r, slot *s, size_t index)
     free(data);
     close(po[1]);
     close(pe[1]);
+    if (pa[1] >= 0) close(pa[1]);
     if (pid < 0) {
         close(po[0]), close(pe[0]);
+        if (pa[0] >= 0) close(pa[0]);
         return runner_error(res, "cannot fork"), -1;
     }
     setpgid(pid, pid); /* also here: kill(-pid) must work before the child runs */
@@ -345,6 +428,7 @@ static int start_case(runner *r, slot *s, size_t index)
     s->pid = pid;
     s->out_fd = po[0];
     s->err_fd = pe[0];
+    s->ans_fd = pa[0];
     s->start_ms = start;
     s->deadline_ms = start + r->opt->timeout_s * 1e3;
     return 0;
@@ -462,12 +546,46 @@ static void poll_pipes(runner *r)
         if (pfd[k].revents) read_pipe(r, owner[k], which[k]);
 }
 
+/* In-process modes: the answer pipe decides, not the exit status (a
+ * constructor, the entry point or an atexit handler may call exit(0)). */
+static void classify_answer(const runner *r, const slot *s, mcc_result *res)
+{
+    const char *a = s->answer;
+    if (s->timed_out) {
+        res->outcome = MCC_TIMED_OUT;
+    } else if (a[0] == 'E' || a[0] == 'N') {
+        /* only the load check reports these: a library that changed since */
+        char why[600];
+        snprintf(why, sizeof why, "%s%.*s", a[0] == 'N' ? "no symbol " MC_CERTIFY_SYMBOL : "dlopen: ",
+                 (int)s->ans_len - 1, a + 1);
+        runner_error(res, why);
+    } else if (res->signal || s->marker) {
+        res->outcome = MCC_CRASHED;
+    } else if (a[0] != 'L') {
+        res->outcome = MCC_CRASHED;
+        res->phase = "while loading the library";
+    } else if (r->probe) {
+        res->outcome = MCC_ACCEPTED; /* loaded */
+    } else if (s->ans_len < 2) {
+        res->outcome = MCC_CRASHED;
+        res->phase = "before answering (the process ended inside " MC_CERTIFY_SYMBOL ")";
+    } else {
+        res->outcome = a[1] == 'A' ? MCC_ACCEPTED : MCC_REJECTED;
+    }
+    if (s->marker && res->outcome != MCC_TIMED_OUT && res->outcome != MCC_RUNNER_ERROR)
+        res->outcome = MCC_CRASHED;
+}
+
 static void classify_status(const runner *r, const slot *s, mcc_result *res)
 {
     int st = s->status;
     res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     int code = res->exit_code, shell = r->loader->mode == MCC_MODE_COMMAND;
+    if (!shell) {
+        classify_answer(r, s, res);
+        return;
+    }
     if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (res->signal) {
@@ -499,6 +617,23 @@ static char *stderr_tail(const slot *s)
     return mcc_clean_text(lin, MCC_STDERR_TAIL);
 }
 
+/* The answer is a few bytes written before the child ended: in the pipe
+ * now, read without waiting (a grandchild may hold the pipe open). */
+static void read_answer(slot *s)
+{
+    s->ans_len = 0;
+    s->answer[0] = '\0';
+    if (s->ans_fd < 0) return;
+    ssize_t n;
+    while (s->ans_len < sizeof s->answer - 1 &&
+           ((n = read(s->ans_fd, s->answer + s->ans_len, sizeof s->answer - 1 - s->ans_len)) > 0 ||
+            (n < 0 && errno == EINTR)))
+        if (n > 0) s->ans_len += (size_t)n;
+    s->answer[s->ans_len] = '\0';
+    close(s->ans_fd);
+    s->ans_fd = -1;
+}
+
 static void finish(runner *r, slot *s)
 {
     kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
@@ -506,6 +641,7 @@ static void finish(runner *r, slot *s)
     while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
     drain_and_close(r, s, &s->out_fd);
     drain_and_close(r, s, &s->err_fd);
+    read_answer(s);
     mcc_result *res = &r->results[s->index];
     res->duration_ms = now_ms() - s->start_ms;
     res->stdout_bytes = s->out_bytes;
@@ -556,6 +692,7 @@ static void kill_all(runner *r)
         while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
         close(s->out_fd);
         close(s->err_fd);
+        if (s->ans_fd >= 0) close(s->ans_fd);
         s->used = 0;
     }
 }
@@ -593,12 +730,42 @@ static int run_all(runner *r)
     return 0;
 }
 
+/* The library crashed, exited or hung while the load check loaded it: every
+ * case would, so each gets that crash without running (a looping
+ * constructor would otherwise cost the timeout per case). */
+static void load_failed(const mcc_loader *l, const mcc_corpus *corpus, mcc_result *results)
+{
+    for (size_t i = 0; i < corpus->count; i++) {
+        mcc_result *res = &results[i];
+        if (!corpus->cases[i].skip_reason) {
+            res->outcome = MCC_CRASHED;
+            res->phase = l->load_hung ? "while loading the library (still loading at the timeout: killed)"
+                                      : "while loading the library";
+            res->exit_code = l->load_exit;
+            res->signal = l->load_signal;
+            res->stderr_tail = l->load_stderr ? strdup(l->load_stderr) : NULL;
+            res->crash_site = mcc_crash_site(NULL, res->signal);
+        }
+        mcc_classify(&corpus->cases[i], res);
+    }
+}
+
 int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
             mcc_result *results)
+{
+    return run_slots(l, corpus, o, results, 0);
+}
+
+static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
+                     mcc_result *results, int probe)
 {
     for (size_t i = 0; i < corpus->count; i++) {
         memset(&results[i], 0, sizeof results[i]);
         results[i].exit_code = -1;
+    }
+    if (l->load_failed && !probe) {
+        load_failed(l, corpus, results);
+        return 0;
     }
     runner *r = calloc(1, sizeof *r);
     unsigned jobs = o->jobs < 1 ? 1 : o->jobs > 64 ? 64 : o->jobs;
@@ -611,6 +778,7 @@ int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options
     r->opt = o;
     r->results = results;
     r->nslots = jobs;
+    r->probe = probe;
     struct sigaction sa, old_int, old_term, old_chld;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */

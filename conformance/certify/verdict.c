@@ -226,7 +226,9 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
         snprintf(buf, size, "rejected a valid file (%s)%s%s", end, line[0] ? ": " : "", line);
         break;
     case MCC_CRASH:
-        if (r->sanitizer)
+        if (r->phase)
+            snprintf(buf, size, "crashed %s: %s%s%s", r->phase, end, line[0] ? ": " : "", line);
+        else if (r->sanitizer)
             snprintf(buf, size, "crashed: sanitizer report (%s), %s", r->sanitizer, end);
         else
             snprintf(buf, size, "crashed: %s%s%s", end, line[0] ? ": " : "", line);

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# modelcheck certify against hostile loaders, libraries and exporters (issue
+# 29): each probe with its expected verdict and exit code; none may decide
+# certify's exit code, stop it, or leave a process, a file outside its case
+# directory or a temporary directory behind.
+# usage: hostile_test.sh MODELCHECK TOY_LIBRARY CORPUS PYTHON
+set -uo pipefail
+mc=$1 toylib=$2 corpus=$3 py=$4
+here=$(cd "$(dirname "$0")" && pwd)
+check="$py $here/certify_check.py"
+tmp=$(mktemp -d)
+export TMPDIR=$tmp/tmpdir # certify's temporary directories: must be empty at the end
+mkdir -p "$TMPDIR"
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+passed=0 failed=0
+ok()   { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+read -r aem_runs _ _ aem_skipped <<<"$($check expect "$corpus" aem)"
+aem_ran=$((aem_runs - aem_skipped))
+
+# certify NAME WANT_EXIT ARGS...: a JSON report in $tmp/NAME.json, within 60 s
+certify() {
+    local name=$1 want=$2; shift 2
+    timeout -k 5 60 "$mc" certify --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; head -5 "$tmp/$name.err"; fi
+    [ -s "$tmp/$name.json" ] && ok || fail "$name: no report"
+}
+is() {
+    local got
+    got=$($check get "$tmp/$1.json" "$2" 2>&1)
+    if [ "$got" = "$3" ]; then ok; else fail "$1: $2 is '$got', expected '$3'"; fi
+}
+has() { grep -q -- "$3" "$tmp/$1.$2" && ok || fail "$1: '$3' not in $1.$2"; }
+
+# --- --library: loaded and called in children only, answered over a pipe ----
+lib() { local mode=$1; shift; MCC_TOY_MODE=$mode certify "lib-$mode" "$@" --library "$toylib" --corpus "$corpus" --format aem; }
+lib ctor_exit 1
+is lib-ctor_exit total.verdicts.crash "$aem_ran"
+is lib-ctor_exit cases.0.detail "crashed while loading the library: exit 0"
+lib ctor_abort 1
+is lib-ctor_abort total.verdicts.crash "$aem_ran"
+is lib-ctor_abort cases.0.detail "crashed while loading the library: SIGABRT"
+lib ctor_loop 1 --timeout 1
+is lib-ctor_loop total.verdicts.crash "$aem_ran"
+has lib-ctor_loop out "crashed while loading the library (still loading at the timeout: killed)"
+lib atexit_exit 1 --jobs 2
+is lib-atexit_exit total.verdicts.conforming "$((aem_ran - $($check get "$tmp/lib-atexit_exit.json" total.verdicts.too_strict)))"
+is lib-atexit_exit total.verdicts.too_lenient 0
+is lib-atexit_exit total.verdicts.crash 0
+has lib-atexit_exit out "^certificate: NOT CONFORMING"
+lib load_exit 1 --jobs 2
+is lib-load_exit total.verdicts.crash "$aem_ran"
+is lib-load_exit cases.0.detail "crashed before answering (the process ended inside mc_certify_load): exit 0"
+
+[ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
+echo "hostile: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
