@@ -284,6 +284,9 @@ static int run_exporter(options *o)
         return EXIT_USAGE;
     }
     char shown[4096];
+    if (run.cleanup_failures)
+        fprintf(stderr, "modelcheck certify: %u entr%s of %s could not be removed\n", run.cleanup_failures,
+                run.cleanup_failures == 1 ? "y" : "ies", mcc_shown(run.root, shown, sizeof shown));
     if (x->keep) fprintf(stderr, "modelcheck certify: case directories kept in %s\n", mcc_shown(run.root, shown, sizeof shown));
     char stamp[32];
     time_t now = time(NULL);

@@ -56,6 +56,10 @@ typedef struct mcx_options {
     int keep;                /* keep the case directories (their path is printed) */
 } mcx_options;
 
+/* An output with more than this many times the scene's triangles (plus
+ * 1024) is unfaithful without being built (exporter.c, over_geometry). */
+#define MCX_GEOMETRY_FACTOR 16
+
 #define MCX_MAX_FINDINGS 12  /* lost facts listed per case (the count stays exact) */
 
 typedef struct mcx_findings {
@@ -96,6 +100,7 @@ typedef struct mcx_case {
     uint64_t *warning_at;     /* the first offset of each */
     size_t warning_count;
     uint64_t output_bytes;
+    uint64_t input_bytes;     /* what the case directory held before the run (the scene) */
     int exit_code, signal;
     char *stderr_tail;
     double duration_ms;
@@ -119,6 +124,7 @@ typedef struct mcx_run {
     mcx_counts total;
     mcx_group groups[16];     /* by scene group, in first-seen order */
     size_t group_count;
+    unsigned cleanup_failures; /* entries of root that could not be removed */
 } mcx_run;
 
 /* Runs every case; 0, or -1 with a one-line reason in why (bad options,
@@ -129,6 +135,12 @@ void mcx_run_free(mcx_run *r);
 /* "1 warning: CODE at 0x1c" or "2 warnings: A at 0x10, B at 0x2c" (the
  * first few); "" without warnings. */
 void mcx_warnings_text(const mcx_case *c, char *buf, size_t size);
+
+/* Case directories (tree.c): removal and the bytes of the regular files
+ * they hold, both iterative (any depth), never following a link.
+ * mcx_remove_tree returns the number of entries it could not remove. */
+unsigned mcx_remove_tree(const char *root);
+uint64_t mcx_tree_bytes(const char *root);
 
 /* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */
 double mcx_score(const mcx_counts *c);

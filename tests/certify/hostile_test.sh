@@ -3,9 +3,9 @@
 # 29): each probe with its expected verdict and exit code; none may decide
 # certify's exit code, stop it, or leave a process, a file outside its case
 # directory or a temporary directory behind.
-# usage: hostile_test.sh MODELCHECK TOY_LIBRARY CORPUS PYTHON
+# usage: hostile_test.sh MODELCHECK TOY_LIBRARY TOY_EXPORT CORPUS PYTHON
 set -uo pipefail
-mc=$1 toylib=$2 corpus=$3 py=$4
+mc=$1 toylib=$2 toyx=$3 corpus=$4 py=$5
 here=$(cd "$(dirname "$0")" && pwd)
 check="$py $here/certify_check.py"
 tmp=$(mktemp -d)
@@ -22,8 +22,8 @@ aem_ran=$((aem_runs - aem_skipped))
 # certify NAME WANT_EXIT ARGS...: a JSON report in $tmp/NAME.json, within 60 s
 certify() {
     local name=$1 want=$2; shift 2
-    timeout -k 5 60 "$mc" certify --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
-    local got=$?
+    local t0=$(date +%s%N); timeout -k 5 60 "$mc" certify --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+    local got=$?; [ -n "${MCC_TIMES:-}" ] && echo "$name $(( ($(date +%s%N) - t0) / 1000000 )) ms"
     if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, expected $want"; head -5 "$tmp/$name.err"; fi
     [ -s "$tmp/$name.json" ] && ok || fail "$name: no report"
 }
@@ -53,6 +53,29 @@ has lib-atexit_exit out "^certificate: NOT CONFORMING"
 lib load_exit 1 --jobs 2
 is lib-load_exit total.verdicts.crash "$aem_ran"
 is lib-load_exit cases.0.detail "crashed before answering (the process ended inside mc_certify_load): exit 0"
+
+# --- the grader: regular files only, bounded, its own failures not charged ---
+# exp NAME WANT_EXIT SCENE 'COMMAND' [ARGS...]: one scene, exporter to AEM
+exp() { local name=$1 want=$2 scene=$3 cmd=$4; shift 4; certify "$name" "$want" --exporter "$cmd" --format aem --scene "$scene" "$@"; }
+exp link-passwd 1 triangle 'ln -s /etc/passwd {out}'
+is link-passwd cases.0.verdict no_output
+is link-passwd cases.0.detail "exit 0 but the output triangle.aem is a symbolic link, not a file (certify reads regular files only)"
+grep -q 'root:' "$tmp/link-passwd.json" "$tmp/link-passwd.out" && fail "link-passwd: /etc/passwd in the report" || ok
+exp link-fifo 1 triangle 'mkfifo {dir}/pipe && ln -s {dir}/pipe {out}'
+is link-fifo cases.0.detail "exit 0 but the output triangle.aem is a symbolic link, not a file (certify reads regular files only)"
+exp fifo 1 triangle 'mkfifo {out}'
+is fifo cases.0.detail "exit 0 but the output triangle.aem is a FIFO, not a file (certify reads regular files only)"
+exp decoy 1 many_vertices "$toyx --format aem --bug decoy {in} {out}"
+is decoy cases.0.verdict unfaithful
+is decoy cases.0.detail "unfaithful: 101 times the geometry (2206446 triangles for the scene's 21846): not built"
+exp many-files 1 triangle 'for i in 1 2 3; do head -c 900 /dev/zero >{dir}/junk$i; done; '"$toyx"' --format aem {in} {out}' \
+    --max-output-bytes 2000
+is many-files cases.0.verdict failed
+has many-files json "over the 2000-byte cap per case (--max-output-bytes)"
+# a tree deeper than PATH_MAX and than the open files allowed: removed all the same
+exp deep-tree 1 triangle 'p=$(printf "d/%.0s" $(seq 500)); for i in 1 2 3 4 5 6; do mkdir -p $p && cd $p || exit 3; done; exit 1 # {out}'
+is deep-tree cases.0.verdict failed
+grep -q 'could not be removed' "$tmp/deep-tree.err" && fail "deep-tree: cleanup failed" || ok
 
 [ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
 echo "hostile: $passed passed, $failed failed"
