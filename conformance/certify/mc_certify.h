@@ -213,9 +213,12 @@ int mcc_crash_sites(const mcc_corpus *c, const mcc_result *r, mcc_crash_site_gro
                     size_t *count);
 void mcc_crash_sites_free(mcc_crash_site_group *g, size_t count);
 
-/* Copies bytes into a NUL-terminated string of valid UTF-8: invalid or
- * truncated sequences, NUL and control characters other than \n and \t
- * become '?'. Reports can then embed it in JSON, XML and HTML as is. */
+/* The one cleaning of every text from outside (stderr, commands, paths):
+ * a NUL-terminated string of valid UTF-8 with C0 controls other than \n
+ * and \t, DEL, C1 controls, NUL and bytes of no well-formed sequence
+ * written \xHH, bidi controls \u20XX, U+FFFE and U+FFFF \uFFFE and
+ * \uFFFF. Reports embed it in JSON, XML and HTML (markup escaped) and on a
+ * terminal as is. NULL when out of memory. */
 char *mcc_clean_text(const unsigned char *bytes, size_t len);
 
 /* name (a path, a command) as text output shows it: quoted as git quotes

@@ -112,8 +112,8 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddStringToObject(doc, "tool_version", r->version);
     if (r->timestamp) cJSON_AddStringToObject(doc, "generated_at", r->timestamp);
     cJSON *ex = cJSON_AddObjectToObject(doc, "exporter");
-    mc_json_add_text(ex, "command", run->opt.command);
-    if (run->opt.output_name) mc_json_add_text(ex, "output_name", run->opt.output_name);
+    mcc_json_add_clean(ex, "command", run->opt.command);
+    if (run->opt.output_name) mcc_json_add_clean(ex, "output_name", run->opt.output_name);
     else cJSON_AddNullToObject(ex, "output_name");
     cJSON_AddStringToObject(ex, "format", run->opt.format);
     cJSON *settings = cJSON_AddObjectToObject(doc, "settings");

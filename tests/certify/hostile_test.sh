@@ -54,6 +54,30 @@ lib load_exit 1 --jobs 2
 is lib-load_exit total.verdicts.crash "$aem_ran"
 is lib-load_exit cases.0.detail "crashed before answering (the process ended inside mc_certify_load): exit 0"
 
+# --- text from outside: ESC, 0xFF, U+202E, a C1 control, NUL, U+FFFF in the
+# command and in its stderr; every report stays valid UTF-8 with none of them
+# raw, JUnit and HTML parse
+nasty=$'\e[31m\xff\u202e\xc2\x85\xef\xbf\xbf'
+certify nasty 1 --corpus "$corpus" --format aem --loader "printf '$nasty%s\\0z\\n' '$nasty' >&2; exit 1 # $nasty" \
+    --junit "$tmp/nasty.xml" --html "$tmp/nasty.html" --text "$tmp/nasty.txt"
+for f in nasty.json nasty.xml nasty.html nasty.txt nasty.out; do
+    $py - "$tmp/$f" <<'PY' && ok || fail "nasty: $f"
+import sys
+b = open(sys.argv[1], "rb").read()
+t = b.decode("utf-8")  # raises on invalid UTF-8
+bad = [c for c in t if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f
+       or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069
+       or (ord(c) in (0xfffe, 0xffff) and not sys.argv[1].endswith((".txt", ".out")))]  # XML forbids them
+if bad:
+    sys.exit(f"raw {[hex(ord(c)) for c in bad[:5]]}")
+if sys.argv[1].endswith(".xml"):
+    import xml.etree.ElementTree as ET
+    ET.parse(sys.argv[1])
+PY
+done
+grep -qF '\\x1B[31m\\xFF\\u202E\\xC2\\x85\\uFFFF' "$tmp/nasty.json" && ok || fail "nasty: escapes in the JSON stderr tail"
+$check html "$tmp/nasty.html" >/dev/null && ok || fail "nasty: html"
+
 # --- the grader: regular files only, bounded, its own failures not charged ---
 # exp NAME WANT_EXIT SCENE 'COMMAND' [ARGS...]: one scene, exporter to AEM
 exp() { local name=$1 want=$2 scene=$3 cmd=$4; shift 4; certify "$name" "$want" --exporter "$cmd" --format aem --scene "$scene" "$@"; }
@@ -73,9 +97,13 @@ exp many-files 1 triangle 'for i in 1 2 3; do head -c 900 /dev/zero >{dir}/junk$
 is many-files cases.0.verdict failed
 has many-files json "over the 2000-byte cap per case (--max-output-bytes)"
 # a tree deeper than PATH_MAX and than the open files allowed: removed all the same
-exp deep-tree 1 triangle 'p=$(printf "d/%.0s" $(seq 500)); for i in 1 2 3 4 5 6; do mkdir -p $p && cd $p || exit 3; done; exit 1 # {out}'
+# (in memory when /dev/shm is there: removing 3000 levels costs ~10 s on a disk mounted with discard)
+shm=$(mktemp -d /dev/shm/mcc-hostile-XXXXXX 2>/dev/null) || shm=$TMPDIR
+TMPDIR=$shm exp deep-tree 1 triangle 'p=$(printf "d/%.0s" $(seq 500)); for i in 1 2 3 4 5 6; do mkdir -p $p && cd $p || exit 3; done; exit 1 # {out}'
 is deep-tree cases.0.verdict failed
 grep -q 'could not be removed' "$tmp/deep-tree.err" && fail "deep-tree: cleanup failed" || ok
+[ -z "$(ls -A "$shm")" ] && ok || fail "deep-tree: left $(ls "$shm")"
+[ "$shm" = "$TMPDIR" ] || rmdir "$shm"
 
 [ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
 echo "hostile: $passed passed, $failed failed"
