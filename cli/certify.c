@@ -278,8 +278,12 @@ static int run_exporter(options *o)
     if (!x->max_output_bytes) x->max_output_bytes = (uint64_t)256 << 20;
     mcx_run run;
     char why[512];
-    if (mcx_certify(x, &run, why, sizeof why) != 0) {
+    int status = mcx_certify(x, &run, why, sizeof why);
+    if (status < 0) {
         fprintf(stderr, "modelcheck certify: %s\n", why);
+        if (run.cleanup_failures)
+            fprintf(stderr, "modelcheck certify: %u entr%s of the temporary directory could not be removed\n",
+                    run.cleanup_failures, run.cleanup_failures == 1 ? "y" : "ies");
         mcx_run_free(&run);
         return EXIT_USAGE;
     }
@@ -295,7 +299,10 @@ static int run_exporter(options *o)
     mcx_report r = {.run = &run, .version = MCC_VERSION, .timestamp = o->timestamp ? stamp : NULL,
                     .timings = o->timings};
     int rc = mcx_counts_pass(&run.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
-    if (run.total.verdict[MCX_ERROR]) {
+    if (status > 0) {
+        fprintf(stderr, "modelcheck certify: %s\n", why);
+        rc = EXIT_USAGE;
+    } else if (run.total.verdict[MCX_ERROR]) {
         fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
                 run.total.verdict[MCX_ERROR]);
         rc = EXIT_USAGE;
@@ -355,11 +362,9 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     mcc_result *results = calloc(corpus->count, sizeof *results);
     mcc_summary summary;
     if (!results) return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
-    if (mcc_run(&o->loader, corpus, &o->run, results) != 0) {
-        fputs("modelcheck certify: interrupted (every loader process was killed)\n", stderr);
-        mcc_results_free(results, corpus->count);
-        return EXIT_USAGE;
-    }
+    /* interrupted: every loader process was killed; the report is written
+     * all the same, the unfinished cases "not run", and the exit code is 2 */
+    int interrupted = mcc_run(&o->loader, corpus, &o->run, results) != 0;
     if (mcc_summarize(corpus, results, &summary) != 0) {
         mcc_results_free(results, corpus->count);
         return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
@@ -372,9 +377,13 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
                     .only_format = o->format, .timeout_s = o->run.timeout_s, .timings = o->timings,
                     .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION};
     int rc = mcc_counts_conforming(&summary.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
-    if (summary.total.verdict[MCC_ERROR]) {
+    if (summary.total.verdict[MCC_ERROR] && !interrupted) {
         fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
                 summary.total.verdict[MCC_ERROR]);
+        rc = EXIT_USAGE;
+    }
+    if (interrupted) {
+        fputs("modelcheck certify: interrupted (every loader process was killed; the report is partial)\n", stderr);
         rc = EXIT_USAGE;
     }
     report_of of = {.loader = &r};
@@ -383,6 +392,8 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     mcc_results_free(results, corpus->count);
     return rc;
 }
+
+static int run_certify(options *o);
 
 int mcc_main(int argc, char **argv)
 {
@@ -395,6 +406,16 @@ int mcc_main(int argc, char **argv)
     int rc = parse_args(&o, argc, argv);
     if (rc < 0) return EXIT_CONFORMING;
     if (rc > 0) return rc;
+    mcc_catch_signals(1); /* every phase: a signal ends the run with a partial report */
+    rc = run_certify(&o);
+    mcc_catch_signals(0);
+    return rc;
+}
+
+static int run_certify(options *o_)
+{
+    options o = *o_;
+    int rc;
     if (o.exporter.command) return run_exporter(&o);
     char why[512];
     mcc_corpus corpus;

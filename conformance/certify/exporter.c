@@ -724,14 +724,25 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
                              .count = out->count};
         mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
         mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
-        if (mcc_run(&loader, &corpus, &ro, res) != 0) {
-            snprintf(why, why_size, "interrupted (every exporter process was killed)");
-            status = -1;
-        }
+        mcc_run(&loader, &corpus, &ro, res);
     }
-    for (size_t i = 0; status == 0 && i < out->count; i++)
-        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, out->root, &out->cases[i], &res[i]);
+    /* a SIGINT or SIGTERM, during the run or the grading: the cases not
+     * graded are errors, the report is partial (status 1) */
+    for (size_t i = 0; status == 0 && i < out->count; i++) {
+        mcx_case *c = &out->cases[i];
+        if (c->verdict == MCX_SKIPPED) continue;
+        if (!mcc_interrupted()) {
+            grade(o, out->root, c, &res[i]);
+            continue;
+        }
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: not run or not graded: certify was interrupted (SIGINT or SIGTERM)");
+    }
     if (status == 0) tally(out);
+    if (status == 0 && mcc_interrupted()) {
+        snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");
+        status = 1;
+    }
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
     free(rc);

@@ -142,12 +142,22 @@ typedef struct mcc_run_options {
     uint64_t max_output_bytes; /* RLIMIT_FSIZE of each case, 0: none (exporters) */
 } mcc_run_options;
 
+
 /* Runs every case not skipped; results[i] belongs to corpus->cases[i] whatever
  * the order of completion. Verdicts are filled in. 0, or -1 when interrupted
- * (SIGINT/SIGTERM: every started process group has been killed). */
+ * (SIGINT/SIGTERM: every started process group has been killed; the cases
+ * that had not finished are runner errors "not run", the others keep their
+ * verdicts, for a partial report). A SIGTERM or SIGINT sent by a running
+ * case's own process group (a loader's `kill $PPID`) is ignored. */
 int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
             mcc_result *results);
 void mcc_results_free(mcc_result *results, size_t count);
+
+/* From on to off, SIGINT and SIGTERM only set the interrupted flag (every
+ * phase: loading, running, grading, reporting), which mcc_run and the
+ * exporter's grading check; mcc_interrupted reads it. */
+void mcc_catch_signals(int on);
+int mcc_interrupted(void);
 
 /* "SIGSEGV", "SIGABRT", ... or NULL for a signal without a short name here. */
 const char *mcc_signal_name(int sig);

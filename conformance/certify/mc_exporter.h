@@ -127,8 +127,12 @@ typedef struct mcx_run {
     unsigned cleanup_failures; /* entries of root that could not be removed */
 } mcx_run;
 
-/* Runs every case; 0, or -1 with a one-line reason in why (bad options,
- * cannot create directories, interrupted). */
+/* Runs every case; 0, 1 when interrupted (SIGINT/SIGTERM, see
+ * mcc_catch_signals: every exporter process killed, the cases not graded
+ * are errors, the run is complete enough for a partial report; why says
+ * so), or -1 with a one-line reason in why (bad options, cannot create
+ * directories). The temporary directory is removed in every case (unless
+ * keep), its failures counted in cleanup_failures. */
 int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size);
 void mcx_run_free(mcx_run *r);
 

@@ -47,13 +47,48 @@ static const char *const markers[] = {
     "runtime error:", "ThreadSanitizer",
 };
 
-/* Set by SIGINT/SIGTERM while mcc_run runs: the one piece of global state. */
+/* Set by SIGINT/SIGTERM while certify runs (mcc_catch_signals) or, without
+ * it, while mcc_run runs: the one piece of global state, with the sender
+ * of the last signal (to tell a case's `kill $PPID` from the user's ^C). */
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t sender;
+static int caught; /* mcc_catch_signals is on: mcc_run leaves the handlers alone */
+static struct sigaction saved_int, saved_term;
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
-    (void)sig;
+    (void)sig, (void)ctx;
+    sender = si && si->si_code == SI_USER ? (sig_atomic_t)si->si_pid : 0;
     interrupted = 1;
+}
+
+static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal; /* no SA_RESTART: poll() returns at once */
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+void mcc_catch_signals(int on)
+{
+    if (on && !caught) {
+        interrupted = sender = 0;
+        catch_signals(&saved_int, &saved_term);
+        caught = 1;
+    } else if (!on && caught) {
+        sigaction(SIGINT, &saved_int, NULL);
+        sigaction(SIGTERM, &saved_term, NULL);
+        caught = 0;
+    }
+}
+
+int mcc_interrupted(void)
+{
+    return interrupted != 0;
 }
 
 /* Does nothing but exist: a caught SIGCHLD makes poll() return at once when
@@ -634,8 +669,11 @@ static void read_answer(slot *s)
     s->ans_fd = -1;
 }
 
+static void forgive(const runner *r);
+
 static void finish(runner *r, slot *s)
 {
+    forgive(r); /* before the case is gone: it may be the sender */
     kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
     if (s->timed_out) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
     while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
@@ -697,6 +735,37 @@ static void kill_all(runner *r)
     }
 }
 
+/* Did the last SIGINT/SIGTERM come from a running case's process group
+ * (a loader's `kill $PPID`)? Its sender is then ignored. */
+static int from_a_case(const runner *r)
+{
+    pid_t pid = (pid_t)sender;
+    if (pid <= 0) return 0;
+    pid_t group = getpgid(pid);
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && (r->slots[i].pid == pid || r->slots[i].pid == group)) return 1;
+    return 0;
+}
+
+/* A case's `kill $PPID` is not the user's ^C: forgotten while the case is
+ * still there to be recognised (before it is reaped); its group dies with it. */
+static void forgive(const runner *r)
+{
+    if (interrupted && from_a_case(r)) interrupted = sender = 0;
+}
+
+/* Interrupted: the cases still running (killed) and those not started are
+ * "not run", so the partial report says so; finished ones keep their verdict. */
+static void interrupt_rest(runner *r)
+{
+    for (size_t i = 0; i < r->corpus->count; i++) {
+        mcc_result *res = &r->results[i];
+        if (res->outcome != MCC_NOT_RUN || r->corpus->cases[i].skip_reason) continue;
+        runner_error(res, "not run: certify was interrupted (SIGINT or SIGTERM)");
+        mcc_classify(&r->corpus->cases[i], res);
+    }
+}
+
 static slot *free_slot(runner *r)
 {
     for (unsigned i = 0; i < r->nslots; i++)
@@ -709,8 +778,10 @@ static int run_all(runner *r)
     size_t next = 0, count = r->corpus->count;
     unsigned active = 0;
     while (next < count || active > 0) {
+        forgive(r);
         if (interrupted) {
             kill_all(r);
+            interrupt_rest(r);
             return -1;
         }
         while (active < r->nslots && next < count) {
@@ -725,6 +796,7 @@ static int run_all(runner *r)
         }
         if (active == 0) continue;
         poll_pipes(r);
+        forgive(r);
         active -= reap(r);
     }
     return 0;
@@ -781,17 +853,20 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
     r->probe = probe;
     struct sigaction sa, old_int, old_term, old_chld;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
     sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    int own = !caught;
+    if (own) {
+        interrupted = sender = 0;
+        catch_signals(&old_int, &old_term);
+    }
     sa.sa_handler = on_child;
     sa.sa_flags = SA_NOCLDSTOP;
     sigaction(SIGCHLD, &sa, &old_chld);
-    int rc = run_all(r);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    int rc = interrupted ? (interrupt_rest(r), -1) : run_all(r);
+    if (own) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
     sigaction(SIGCHLD, &old_chld, NULL);
     free(r->slots);
     free(r);

@@ -105,6 +105,43 @@ grep -q 'could not be removed' "$tmp/deep-tree.err" && fail "deep-tree: cleanup 
 [ -z "$(ls -A "$shm")" ] && ok || fail "deep-tree: left $(ls "$shm")"
 [ "$shm" = "$TMPDIR" ] || rmdir "$shm"
 
+# --- signals: a case's `kill $PPID` is ignored; the user's SIGTERM/SIGINT in
+# any phase kills every case, removes the temporary directory and writes the
+# partial report (exit 2)
+tag="mcc-hostile-$$-$RANDOM" # our sleepers' unique name
+sleeper="$tmp/sleep-$tag"
+cp "$(command -v sleep)" "$sleeper"
+no_process() {
+    local i
+    for i in $(seq 50); do pgrep -f "$tag" >/dev/null || break; sleep 0.1; done
+    if pgrep -f "$tag" >/dev/null; then fail "$1: processes left: $(pgrep -af "$tag" | head -3)"; pkill -9 -f "$tag"; else ok; fi
+}
+certify kill-ppid 1 --corpus "$corpus" --format aem --jobs 2 --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
+is kill-ppid total.verdicts.error 0
+is kill-ppid total.verdicts.too_lenient 0
+exp kill-ppid-exporter 1 triangle 'kill $PPID; exit 0 # {out}'
+is kill-ppid-exporter cases.0.verdict no_output
+# signal NAME SIG WANT_EXIT ARGS...: certify in the background, SIG after 1.5 s
+signal() {
+    local name=$1 sig=$2 want=$3; shift 3
+    "$mc" certify --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null &
+    local pid=$!
+    sleep 1.5
+    kill -"$sig" "$pid"
+    wait "$pid"
+    local got=$?
+    [ "$got" -eq "$want" ] && ok || fail "$name: exit $got, expected $want"
+    [ -s "$tmp/$name.json" ] && ok || fail "$name: no partial report"
+    grep -q 'interrupted' "$tmp/$name.err" && ok || fail "$name: not said"
+    no_process "$name"
+}
+signal term-loader TERM 2 --corpus "$corpus" --format aem --jobs 2 --loader "$sleeper 30 # {}"
+is term-loader cases.0.detail "runner error: not run: certify was interrupted (SIGINT or SIGTERM)"
+signal int-exporter INT 2 --exporter "$sleeper 30; : {out}" --format aem --jobs 2
+is int-exporter cases.0.detail "runner error: not run or not graded: certify was interrupted (SIGINT or SIGTERM)"
+MCC_TOY_MODE=hang_empty signal term-library TERM 2 --library "$toylib" --corpus "$corpus" --format aem --timeout 20
+is term-library total.verdicts.error "$aem_ran"
+
 [ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
 echo "hostile: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
