@@ -65,6 +65,12 @@ static const char usage_text[] =
     "      --report FILE     write that report to FILE instead\n"
     "      --json FILE, --junit FILE, --html FILE, --text FILE\n"
     "                        also write that report to FILE (any number of them)\n"
+    "      --sandbox MODE    auto (default), on or off: run each command (loader, exporter) in\n"
+    "                        bubblewrap: read-only system, no network, own PID namespace, the\n"
+    "                        case directory the one writable place (docs/CERTIFY.md,\n"
+    "                        \"Running untrusted code\"); on fails where it cannot be used\n"
+    "      --max-memory N    address-space limit of each case in bytes (0 = none, the\n"
+    "                        default; sanitizer builds need none)\n"
     "      --timings         add per-case durations (reports are no longer reproducible)\n"
     "      --timestamp       add the time of the run\n"
     "  -h, --help            print this help and exit\n"
@@ -83,6 +89,9 @@ typedef struct options {
     enum kind output;
     mcc_run_options run;
     int timings, timestamp;
+    const char *sandbox;   /* "auto", "on", "off" */
+    char bwrap[4096];
+    char isolation[400];   /* what the reports say about it */
     mcx_options exporter;  /* exporter.command set: --exporter */
 } options;
 
@@ -148,12 +157,65 @@ static int parse_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
+static int parse_memory(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || (v && v < (1u << 20)))
+        return usage_error("--max-memory expects bytes, 0 or at least 1048576, got '%s'", s);
+    *out = v;
+    return 0;
+}
+
+/* --sandbox: bwrap's path in o->bwrap when commands are isolated, and what
+ * the reports say in o->isolation. 0, or the exit code (on, and unusable). */
+static int resolve_sandbox(options *o, int commands)
+{
+    char why[300];
+    o->run.bwrap = NULL;
+    if (strcmp(o->sandbox, "off") == 0) {
+        snprintf(o->isolation, sizeof o->isolation, "none (--sandbox off)");
+        return 0;
+    }
+    if (!commands && strcmp(o->sandbox, "on") == 0)
+        return usage_error("--sandbox on: --library and --reference run in certify's children, without "
+                           "bubblewrap (use --loader with a command, or --sandbox off)");
+    if (!commands) {
+        snprintf(o->isolation, sizeof o->isolation, "none (the library runs in certify's children)");
+        return 0;
+    }
+    if (mcc_sandbox_probe(o->bwrap, sizeof o->bwrap, why, sizeof why) != 0) {
+        if (strcmp(o->sandbox, "on") == 0) {
+            fprintf(stderr, "modelcheck certify: --sandbox on: %s\n", why);
+            return EXIT_USAGE;
+        }
+        snprintf(o->isolation, sizeof o->isolation, "none (%s)", why);
+        fprintf(stderr, "modelcheck certify: not isolated: %s\n", why);
+        return 0;
+    }
+    o->run.bwrap = o->bwrap;
+    snprintf(o->isolation, sizeof o->isolation, "bubblewrap");
+    return 0;
+}
+
+/* Processes that left their case's process group and were killed after it
+ * (the runner's sub-reaper): said, since the sandbox would have stopped them. */
+static void say_escaped(const char *what, unsigned count, const char *first)
+{
+    char shown[512];
+    if (count)
+        fprintf(stderr, "modelcheck certify: %u process(es) left their case's process group and were killed "
+                "afterwards (first: %s %s)\n", count, what, mcc_shown(first, shown, sizeof shown));
+}
+
 static int parse_exporter_option(options *o, int ch, const char *arg);
 static int check_exporter_options(const options *o);
 
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
                  OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
-                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP };
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_SANDBOX,
+                 OPT_MAX_MEMORY };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -181,6 +243,8 @@ static int parse_args(options *o, int argc, char **argv)
         {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT},
         {"werror", no_argument, NULL, OPT_WERROR},
         {"keep", no_argument, NULL, OPT_KEEP},
+        {"sandbox", required_argument, NULL, OPT_SANDBOX},
+        {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -209,6 +273,12 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_TEXT: o->extra[KIND_TEXT] = optarg; break;
         case OPT_TIMINGS: o->timings = 1; break;
         case OPT_TIMESTAMP: o->timestamp = 1; break;
+        case OPT_SANDBOX:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off"))
+                rc = usage_error("--sandbox expects auto, on or off, got '%s'", optarg);
+            o->sandbox = optarg;
+            break;
+        case OPT_MAX_MEMORY: rc = parse_memory(optarg, &o->run.max_memory); break;
         case OPT_EXPORTER:
         case OPT_OUTPUT_NAME:
         case OPT_SCENE_FORMAT:
@@ -275,6 +345,9 @@ static int run_exporter(options *o)
     x->format = o->format;
     x->timeout_s = o->run.timeout_s;
     x->jobs = o->run.jobs;
+    x->bwrap = o->run.bwrap;
+    x->max_memory = o->run.max_memory;
+    x->isolation = o->isolation;
     if (!x->max_output_bytes) x->max_output_bytes = (uint64_t)256 << 20;
     mcx_run run;
     char why[512];
@@ -307,6 +380,11 @@ static int run_exporter(options *o)
                 run.total.verdict[MCX_ERROR]);
         rc = EXIT_USAGE;
     }
+    unsigned escaped = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < run.count; i++)
+        if (run.cases[i].escaped && !escaped++) first = run.cases[i].scene;
+    say_escaped("scene", escaped, first ? first : "");
     report_of of = {.exporter = &r};
     if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
     mcx_run_free(&run);
@@ -375,7 +453,8 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     if (o->timestamp && gmtime_r(&now, &tm)) strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
     mcc_report r = {.loader = &o->loader, .corpus = corpus, .results = results, .summary = &summary,
                     .only_format = o->format, .timeout_s = o->run.timeout_s, .timings = o->timings,
-                    .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION};
+                    .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION,
+                    .isolation = o->isolation};
     int rc = mcc_counts_conforming(&summary.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
     if (summary.total.verdict[MCC_ERROR] && !interrupted) {
         fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
@@ -386,6 +465,11 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
         fputs("modelcheck certify: interrupted (every loader process was killed; the report is partial)\n", stderr);
         rc = EXIT_USAGE;
     }
+    unsigned escaped = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < corpus->count; i++)
+        if (results[i].escaped && !escaped++) first = corpus->cases[i].file;
+    say_escaped("case", escaped, first ? first : "");
     report_of of = {.loader = &r};
     if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
     mcc_summary_free(&summary);
@@ -403,6 +487,7 @@ int mcc_main(int argc, char **argv)
     o.corpus = mcc_data_path("corpus", installed, sizeof installed) == 0 ? installed : "corpus";
     o.run.timeout_s = 10;
     o.run.jobs = 1;
+    o.sandbox = "auto";
     int rc = parse_args(&o, argc, argv);
     if (rc < 0) return EXIT_CONFORMING;
     if (rc > 0) return rc;
@@ -415,7 +500,8 @@ int mcc_main(int argc, char **argv)
 static int run_certify(options *o_)
 {
     options o = *o_;
-    int rc;
+    int rc = resolve_sandbox(&o, o.exporter.command || o.loader.mode == MCC_MODE_COMMAND);
+    if (rc) return rc;
     if (o.exporter.command) return run_exporter(&o);
     char why[512];
     mcc_corpus corpus;

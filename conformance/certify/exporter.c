@@ -511,6 +511,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     c->exit_code = r->exit_code;
     c->signal = r->signal;
     c->duration_ms = r->duration_ms;
+    c->escaped = r->escaped;
     /* the runner keeps the last MCC_STDERR_TAIL bytes of what it counted */
     int cut = r->stderr_bytes > MCC_STDERR_TAIL;
     c->stderr_tail = stable_text(r->stderr_tail ? strdup(r->stderr_tail) : NULL, c, root, cut);
@@ -555,7 +556,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
         break;
     default:
         c->verdict = MCX_ERROR;
-        if (r->exit_code == 127 || r->exit_code == 126)
+        if ((r->exit_code == 127 || r->exit_code == 126) && !(r->error && strncmp(r->error, "cannot enter", 12) == 0))
             /* the command runs in the case directory: a relative path no longer resolves */
             c->detail = fmt("runner error: the shell could not %s the exporter command (exit %d) in the case "
                             "directory: give absolute paths or start them with {cwd}%s%s",
@@ -723,7 +724,8 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         mcc_corpus corpus = {.dir = out->root, .generator = "", .manifest_cases = out->count, .cases = rc,
                              .count = out->count};
         mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
-        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
+        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes,
+                              .bwrap = o->bwrap, .max_memory = o->max_memory};
         mcc_run(&loader, &corpus, &ro, res);
     }
     /* a SIGINT or SIGTERM, during the run or the grading: the cases not

@@ -134,14 +134,25 @@ typedef struct mcc_result {
     /* MCC_CRASHED of an in-process mode: "while loading the library" or
      * "before answering" (the child ended inside mc_certify_load), else NULL */
     const char *phase;
+    unsigned escaped;     /* processes that left the case's process group, killed after it */
 } mcc_result;
 
 typedef struct mcc_run_options {
     double timeout_s;     /* per case, > 0 */
     unsigned jobs;        /* cases at once, >= 1 */
     uint64_t max_output_bytes; /* RLIMIT_FSIZE of each case, 0: none (exporters) */
+    const char *bwrap;    /* commands run in bubblewrap (sandbox.c), NULL: not isolated */
+    uint64_t max_memory;  /* RLIMIT_AS of each case, 0: none */
 } mcc_run_options;
 
+/* The sandbox (sandbox.c): bwrap found on PATH and able to create its
+ * namespaces here (its path in bwrap), or -1 with why. */
+int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
+/* The argv running `/bin/sh -c command` in the sandbox, in dir (the one
+ * writable place when writable); NULL on OOM. For a child about to exec. */
+char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable);
+/* Is the environment variable name (len bytes) handed to sandboxed commands? */
+int mcc_sandbox_env_kept(const char *name, size_t len);
 
 /* Runs every case not skipped; results[i] belongs to corpus->cases[i] whatever
  * the order of completion. Verdicts are filled in. 0, or -1 when interrupted

@@ -24,6 +24,7 @@ typedef struct mcc_report {
     int timings;                 /* add per-case durations */
     const char *timestamp;       /* ISO 8601 UTC, or NULL */
     const char *version;         /* modelcheck's */
+    const char *isolation;       /* "bubblewrap", "none (why)"; NULL: not said */
 } mcc_report;
 
 /* One line per case that is not conforming, then a per-format table. */

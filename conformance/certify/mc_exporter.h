@@ -54,6 +54,9 @@ typedef struct mcx_options {
     uint64_t max_output_bytes;
     int werror;              /* warnings in the output make it invalid */
     int keep;                /* keep the case directories (their path is printed) */
+    const char *bwrap;       /* run each case in bubblewrap (mcc_run_options.bwrap), or NULL */
+    uint64_t max_memory;     /* RLIMIT_AS per case, 0: none */
+    const char *isolation;   /* what the certificate says: "bubblewrap", "none (why)"; or NULL */
 } mcx_options;
 
 /* An output with more than this many times the scene's triangles (plus
@@ -104,6 +107,7 @@ typedef struct mcx_case {
     int exit_code, signal;
     char *stderr_tail;
     double duration_ms;
+    unsigned escaped;         /* processes that left its process group, killed */
 } mcx_case;
 
 typedef struct mcx_counts {

@@ -121,6 +121,7 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddNumberToObject(settings, "timeout_s", run->opt.timeout_s);
     cJSON_AddNumberToObject(settings, "max_output_bytes", (double)run->opt.max_output_bytes);
     cJSON_AddBoolToObject(settings, "werror", run->opt.werror);
+    if (run->opt.isolation) cJSON_AddStringToObject(settings, "sandbox", run->opt.isolation);
     if (run->opt.only_scene) cJSON_AddStringToObject(settings, "scene", run->opt.only_scene);
     else cJSON_AddNullToObject(settings, "scene");
     add_counts(cJSON_AddObjectToObject(doc, "total"), &run->total);

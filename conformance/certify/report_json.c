@@ -116,6 +116,7 @@ cJSON *mcc_report_json(const mcc_report *r)
     if (r->only_format) cJSON_AddStringToObject(settings, "format", r->only_format);
     else cJSON_AddNullToObject(settings, "format");
     cJSON_AddNumberToObject(settings, "timeout_s", r->timeout_s);
+    if (r->isolation) cJSON_AddStringToObject(settings, "sandbox", r->isolation);
     cJSON *total = cJSON_AddObjectToObject(doc, "total");
     add_counts(total, &r->summary->total);
     cJSON *formats = cJSON_AddArrayToObject(doc, "formats");

@@ -14,15 +14,17 @@
  *           the child is reaped, so the group id cannot have been reused), and
  *           pipes a runaway grandchild still holds are drained once and closed
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, mkdtemp */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "mc_certify.h"
+#include "mc_exporter.h" /* mcx_remove_tree */
 
 /* The reference loaders' entry point (conformance/loaders/certify_entry.c). */
 int mc_certify_load(const char *format, const unsigned char *data, size_t size, char *reason,
@@ -115,6 +118,7 @@ typedef struct slot {
     unsigned char ring[MCC_STDERR_TAIL];
     unsigned char head[MCC_REPORT_HEAD];
     unsigned char win[CARRY + CHUNK];
+    char copy[4096];                 /* the case file's private copy, "" for none */
 } slot;
 
 typedef struct runner {
@@ -125,6 +129,7 @@ typedef struct runner {
     slot *slots;
     unsigned nslots;
     int probe;                       /* load the library and answer "L" only */
+    char *copies;                    /* without the sandbox: where command loaders get copies */
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
 } runner;
 
@@ -287,6 +292,7 @@ unsigned char *mcc_read_file(const char *path, size_t *size)
 typedef struct child_args {
     const char *command;       /* command mode */
     int stdin_file;
+    const char *in_path;       /* the case file as handed (a copy without the sandbox) */
     const unsigned char *data; /* in-process modes */
     size_t size;
     int out_w, err_w;
@@ -304,6 +310,26 @@ static void move_fd(int from, int to)
 __attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
                                                        const child_args *a);
 
+static void answer(int fd, const char *text);
+
+/* The case's rlimits: output files (exporters; the pipes are bounded by the
+ * parent), CPU time a little past the deadline, address space
+ * (--max-memory). */
+static void set_limits(const runner *r)
+{
+    struct rlimit lim;
+    if (r->opt->max_output_bytes) {
+        lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->max_output_bytes;
+        setrlimit(RLIMIT_FSIZE, &lim);
+    }
+    lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->timeout_s + 2;
+    setrlimit(RLIMIT_CPU, &lim);
+    if (r->opt->max_memory) {
+        lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->max_memory;
+        setrlimit(RLIMIT_AS, &lim);
+    }
+}
+
 __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case *c,
                                                  const child_args *a)
 {
@@ -319,17 +345,28 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         if (r->slots[i].ans_fd >= 0) close(r->slots[i].ans_fd);
     }
     if (c->workdir && chdir(c->workdir) != 0) {
-        dprintf(2, "certify: cannot enter %s: %s\n", c->workdir, strerror(errno));
+        /* said over the answer pipe: exit 127 would read as "command not found" */
+        char msg[300];
+        snprintf(msg, sizeof msg, "Ccannot enter the case directory: %s", strerror(errno));
+        answer(a->ans_w, msg);
         _exit(127);
     }
-    if (r->opt->max_output_bytes) { /* files only: the pipes are bounded by the parent */
-        struct rlimit lim = {(rlim_t)r->opt->max_output_bytes, (rlim_t)r->opt->max_output_bytes};
-        setrlimit(RLIMIT_FSIZE, &lim);
-    }
-    int in = open(a->stdin_file ? c->path : "/dev/null", O_RDONLY);
+    set_limits(r);
+    int in = open(a->stdin_file ? a->in_path : "/dev/null", O_RDONLY);
     if (in >= 0) move_fd(in, 0);
     move_fd(a->out_w, 1);
     move_fd(a->err_w, 2);
+    if (r->loader->mode == MCC_MODE_COMMAND && r->opt->bwrap) {
+        char cwd[4096], real[4096];
+        const char *dir = c->workdir ? c->workdir : getcwd(cwd, sizeof cwd);
+        /* bwrap binds onto a path it can create: through a symbolic link
+         * (a TMPDIR that is one) it cannot; the link still leads there */
+        if (dir && realpath(dir, real)) dir = real;
+        char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, dir, c->workdir != NULL);
+        if (argv) execv(r->opt->bwrap, argv);
+        dprintf(2, "certify: cannot run %s: %s\n", r->opt->bwrap, strerror(errno));
+        _exit(127);
+    }
     if (r->loader->mode == MCC_MODE_COMMAND) {
         execl("/bin/sh", "sh", "-c", a->command, (char *)NULL);
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
@@ -405,27 +442,63 @@ static void close_pair(int fds[2])
     close(fds[1]);
 }
 
+/* Without the sandbox a command loader could rewrite or delete the corpus
+ * file it is handed (and change the next run's certificate): it gets a
+ * read-only copy in a directory of certify's own instead, at the same
+ * relative path (COPIES/INDEX/aem/valid/x.aem: loaders may look at the
+ * name, the extension or the directory). */
+static int copy_case(const runner *r, size_t index, char *path, size_t size)
+{
+    const mcc_case *c = &r->corpus->cases[index];
+    const char *rel = c->file, *base = strrchr(c->path, '/');
+    if (!rel || rel[0] == '/' || strstr(rel, "..")) rel = base ? base + 1 : c->path; /* stays inside */
+    if ((size_t)snprintf(path, size, "%s/%zu/%s", r->copies, index, rel) >= size) return -1;
+    for (char *p = path + strlen(r->copies) + 1; (p = strchr(p, '/')) != NULL; p++) {
+        *p = '\0';
+        int made = mkdir(path, 0700) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!made) return -1;
+    }
+    int in = open(c->path, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0400);
+    char buf[65536];
+    ssize_t n = 0;
+    while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n) n = -1;
+    int ok = in >= 0 && out >= 0 && n == 0;
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) != 0) ok = 0;
+    if (!ok) unlink(path);
+    return ok ? 0 : -1;
+}
+
 /* Starts case `index` in slot s; 0, or -1 with a runner error recorded. */
 static int start_case(runner *r, slot *s, size_t index)
 {
     const mcc_case *c = &r->corpus->cases[index];
     mcc_result *res = &r->results[index];
     child_args a = {0};
-    char *command = NULL;
+    char *command = NULL, copy[4096] = "";
     unsigned char *data = NULL;
     if (c->command) {
         if (!(command = strdup(c->command))) return runner_error(res, "out of memory"), -1;
         a.command = command;
     } else if (r->loader->mode == MCC_MODE_COMMAND) {
-        if (!(command = mcc_command_for(r->loader->command, c, &a.stdin_file)))
+        mcc_case handed = *c;
+        if (r->copies && copy_case(r, index, copy, sizeof copy) != 0)
+            return runner_error(res, "cannot copy the case file for the loader"), -1;
+        if (r->copies) handed.path = copy;
+        if (!(command = mcc_command_for(r->loader->command, &handed, &a.stdin_file))) {
+            if (r->copies) unlink(copy);
             return runner_error(res, "out of memory"), -1;
+        }
         a.command = command;
     } else if (!r->probe && !(data = mcc_read_file(c->path, &a.size))) {
         return runner_error(res, "cannot read the case file"), -1;
     }
     a.data = data;
+    a.in_path = copy[0] ? copy : c->path;
     int po[2], pe[2], pa[2] = {-1, -1};
-    if (!a.command && make_pipe(pa) != 0) {
+    if (make_pipe(pa) != 0) {
         free(data);
         return runner_error(res, "cannot create a pipe"), -1;
     }
@@ -464,6 +537,7 @@ static int start_case(runner *r, slot *s, size_t index)
     s->out_fd = po[0];
     s->err_fd = pe[0];
     s->ans_fd = pa[0];
+    memcpy(s->copy, copy, sizeof copy);
     s->start_ms = start;
     s->deadline_ms = start + r->opt->timeout_s * 1e3;
     return 0;
@@ -621,7 +695,9 @@ static void classify_status(const runner *r, const slot *s, mcc_result *res)
         classify_answer(r, s, res);
         return;
     }
-    if (s->timed_out) {
+    if (s->answer[0] == 'C') {
+        runner_error(res, s->answer + 1); /* the child could not enter the case directory */
+    } else if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (res->signal) {
         res->outcome = MCC_CRASHED;
@@ -671,6 +747,69 @@ static void read_answer(slot *s)
 
 static void forgive(const runner *r);
 
+/* text with every mention of the copy's path replaced by the original's, so
+ * that what a loader printed does not depend on the temporary directory
+ * (reports are reproducible). Takes ownership; NULL stays NULL. */
+static char *as_original(char *text, const char *copy, const char *original)
+{
+    size_t nc = strlen(copy), no = strlen(original), hits = 0;
+    if (!text || !nc) return text;
+    for (const char *p = strstr(text, copy); p; p = strstr(p + nc, copy)) hits++;
+    if (!hits || (no > nc && hits > (SIZE_MAX - strlen(text) - 1) / (no - nc))) return text;
+    char *out = malloc(strlen(text) + hits * (no > nc ? no - nc : 0) + 1), *o = out;
+    if (!out) return text;
+    const char *p = text;
+    for (const char *q = strstr(p, copy); q; p = q + nc, q = strstr(p, copy)) {
+        memcpy(o, p, (size_t)(q - p)), o += q - p;
+        memcpy(o, original, no), o += no;
+    }
+    memcpy(o, p, strlen(p) + 1);
+    free(text);
+    return out;
+}
+
+/* Is pid a running case's own process (not yet reaped)? */
+static int is_case(const runner *r, pid_t pid)
+{
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && r->slots[i].pid == pid) return 1;
+    return 0;
+}
+
+/* certify is a sub-reaper (PR_SET_CHILD_SUBREAPER) while it runs cases: a
+ * process that left its case's group (setsid, setpgid) becomes certify's
+ * child when its parent dies, and is found here, among certify's children
+ * that are no case, killed and reaped; its own children follow it, hence
+ * the passes. Returns how many. Cases in the sandbox cannot escape (their
+ * PID namespace dies with them), so this is for --sandbox off and the
+ * in-process modes. */
+static unsigned kill_escapees(const runner *r)
+{
+    char path[64], buf[4096];
+    unsigned killed = 0;
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+    for (int pass = 0; pass < 64; pass++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return killed;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0) return killed;
+        buf[n] = '\0';
+        unsigned found = 0;
+        for (char *p = buf, *end; *p; p = end) {
+            long pid = strtol(p, &end, 10);
+            if (end == p) break;
+            if (pid <= 0 || is_case(r, (pid_t)pid)) continue;
+            kill((pid_t)pid, SIGKILL);
+            while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR) {}
+            found++;
+        }
+        killed += found;
+        if (!found) break;
+    }
+    return killed;
+}
+
 static void finish(runner *r, slot *s)
 {
     forgive(r); /* before the case is gone: it may be the sender */
@@ -681,15 +820,20 @@ static void finish(runner *r, slot *s)
     drain_and_close(r, s, &s->err_fd);
     read_answer(s);
     mcc_result *res = &r->results[s->index];
+    res->escaped = kill_escapees(r);
+    if (r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND)
+        res->escaped = 0; /* bwrap's own namespace process (its own session): not the command's */
     res->duration_ms = now_ms() - s->start_ms;
     res->stdout_bytes = s->out_bytes;
     res->stderr_bytes = s->err_bytes;
     res->sanitizer = s->marker;
     res->stderr_tail = stderr_tail(s);
+    if (s->copy[0]) res->stderr_tail = as_original(res->stderr_tail, s->copy, r->corpus->cases[s->index].path);
     if (s->head_len) res->report_head = mcc_clean_text(s->head, s->head_len);
     classify_status(r, s, res);
     if (res->outcome == MCC_CRASHED) res->crash_site = mcc_crash_site(res->report_head, res->signal);
     mcc_classify(&r->corpus->cases[s->index], res);
+    if (s->copy[0]) unlink(s->copy);
     s->used = 0;
 }
 
@@ -731,6 +875,7 @@ static void kill_all(runner *r)
         close(s->out_fd);
         close(s->err_fd);
         if (s->ans_fd >= 0) close(s->ans_fd);
+        if (s->copy[0]) unlink(s->copy);
         s->used = 0;
     }
 }
@@ -851,6 +996,24 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
     r->results = results;
     r->nslots = jobs;
     r->probe = probe;
+    if (!o->bwrap && l->mode == MCC_MODE_COMMAND && !probe && corpus->count && !corpus->cases[0].command) {
+        const char *tmp = getenv("TMPDIR");
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/mc-certify-corpus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (mkdtemp(dir) && !(r->copies = strdup(dir))) rmdir(dir);
+        if (!r->copies) { /* the cases become runner errors rather than run on the originals */
+            free(r->slots), free(r);
+            for (size_t i = 0; i < corpus->count; i++) {
+                if (!corpus->cases[i].skip_reason)
+                    runner_error(&results[i], "cannot create a directory for the case files' copies");
+                mcc_classify(&corpus->cases[i], &results[i]);
+            }
+            return 0;
+        }
+    }
+    int was_reaper = 0;
+    prctl(PR_GET_CHILD_SUBREAPER, &was_reaper);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct sigaction sa, old_int, old_term, old_chld;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
@@ -868,6 +1031,11 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
         sigaction(SIGTERM, &old_term, NULL);
     }
     sigaction(SIGCHLD, &old_chld, NULL);
+    kill_escapees(r); /* none should be left; and none may outlive the run */
+    prctl(PR_SET_CHILD_SUBREAPER, was_reaper);
+    if (r->copies && mcx_remove_tree(r->copies) != 0)
+        fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->copies);
+    free(r->copies);
     free(r->slots);
     free(r);
     return rc;

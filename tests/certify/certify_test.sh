@@ -114,8 +114,9 @@ certify fork 0 --loader "$toy fork $tag $corpus {}" --format aem --jobs 3
 is fork total.verdicts.conforming "$((aem_runs - aem_skipped))"
 no_process fork "toy_loader sleeper $tag"
 # a grandchild that leaves the group keeps the pipes open: the runner must not wait for it
+# (without the sandbox, where it can leave: in it, its PID namespace dies with the case)
 start=$SECONDS
-certify escape 0 --loader "$toy escape two_meshes_no_texture.nlm $tmp/escaped.pid $corpus {}" --format nlm
+certify escape 0 --sandbox off --loader "$toy escape two_meshes_no_texture.nlm $tmp/escaped.pid $corpus {}" --format nlm
 [ $((SECONDS - start)) -lt 25 ] && ok || fail "escape: the runner waited $((SECONDS - start)) s for a grandchild"
 [ -s "$tmp/escaped.pid" ] && ok || fail "escape: the grandchild did not start"
 

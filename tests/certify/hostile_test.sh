@@ -121,6 +121,8 @@ is kill-ppid total.verdicts.error 0
 is kill-ppid total.verdicts.too_lenient 0
 exp kill-ppid-exporter 1 triangle 'kill $PPID; exit 0 # {out}'
 is kill-ppid-exporter cases.0.verdict no_output
+certify kill-ppid-off 1 --corpus "$corpus" --format aem --sandbox off --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
+is kill-ppid-off total.verdicts.error 0
 # signal NAME SIG WANT_EXIT ARGS...: certify in the background, SIG after 1.5 s
 signal() {
     local name=$1 sig=$2 want=$3; shift 3
@@ -141,6 +143,34 @@ signal int-exporter INT 2 --exporter "$sleeper 30; : {out}" --format aem --jobs 
 is int-exporter cases.0.detail "runner error: not run or not graded: certify was interrupted (SIGINT or SIGTERM)"
 MCC_TOY_MODE=hang_empty signal term-library TERM 2 --library "$toylib" --corpus "$corpus" --format aem --timeout 20
 is term-library total.verdicts.error "$aem_ran"
+
+# --- the sandbox (bubblewrap) and, without it, the sub-reaper ----------------
+# setsid escapee: killed with its case either way (sandbox: its PID namespace;
+# off: found as certify's child once its parent died), and said when off
+for sb in on off; do
+    "$mc" certify --sandbox "$sb" --exporter ': {out}' --format aem --scene triangle >/dev/null 2>&1 </dev/null
+    if [ $? -eq 2 ]; then
+        echo "note: sandbox probes skipped: bubblewrap cannot run here"; continue
+    fi
+    exp "setsid-$sb" 1 triangle "setsid $sleeper 30 & exit 1 # {out}" --sandbox $sb
+    no_process "setsid-$sb"
+    if [ $sb = off ]; then has setsid-off err "1 process(es) left their case's process group"; fi
+    is "setsid-$sb" settings.sandbox "$([ $sb = on ] && echo bubblewrap || echo 'none (--sandbox off)')"
+    # the corpus cannot be rewritten or deleted: read-only in the sandbox, a copy without it
+    rm -rf "$tmp/corpus-copy" && cp -r "$corpus" "$tmp/corpus-copy"
+    certify "rewrite-$sb" 1 --corpus "$tmp/corpus-copy" --format aem --sandbox $sb --loader 'echo x >{}; rm -f {}; exit 1 # {}'
+    diff -r "$corpus" "$tmp/corpus-copy" >/dev/null && ok || fail "rewrite-$sb: the corpus changed"
+    is "rewrite-$sb" total.verdicts.error 0
+    [ $sb = off ] && continue
+    # writes outside the case directory land nowhere
+    exp "outside-$sb" 1 triangle "echo x >$HOME/$tag; echo x >/tmp/$tag; echo x >$tmp/$tag; echo x >{dir}/ok && exit 1 # {out}" --sandbox $sb
+    [ ! -e "$HOME/$tag" ] && [ ! -e "/tmp/$tag" ] && [ ! -e "$tmp/$tag" ] && ok || fail "outside-$sb: a file written outside"
+    has "outside-$sb" json 'Read-only file system'
+    # no network: only the loopback device, down
+    certify "network-$sb" 1 --corpus "$corpus" --format aem --sandbox $sb \
+        --loader 'cat /proc/net/dev | tail -n +3 | grep -v "^ *lo:" | grep -q . && exit 0; exit 1 # {}'
+    is "network-$sb" total.verdicts.too_lenient 0
+done
 
 [ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
 echo "hostile: $passed passed, $failed failed"
