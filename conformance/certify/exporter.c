@@ -528,7 +528,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     case MCC_REJECTED: {
         /* a program that ignores SIGXFSZ sees EFBIG and exits: say why */
         struct stat st;
-        if (o->max_output_bytes && stat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
+        if (o->max_output_bytes && lstat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
             c->verdict = MCX_FAILED;
             c->detail = fmt("exit %d after its output reached the %llu-byte cap (--max-output-bytes)", r->exit_code,
                             (unsigned long long)o->max_output_bytes);

@@ -105,6 +105,14 @@ grep -q 'could not be removed' "$tmp/deep-tree.err" && fail "deep-tree: cleanup 
 [ -z "$(ls -A "$shm")" ] && ok || fail "deep-tree: left $(ls "$shm")"
 [ "$shm" = "$TMPDIR" ] || rmdir "$shm"
 
+# a case directory that cannot be entered is said so, not "command not found"
+# (without the sandbox: in it, an exporter cannot touch another case's directory)
+certify chdir 2 --exporter 'rm -rf {dir}/../*-cube; exit 1 # {out}' --format aem --sandbox off
+is chdir cases.1.scene cube
+is chdir cases.1.detail "runner error: cannot enter the case directory: No such file or directory"
+certify chdir-on 1 --exporter 'rm -rf {dir}/../*-cube; exit 1 # {out}' --format aem --sandbox on
+is chdir-on cases.1.verdict failed
+
 # --- signals: a case's `kill $PPID` is ignored; the user's SIGTERM/SIGINT in
 # any phase kills every case, removes the temporary directory and writes the
 # partial report (exit 2)
