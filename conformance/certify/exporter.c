@@ -6,9 +6,9 @@
  * then its output is validated with the target format forced, loaded by the
  * reference loader and compared with the scene's facts (faithful.c).
  */
-#define _XOPEN_SOURCE 700 /* nftw; mkdtemp */
+#define _XOPEN_SOURCE 700 /* mkdtemp, O_NOFOLLOW */
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -124,17 +124,6 @@ static char *expand(const char *tmpl, const mcx_case *c, const char *stem, const
 
 /* ---- cases ---------------------------------------------------------------------- */
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *dir)
-{
-    if (dir) nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Builds the case of scene i in ROOT/NN-name; 0, or -1 with why. */
 /* ---- scope (--scope) ------------------------------------------------------------ */
 
@@ -235,6 +224,7 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
         return snprintf(why, why_size, "cannot write scene %s into %s", c->scene, mcc_shown(c->dir, shown, sizeof shown)), -1;
     }
     mcs_scene_free(s);
+    c->input_bytes = mcx_tree_bytes(c->dir);
     c->in_path = fmt("%s/%s", c->dir, main_file);
     char *name = o->output_name ? expand(o->output_name, c, c->scene, o->format, 0)
                                 : fmt("%s.%s", c->scene, o->format);
@@ -268,8 +258,10 @@ static const char *code_name(mc_code code)
     return info ? info->name : "?";
 }
 
-/* Validator issues of the output: error codes (with first offsets) and warnings. */
-static void validate(const mcx_options *o, const unsigned char *data, size_t size, mcx_case *c)
+/* Validator issues of the output: error codes (with first offsets) and
+ * warnings, and its triangle count; -1 when the validator ran out of memory. */
+static int validate(const mcx_options *o, const unsigned char *data, size_t size, mcx_case *c,
+                    uint64_t *triangles)
 {
     mc_options opt;
     mc_options_init(&opt);
@@ -294,8 +286,9 @@ static void validate(const mcx_options *o, const unsigned char *data, size_t siz
             add_code(&c->warnings, &c->warning_count, code_name(is->code));
         }
     }
-    if (!res) add_code(&c->errors, &c->error_count, "OUT_OF_MEMORY");
+    if (res) *triangles = res->info.triangles;
     mc_result_free(res);
+    return res ? 0 : -1;
 }
 
 void mcx_warnings_text(const mcx_case *c, char *buf, size_t size)
@@ -326,27 +319,114 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
                          const mcx_convention *want, int search, const char *note);
 static char *stable_text(char *text, const mcx_case *c, const char *root, int cut);
 
-static void grade_output(const mcx_options *o, mcx_case *c)
+static const char *file_kind(mode_t m)
+{
+    if (S_ISLNK(m)) return "a symbolic link";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+/* The output, read the only way the grader reads what an exporter left: a
+ * regular file (O_NOFOLLOW: a link to /etc/passwd or a 2 GB file is not
+ * followed; fstat: no FIFO, device or directory), opened O_NONBLOCK (a lease
+ * held by an escaped process makes the open fail, not wait) and never more
+ * than the cap. NULL with the verdict and detail set. */
+static unsigned char *read_output(const mcx_options *o, mcx_case *c, const char *shown, size_t *size)
 {
     struct stat st;
-    if (stat(c->out_path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int fd = open(c->out_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 && (errno == ELOOP || errno == ENXIO) && lstat(c->out_path, &st) == 0) {
         c->verdict = MCX_NO_OUTPUT;
-        /* relative to the case directory: the report must not depend on the temporary root */
-        size_t root = strlen(c->dir);
-        const char *shown = strncmp(c->out_path, c->dir, root) == 0 && c->out_path[root] == '/' ? c->out_path + root + 1
-                                                                                                  : c->out_path;
-        c->detail = fmt("exit 0 but no output: %s not found in the case directory", shown);
-        return;
+        c->detail = fmt("exit 0 but the output %s is %s, not a file (certify reads regular files only)", shown,
+                        file_kind(st.st_mode));
+        return NULL;
+    }
+    if (fd < 0) {
+        c->verdict = MCX_NO_OUTPUT;
+        c->detail = errno == ENOENT ? fmt("exit 0 but no output: %s not found in the case directory", shown)
+                                    : fmt("exit 0 but the output %s cannot be opened: %s", shown, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        c->verdict = MCX_NO_OUTPUT;
+        c->detail = fmt("exit 0 but the output %s is %s, not a file (certify reads regular files only)", shown,
+                        file_kind(st.st_mode));
+        close(fd);
+        return NULL;
     }
     c->output_bytes = (uint64_t)st.st_size;
-    size_t size;
-    unsigned char *data = mcc_read_file(c->out_path, &size);
+    if (o->max_output_bytes && (uint64_t)st.st_size > o->max_output_bytes) {
+        c->verdict = MCX_FAILED;
+        c->detail = fmt("the output %s has %llu bytes, over the %llu-byte cap (--max-output-bytes)", shown,
+                        (unsigned long long)st.st_size, (unsigned long long)o->max_output_bytes);
+        close(fd);
+        return NULL;
+    }
+    size_t want = (size_t)st.st_size, n = 0;
+    unsigned char *data = malloc(want + 1);
+    while (data && n < want) {
+        ssize_t got = read(fd, data + n, want - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break; /* shrunk, or an error: what was read is graded */
+        n += (size_t)got;
+    }
+    close(fd);
     if (!data) {
-        c->verdict = MCX_NO_OUTPUT;
-        c->detail = fmt("the output %s cannot be read", strrchr(c->out_path, '/') ? strrchr(c->out_path, '/') + 1 : c->out_path);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: out of memory reading the %llu-byte output", (unsigned long long)want);
+        return NULL;
+    }
+    data[n] = '\0';
+    *size = n;
+    return data;
+}
+
+/* The scene's geometry budget: an output with many times the scene's
+ * triangles is unfaithful whatever else it holds, and is not built (a decoy
+ * of millions of triangles would cost the grader gigabytes). 1 when it is
+ * over (verdict set). */
+static int over_geometry(mcx_case *c, uint64_t out_triangles)
+{
+    mcs_scene *s = NULL;
+    mcs_facts f;
+    for (size_t i = 0; i < mcs_scene_count() && !s; i++)
+        if (strcmp(mcs_scene_name(i), c->scene) == 0) s = mcs_scene_build(i);
+    if (!s || mcs_facts_build(s, &f) != 0) {
+        mcs_scene_free(s);
+        return 0; /* the grading that follows reports it */
+    }
+    uint64_t scene = (uint64_t)f.triangle_count + f.line_count;
+    mcs_facts_free(&f);
+    mcs_scene_free(s);
+    /* merging, splitting and triangulating stay far below this */
+    uint64_t budget = MCX_GEOMETRY_FACTOR * scene + 1024;
+    if (out_triangles <= budget) return 0;
+    c->verdict = MCX_UNFAITHFUL;
+    c->detail = fmt("unfaithful: %llu times the geometry (%llu triangles for the scene's %llu): not built",
+                    (unsigned long long)(out_triangles / (scene ? scene : 1)), (unsigned long long)out_triangles,
+                    (unsigned long long)scene);
+    return 1;
+}
+
+static void grade_output(const mcx_options *o, mcx_case *c)
+{
+    /* relative to the case directory: the report must not depend on the temporary root */
+    size_t root = strlen(c->dir);
+    const char *shown = strncmp(c->out_path, c->dir, root) == 0 && c->out_path[root] == '/' ? c->out_path + root + 1
+                                                                                              : c->out_path;
+    size_t size;
+    unsigned char *data = read_output(o, c, shown, &size);
+    if (!data) return;
+    uint64_t triangles = 0;
+    if (validate(o, data, size, c, &triangles) != 0) {
+        free(data);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: the validator ran out of memory on the %zu-byte output", size);
         return;
     }
-    validate(o, data, size, c);
     if (c->error_count || (o->werror && c->warning_count)) {
         c->verdict = MCX_INVALID;
         char list[600] = "";
@@ -357,6 +437,10 @@ static void grade_output(const mcx_options *o, mcx_case *c)
             used += (size_t)snprintf(list + used, sizeof list - used, " %s", codes[i]);
         c->detail = fmt("invalid output: %zu %s:%s%s", n, c->error_count ? "error code(s)" : "warning code(s) (--werror)",
                         list, n > 8 ? " ..." : "");
+        free(data);
+        return;
+    }
+    if (over_geometry(c, triangles)) {
         free(data);
         return;
     }
@@ -388,6 +472,13 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     memset(&err, 0, sizeof err);
     mcl_status st2 = mcl_load(mcl_format_from_name(o->format), data, size, NULL, &m, &err);
     free(data);
+    if (st2 == MCL_ERR_NOMEM || st2 == MCL_ERR_LIMIT) {
+        /* the grader's own limit: not the exporter's fault */
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: the reference loader ran out of memory or hit a limit on the output: %s",
+                        err.reason);
+        return;
+    }
     if (st2 != MCL_OK) {
         /* the validator found no error: a reference loader limit, or a disagreement to report */
         c->verdict = MCX_INVALID;
@@ -481,9 +572,19 @@ static void settle_conventions(const mcx_options *o, mcx_run *r, const char *roo
             r->convention_cases += c->judgement.explained;
             continue;
         }
+        /* read again as the grader reads it (a regular file, bounded): the
+         * verdict and detail stay those of the first grading when it fails */
+        mcx_verdict was = c->verdict;
+        char *detail = c->detail;
         size_t size;
-        unsigned char *data = mcc_read_file(c->out_path, &size);
-        if (!data) continue;
+        c->detail = NULL;
+        unsigned char *data = read_output(o, c, "", &size);
+        if (!data) {
+            free(c->detail);
+            c->verdict = was, c->detail = detail;
+            continue;
+        }
+        c->detail = detail;
         char note[800] = "", own[320] = "";
         if (c->judgement.explained) {
             mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
@@ -608,12 +709,26 @@ static int reason_matches(const char *note, const char *said)
     return 0;
 }
 
+/* --max-output-bytes bounds the case, all its files together: RLIMIT_FSIZE
+ * stops one file at the cap, this catches many files under it. */
+static int over_case_cap(const mcx_options *o, mcx_case *c, const mcc_result *r)
+{
+    if (!o->max_output_bytes || r->outcome == MCC_RUNNER_ERROR) return 0;
+    uint64_t now = mcx_tree_bytes(c->dir), wrote = now > c->input_bytes ? now - c->input_bytes : 0;
+    if (wrote <= o->max_output_bytes) return 0;
+    c->verdict = MCX_FAILED;
+    c->detail = fmt("wrote %llu bytes in its case directory, over the %llu-byte cap per case (--max-output-bytes)",
+                    (unsigned long long)wrote, (unsigned long long)o->max_output_bytes);
+    return 1;
+}
+
 static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc_result *r)
 {
     char line[200], sig[32];
     c->exit_code = r->exit_code;
     c->signal = r->signal;
     c->duration_ms = r->duration_ms;
+    c->escaped = r->escaped;
     /* the runner keeps the last MCC_STDERR_TAIL bytes of what it counted */
     int cut = r->stderr_bytes > MCC_STDERR_TAIL;
     c->stderr_tail = stable_text(r->stderr_tail ? strdup(r->stderr_tail) : NULL, c, root, cut);
@@ -621,12 +736,16 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     const char *name = mcc_signal_name(r->signal);
     if (name) snprintf(sig, sizeof sig, "%s", name);
     else snprintf(sig, sizeof sig, "signal %d", r->signal);
+    if (over_case_cap(o, c, r)) {
+        c->detail = stable_text(c->detail, c, root, 0);
+        return;
+    }
     switch (r->outcome) {
     case MCC_ACCEPTED: grade_output(o, c); break;
     case MCC_REJECTED: {
         /* a program that ignores SIGXFSZ sees EFBIG and exits: say why */
         struct stat st;
-        if (o->max_output_bytes && stat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
+        if (o->max_output_bytes && lstat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
             c->verdict = MCX_FAILED;
             c->detail = fmt("exit %d after its output reached the %llu-byte cap (--max-output-bytes)", r->exit_code,
                             (unsigned long long)o->max_output_bytes);
@@ -648,7 +767,8 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     case MCC_CRASHED:
         if (mcc_is_leak(r)) {
             c->verdict = MCX_LEAK;
-            c->detail = fmt("leaked memory: LeakSanitizer report (exit %d); the output was not graded", r->exit_code);
+            c->detail = r->signal ? fmt("leaked memory: LeakSanitizer report (%s, abort_on_error); the output was not graded", sig)
+                                  : fmt("leaked memory: LeakSanitizer report (exit %d); the output was not graded", r->exit_code);
             break;
         }
         c->verdict = MCX_CRASH;
@@ -665,7 +785,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
         break;
     default:
         c->verdict = MCX_ERROR;
-        if (r->exit_code == 127 || r->exit_code == 126)
+        if ((r->exit_code == 127 || r->exit_code == 126) && !(r->error && strncmp(r->error, "cannot enter", 12) == 0))
             /* the command runs in the case directory: a relative path no longer resolves */
             c->detail = fmt("runner error: the shell could not %s the exporter command (exit %d) in the case "
                             "directory: give absolute paths or start them with {cwd}%s%s",
@@ -879,35 +999,51 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         mcc_corpus corpus = {.dir = out->root, .generator = "", .manifest_cases = out->count, .cases = rc,
                              .count = out->count};
         mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
-        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
+        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes,
+                              .bwrap = o->bwrap, .max_memory = o->max_memory};
         const char **names = calloc(out->count + 1, sizeof *names), **inputs = calloc(out->count + 1, sizeof *inputs);
         for (size_t i = 0; names && inputs && i < out->count; i++)
             names[i] = out->cases[i].scene, inputs[i] = out->cases[i].in_path;
         mcc_watch_options wo = {.progress = o->progress, .sanity = !o->no_sanity_stop, .names = names,
                                 .inputs = inputs, .classify = classify_ended, .ctx = out};
         mcc_watcher *w = names && inputs ? mcc_watcher_new(&wo, out->count) : NULL;
-        if (w) ro.watch = mcc_watcher_fn, ro.watch_ctx = w;
+        if (w) ro.watch = mcc_watcher_fn, ro.watch_input = mcc_watcher_input, ro.watch_ctx = w;
         int ran = mcc_run(&loader, &corpus, &ro, res);
         mcc_watcher_finish(w);
-        if (ran == -2 && mcc_watcher_stop_reason(w)) {
-            snprintf(why, why_size, "%s", mcc_watcher_stop_reason(w));
+        if (ran == -2) { /* the watch stopped it: no report */
+            snprintf(why, why_size, "%s", mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
             status = -2;
-        } else if (ran != 0) {
-            snprintf(why, why_size, "interrupted (every exporter process was killed)");
-            status = -1;
         }
         mcc_watcher_free(w);
         free(names), free(inputs);
     }
-    for (size_t i = 0; status == 0 && i < out->count; i++)
-        if (out->cases[i].verdict != MCX_SKIPPED && out->cases[i].verdict != MCX_OUT_OF_SCOPE) grade(o, out->root, &out->cases[i], &res[i]);
-    if (status == 0) settle_conventions(o, out, out->root), tally(out);
+    /* a SIGINT or SIGTERM, during the run or the grading: the cases not
+     * graded are errors, the report is partial (status 1) */
+    for (size_t i = 0; status == 0 && i < out->count; i++) {
+        mcx_case *c = &out->cases[i];
+        if (c->verdict == MCX_SKIPPED || c->verdict == MCX_OUT_OF_SCOPE) continue;
+        if (!mcc_interrupted()) {
+            grade(o, out->root, c, &res[i]);
+            continue;
+        }
+        free(c->detail);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: not run or not graded: certify was interrupted (SIGINT or SIGTERM)");
+    }
+    /* conventions are settled over the graded cases only: an interrupted
+     * run's errors are not judged again */
+    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root);
+    if (status == 0) tally(out);
+    if (status == 0 && mcc_interrupted()) {
+        snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");
+        status = 1;
+    }
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
     free(rc);
     free(scene_of);
     free(command);
-    if (!o->keep) remove_tree(out->root);
+    if (!o->keep) out->cleanup_failures = mcx_remove_tree(out->root);
     return status;
 }
 

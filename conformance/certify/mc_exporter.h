@@ -61,10 +61,17 @@ typedef struct mcx_options {
     FILE *progress;          /* the progress line goes there (a terminal), NULL: none */
     int no_sanity_stop;      /* run every case even when the first ones all fail alike */
     int pictures;            /* draw every judged case in HTML, not only the unfaithful ones */
+    const char *bwrap;       /* run each case in bubblewrap (mcc_run_options.bwrap), or NULL */
+    uint64_t max_memory;     /* RLIMIT_AS per case, 0: none */
+    const char *isolation;   /* what the certificate says: "bubblewrap", "none (why)"; or NULL */
 } mcx_options;
 
 /* Is --scope's text valid? 0, or -1 with the reason. */
 int mcx_scope_check(const char *scope, char *why, size_t why_size);
+
+/* An output with more than this many times the scene's triangles (plus
+ * 1024) is unfaithful without being built (exporter.c, over_geometry). */
+#define MCX_GEOMETRY_FACTOR 16
 
 #define MCX_MAX_FINDINGS 12  /* lost facts listed per case (the count stays exact) */
 
@@ -179,6 +186,7 @@ typedef struct mcx_case {
     uint64_t *warning_at;     /* the first offset of each */
     size_t warning_count;
     uint64_t output_bytes;
+    uint64_t input_bytes;     /* what the case directory held before the run (the scene) */
     int exit_code, signal;
     char *stderr_tail;
     double duration_ms;
@@ -186,6 +194,7 @@ typedef struct mcx_case {
     mcx_judgement judgement;  /* the conventions it was compared under */
     unsigned loops;           /* animations that matched only read as loops */
     mcx_picture *picture;     /* what the HTML certificate draws (unfaithful cases, or all with --pictures), or NULL */
+    unsigned escaped;         /* processes that left its process group, killed */
 } mcx_case;
 
 typedef struct mcx_counts {
@@ -209,16 +218,27 @@ typedef struct mcx_run {
     mcx_convention convention; /* the run's conventions (none, the demanded, or found) */
     unsigned convention_cases; /* cases that needed them */
     unsigned loop_cases;       /* conforming cases whose animations matched only as loops */
+    unsigned cleanup_failures; /* entries of root that could not be removed */
 } mcx_run;
 
-/* Runs every case; 0, or -1 with a one-line reason in why (bad options,
- * cannot create directories, interrupted). */
+/* Runs every case; 0, 1 when interrupted (SIGINT/SIGTERM, see
+ * mcc_catch_signals: every exporter process killed, the cases not graded
+ * are errors, the run is complete enough for a partial report; why says
+ * so), or -1 with a one-line reason in why (bad options, cannot create
+ * directories). The temporary directory is removed in every case (unless
+ * keep), its failures counted in cleanup_failures. */
 int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size);
 void mcx_run_free(mcx_run *r);
 
 /* "1 warning: CODE at 0x1c" or "2 warnings: A at 0x10, B at 0x2c" (the
  * first few); "" without warnings. */
 void mcx_warnings_text(const mcx_case *c, char *buf, size_t size);
+
+/* Case directories (tree.c): removal and the bytes of the regular files
+ * they hold, both iterative (any depth), never following a link.
+ * mcx_remove_tree returns the number of entries it could not remove. */
+unsigned mcx_remove_tree(const char *root);
+uint64_t mcx_tree_bytes(const char *root);
 
 /* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */
 double mcx_score(const mcx_counts *c);

@@ -191,8 +191,8 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddStringToObject(doc, "tool_version", r->version);
     if (r->timestamp) cJSON_AddStringToObject(doc, "generated_at", r->timestamp);
     cJSON *ex = cJSON_AddObjectToObject(doc, "exporter");
-    mc_json_add_text(ex, "command", run->opt.command);
-    if (run->opt.output_name) mc_json_add_text(ex, "output_name", run->opt.output_name);
+    mcc_json_add_clean(ex, "command", run->opt.command);
+    if (run->opt.output_name) mcc_json_add_clean(ex, "output_name", run->opt.output_name);
     else cJSON_AddNullToObject(ex, "output_name");
     cJSON_AddStringToObject(ex, "format", run->opt.format);
     cJSON *settings = cJSON_AddObjectToObject(doc, "settings");
@@ -200,6 +200,7 @@ cJSON *mcx_report_json(const mcx_report *r)
     cJSON_AddNumberToObject(settings, "timeout_s", run->opt.timeout_s);
     cJSON_AddNumberToObject(settings, "max_output_bytes", (double)run->opt.max_output_bytes);
     cJSON_AddBoolToObject(settings, "werror", run->opt.werror);
+    if (run->opt.isolation) cJSON_AddStringToObject(settings, "sandbox", run->opt.isolation);
     if (run->opt.only_scene) cJSON_AddStringToObject(settings, "scene", run->opt.only_scene);
     else cJSON_AddNullToObject(settings, "scene");
     if (run->opt.scope) cJSON_AddStringToObject(settings, "scope", run->opt.scope);

@@ -23,8 +23,6 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <time.h>
-#include <dlfcn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mc_certify.h"
@@ -56,6 +54,39 @@ static double mono_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* Every IN_ACCESS event so far. */
+static void drain(mcc_watcher *w)
+{
+    if (w->fd < 0) return;
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    for (;;) {
+        ssize_t n = read(w->fd, buf, sizeof buf);
+        if (n <= 0) return;
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *e = (const struct inotify_event *)p;
+            /* IN_ACCESS only: a copy's watch ends with IN_IGNORED when it is removed */
+            if ((e->mask & IN_ACCESS) && e->wd >= 0 && (size_t)e->wd < w->read_size) w->read[e->wd] = 1;
+            p += sizeof *e + e->len;
+        }
+    }
+}
+
+/* Watches case i's input (path, NULL: none) for reads; wd[i] -1 when it cannot. */
+static void add_watch(mcc_watcher *w, size_t i, const char *path)
+{
+    if (w->fd < 0 || !path) return;
+    int wd = inotify_add_watch(w->fd, path, IN_ACCESS);
+    if (wd >= 0 && (size_t)wd >= w->read_size) {
+        size_t size = (size_t)wd * 2 + 16;
+        unsigned char *r = realloc(w->read, size);
+        if (!r) return;
+        memset(r + w->read_size, 0, size - w->read_size);
+        w->read = r, w->read_size = size;
+    }
+    if (wd >= 0) w->read[wd] = 0; /* a new watch: reads before it do not count */
+    w->wd[i] = wd;
+}
+
 mcc_watcher *mcc_watcher_new(const mcc_watch_options *o, size_t count)
 {
     mcc_watcher *w = calloc(1, sizeof *w);
@@ -70,19 +101,18 @@ mcc_watcher *mcc_watcher_new(const mcc_watch_options *o, size_t count)
     w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     for (size_t i = 0; i < count; i++) {
         w->wd[i] = -1;
-        if (w->fd >= 0 && o->inputs[i]) w->wd[i] = inotify_add_watch(w->fd, o->inputs[i], IN_ACCESS);
-        if (w->wd[i] >= 0 && (size_t)w->wd[i] >= w->read_size) {
-            size_t size = (size_t)w->wd[i] * 2 + 16;
-            unsigned char *r = realloc(w->read, size);
-            if (!r) {
-                w->wd[i] = -1;
-                continue;
-            }
-            memset(r + w->read_size, 0, size - w->read_size);
-            w->read = r, w->read_size = size;
-        }
+        add_watch(w, i, o->inputs[i]);
     }
     return w;
+}
+
+void mcc_watcher_input(void *watcher, size_t index, const char *path)
+{
+    mcc_watcher *w = watcher;
+    if (!w || !w->wd || index >= w->count) return;
+    drain(w); /* the events so far belong to the old watch */
+    w->wd[index] = -1;
+    add_watch(w, index, path);
 }
 
 void mcc_watcher_free(mcc_watcher *w)
@@ -97,22 +127,6 @@ void mcc_watcher_free(mcc_watcher *w)
 const char *mcc_watcher_stop_reason(const mcc_watcher *w)
 {
     return w && w->stop[0] ? w->stop : NULL;
-}
-
-/* Every IN_ACCESS event so far. */
-static void drain(mcc_watcher *w)
-{
-    if (w->fd < 0) return;
-    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-    for (;;) {
-        ssize_t n = read(w->fd, buf, sizeof buf);
-        if (n <= 0) return;
-        for (char *p = buf; p < buf + n;) {
-            const struct inotify_event *e = (const struct inotify_event *)p;
-            if (e->wd >= 0 && (size_t)e->wd < w->read_size) w->read[e->wd] = 1;
-            p += sizeof *e + e->len;
-        }
-    }
 }
 
 /* 1: the case surely did not read its input. */
@@ -166,8 +180,9 @@ static void draw(mcc_watcher *w, const mcc_watch_state *st)
     } while (0)
     PUT("certify: %zu/%zu, %.1f s", st->done, st->total, st->elapsed_ms / 1000);
     for (size_t k = 0; k < w->nlabels; k++) PUT("%s %u %s", k ? "," : ";", w->label_count[k], w->labels[k]);
-    if (st->slowest != SIZE_MAX && w->o.names)
-        PUT("; running %s (%.1f s)", w->o.names[st->slowest], st->slowest_ms / 1000);
+    char shown[256];
+    if (st->slowest != SIZE_MAX && w->o.names) /* a corpus's names are outside text: shown cleaned */
+        PUT("; running %s (%.1f s)", mcc_shown(w->o.names[st->slowest], shown, sizeof shown), st->slowest_ms / 1000);
 #undef PUT
     struct winsize ws;
     size_t cols = 100;
@@ -208,34 +223,4 @@ void mcc_watcher_finish(mcc_watcher *w)
         fputs("\r\033[K", w->o.progress);
         fflush(w->o.progress);
     }
-}
-
-int mcc_library_probe(const char *library, char *why, size_t why_size)
-{
-    int fds[2];
-    if (pipe(fds) != 0) return 0; /* no probe: dlopen in certify says what it can */
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]), close(fds[1]);
-        return 0;
-    }
-    if (pid == 0) {
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]), close(fds[1]);
-        char path[4096];
-        snprintf(path, sizeof path, "%s%s", strchr(library, '/') ? "" : "./", library);
-        _exit(dlopen(path, RTLD_NOW | RTLD_LOCAL) ? 0 : 1);
-    }
-    close(fds[1]);
-    char buf[4096];
-    size_t used = 0;
-    ssize_t n;
-    while (used + 1 < sizeof buf && ((n = read(fds[0], buf + used, sizeof buf - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
-        if (n > 0) used += (size_t)n;
-    buf[used] = '\0';
-    close(fds[0]);
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
-    if (!strstr(buf, MCC_ASAN_NOT_FIRST)) return 0;
-    snprintf(why, why_size, "%s", MCC_ASAN_NOT_FIRST_HELP);
-    return -1;
 }

@@ -24,6 +24,8 @@
  *   anim-reversed     SAMF and E3D keyframes in reverse order (the last pose first)
  *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
  *   swap-rb           vertex colours written B, G, R (A): red and blue swapped
+ *   decoy             AEM: an extra mesh of 100 times the scene's triangles
+ *                     (its own triangles again): valid, and far too much
  *
  * and conventions an exporter applies on purpose (certify names them):
  *
@@ -355,8 +357,9 @@ static int write_aem(xmodel *x, const char *out)
             keys_cap += s->anims[a].channels[k].key_count + sample_count(s->anims[a].duration);
         keys_cap += 3 * x->nbones;
     }
-    if (aemb_resize(m, AEMB_VERTICES, x->nv) || aemb_resize(m, AEMB_INDICES, x->nv) ||
-        aemb_resize(m, AEMB_TEXTURES, s->image_count) || aemb_resize(m, AEMB_MESHES, x->nmeshes) ||
+    uint32_t decoy = bug(x, "decoy") && x->nv >= 3 && x->nv < 100000 ? 100 * (x->nv - x->nv % 3) : 0;
+    if (aemb_resize(m, AEMB_VERTICES, x->nv) || aemb_resize(m, AEMB_INDICES, x->nv + decoy) ||
+        aemb_resize(m, AEMB_TEXTURES, s->image_count) || aemb_resize(m, AEMB_MESHES, x->nmeshes + (decoy > 0)) ||
         aemb_resize(m, AEMB_MATERIALS, nmat) || aemb_resize(m, AEMB_BONES, x->nbones) ||
         aemb_resize(m, AEMB_ANIMATIONS, anims) || aemb_resize(m, AEMB_SEQUENCES, anims * x->nbones) ||
         aemb_resize(m, AEMB_KEYFRAMES, keys_cap)) {
@@ -398,6 +401,12 @@ static int write_aem(xmodel *x, const char *out)
         m->meshes[k].first_index = x->meshes[k].first;
         m->meshes[k].index_count = x->meshes[k].count + (bug(x, "line-range") ? x->meshes[k].line_indices : 0);
         m->meshes[k].material = x->meshes[k].material >= 0 ? (uint32_t)x->meshes[k].material : 0;
+    }
+    if (decoy) {
+        for (uint32_t i = 0; i < decoy; i++) m->indices[x->nv + i] = i % (x->nv - x->nv % 3);
+        m->meshes[x->nmeshes].first_index = x->nv;
+        m->meshes[x->nmeshes].index_count = decoy;
+        m->meshes[x->nmeshes].material = 0;
     }
     for (uint32_t b = 0; b < x->nbones; b++) {
         memcpy(m->bones[b].inverse_bind, x->ibm + b * 16, 64);
