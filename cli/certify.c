@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "certify.h"
 #include "cliutil.h"
@@ -44,9 +45,8 @@ static const char usage_text[] =
     "      --exporter CMD    a command run by /bin/sh -c per scene, in a fresh directory holding\n"
     "                        the scene: {in} the scene's absolute path, {out} the path to write,\n"
     "                        {stem} the scene's name, {dir} the case directory, {format},\n"
-    "                        {cwd} the directory certify started in (a relative program,\n"
-    "                        ./tool, or script, python3 tool.py, is made absolute; other\n"
-    "                        files of yours: {cwd}/file)\n"
+    "                        {cwd} the directory certify started in (a relative program or\n"
+    "                        script is made absolute; other files of yours: {cwd}/file)\n"
     "      --output-name T   where the exporter writes, relative to the case directory ({stem},\n"
     "                        {format} replaced; default {stem}.FMT)\n"
     "      --scene-format F  the form of {in}: gltf (default, buffers embedded), gltf-separate,\n"
@@ -55,6 +55,10 @@ static const char usage_text[] =
     "      --max-output-bytes N  output size cap per case (default 268435456)\n"
     "      --werror          validator warnings make an output invalid\n"
     "      --keep            keep the case directories (their root is printed on stderr)\n"
+    "      --convention C    demand conventions (uv=top-left|bottom-left,up=y|z|..,scale=N,\n"
+    "                        winding=ccw|cw); default: found per run, named\n"
+    "      --scope S         what it writes: static, skinned, animated, all, or group names\n"
+    "      --pictures        HTML: draw every output beside its scene, not only unfaithful ones\n"
     "Options:\n"
     "  -f, --format FMT      only FMT's cases (aem, semodel, aamf, e3d, nlm); the exporter's format\n"
     "  -c, --corpus DIR      corpus with manifest.json (default: the installed one,\n"
@@ -65,14 +69,19 @@ static const char usage_text[] =
     "      --report FILE     write that report to FILE instead\n"
     "      --json FILE, --junit FILE, --html FILE, --text FILE\n"
     "                        also write that report to FILE (any number of them)\n"
+    "      --sandbox MODE    auto (default), on or off: each command in bubblewrap, no network,\n"
+    "                        the case directory the one writable place; on fails without it\n"
+    "      --max-memory N    address-space limit per case in bytes (default 0, none)\n"
     "      --timings         add per-case durations (reports are no longer reproducible)\n"
     "      --timestamp       add the time of the run\n"
+    "      --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
+    "      --keep-going      run every case even when the first 5 all fail the same way\n"
+    "                        without reading their input (default: stop, exit 2)\n"
     "  -h, --help            print this help and exit\n"
     "\n"
     "Exit codes: 0 every case conforming (skipped cases and correct refusals aside), 1 some\n"
-    "case not conforming,\n"
-    "2 usage error, bad corpus, loader cannot be started, or a case could not be run,\n"
-    "4 a report could not be written completely.\n";
+    "case not conforming, 2 usage error, bad corpus, loader cannot be started, a case could\n"
+    "not be run, or interrupted, 4 a report could not be written completely.\n";
 
 typedef struct options {
     mcc_loader loader;
@@ -83,7 +92,14 @@ typedef struct options {
     enum kind output;
     mcc_run_options run;
     int timings, timestamp;
+    const char *sandbox;   /* "auto", "on", "off" */
+    char bwrap[4096];
+    char isolation[400];   /* what the reports say about it */
     mcx_options exporter;  /* exporter.command set: --exporter */
+    mcx_convention convention; /* --convention */
+    int convention_given;
+    int progress;          /* --progress 1, --no-progress 0, -1: on a terminal */
+    int keep_going;        /* --keep-going: no sanity stop */
 } options;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -148,12 +164,73 @@ static int parse_bytes(const char *s, uint64_t *out)
     return 0;
 }
 
+static int parse_memory(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-' || (v && v < (1u << 20)))
+        return usage_error("--max-memory expects bytes, 0 or at least 1048576, got '%s'", s);
+    *out = v;
+    return 0;
+}
+
+/* --sandbox: bwrap's path in o->bwrap when commands are isolated, and what
+ * the reports say in o->isolation. 0, or the exit code (on, and unusable). */
+static int resolve_sandbox(options *o, int commands)
+{
+    char why[300];
+    o->run.bwrap = NULL;
+    if (strcmp(o->sandbox, "off") == 0) {
+        snprintf(o->isolation, sizeof o->isolation, "none (--sandbox off)");
+        return 0;
+    }
+    if (!commands && strcmp(o->sandbox, "on") == 0)
+        return usage_error("--sandbox on: --library and --reference run in certify's children, without "
+                           "bubblewrap (use --loader with a command, or --sandbox off)");
+    if (!commands) {
+        snprintf(o->isolation, sizeof o->isolation, "none (the library runs in certify's children)");
+        return 0;
+    }
+    if (mcc_sandbox_probe(o->bwrap, sizeof o->bwrap, why, sizeof why) != 0) {
+        if (strcmp(o->sandbox, "on") == 0) {
+            fprintf(stderr, "modelcheck certify: --sandbox on: %s\n", why);
+            return EXIT_USAGE;
+        }
+        snprintf(o->isolation, sizeof o->isolation, "none (%s)", why);
+        fprintf(stderr, "modelcheck certify: not isolated: %s\n", why);
+        return 0;
+    }
+    o->run.bwrap = o->bwrap;
+    snprintf(o->isolation, sizeof o->isolation, "bubblewrap");
+    return 0;
+}
+
+/* Processes that left their case's process group and were killed after it
+ * (the runner's sub-reaper): said, since the sandbox would have stopped them. */
+static void say_escaped(const char *what, unsigned count, const char *first)
+{
+    char shown[512];
+    if (count)
+        fprintf(stderr, "modelcheck certify: %u process(es) left their case's process group and were killed "
+                "afterwards (first: %s %s)\n", count, what, mcc_shown(first, shown, sizeof shown));
+}
+
 static int parse_exporter_option(options *o, int ch, const char *arg);
+
+static int parse_convention(options *o, const char *arg)
+{
+    char why[256];
+    if (mcx_convention_parse(arg, &o->convention, why, sizeof why) != 0) return usage_error("%s", why);
+    o->convention_given = 1;
+    return 0;
+}
 static int check_exporter_options(const options *o);
 
 enum long_only { OPT_LOADER = 256, OPT_LIBRARY, OPT_REFERENCE, OPT_REPORT, OPT_JSON, OPT_JUNIT,
                  OPT_HTML, OPT_TEXT, OPT_TIMINGS, OPT_TIMESTAMP, OPT_EXPORTER, OPT_OUTPUT_NAME,
-                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP };
+                 OPT_SCENE_FORMAT, OPT_SCENE, OPT_MAX_OUTPUT, OPT_WERROR, OPT_KEEP, OPT_CONVENTION, OPT_SCOPE,
+                 OPT_PROGRESS, OPT_NO_PROGRESS, OPT_KEEP_GOING, OPT_PICTURES, OPT_SANDBOX, OPT_MAX_MEMORY };
 
 /* 0 to go on, -1 after --help, else the exit code. */
 static int parse_args(options *o, int argc, char **argv)
@@ -181,6 +258,14 @@ static int parse_args(options *o, int argc, char **argv)
         {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT},
         {"werror", no_argument, NULL, OPT_WERROR},
         {"keep", no_argument, NULL, OPT_KEEP},
+        {"convention", required_argument, NULL, OPT_CONVENTION},
+        {"scope", required_argument, NULL, OPT_SCOPE},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+        {"pictures", no_argument, NULL, OPT_PICTURES},
+        {"sandbox", required_argument, NULL, OPT_SANDBOX},
+        {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     opterr = 0;
@@ -209,6 +294,12 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_TEXT: o->extra[KIND_TEXT] = optarg; break;
         case OPT_TIMINGS: o->timings = 1; break;
         case OPT_TIMESTAMP: o->timestamp = 1; break;
+        case OPT_SANDBOX:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off"))
+                rc = usage_error("--sandbox expects auto, on or off, got '%s'", optarg);
+            o->sandbox = optarg;
+            break;
+        case OPT_MAX_MEMORY: rc = parse_memory(optarg, &o->run.max_memory); break;
         case OPT_EXPORTER:
         case OPT_OUTPUT_NAME:
         case OPT_SCENE_FORMAT:
@@ -216,6 +307,12 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_MAX_OUTPUT:
         case OPT_WERROR:
         case OPT_KEEP: rc = parse_exporter_option(o, ch, optarg); break;
+        case OPT_CONVENTION: rc = parse_convention(o, optarg); break;
+        case OPT_SCOPE: o->exporter.scope = optarg; break;
+        case OPT_PROGRESS: o->progress = 1; break;
+        case OPT_NO_PROGRESS: o->progress = 0; break;
+        case OPT_KEEP_GOING: o->keep_going = 1; break;
+        case OPT_PICTURES: o->exporter.pictures = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
@@ -223,9 +320,10 @@ static int parse_args(options *o, int argc, char **argv)
     if (rc) return rc;
     if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
     if (o->exporter.command) return check_exporter_options(o);
-    if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep)
-        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror and --keep "
-                           "go with --exporter");
+    if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep ||
+        o->convention_given || o->exporter.scope)
+        return usage_error("--output-name, --scene-format, --scene, --max-output-bytes, --werror, --keep, "
+                           "--convention and --scope go with --exporter");
     if (o->loader_modes != 1)
         return usage_error("give exactly one of --loader CMD, --library LIB.so, --reference, --exporter CMD");
     if (o->loader.mode == MCC_MODE_COMMAND && !o->loader.command[0])
@@ -269,21 +367,67 @@ typedef struct report_of {
 } report_of;
 static int write_reports(const options *o, const report_of *r);
 
+static FILE *progress_stream(const options *o)
+{
+    return o->progress == 1 || (o->progress < 0 && isatty(STDERR_FILENO)) ? stderr : NULL;
+}
+
+/* A loader case, ended: its verdict for the progress line; how it failed,
+ * alike for cases that failed alike (the case's path replaced by {}). */
+static const char *classify_loader(void *ctx, size_t index, const mcc_result *res, int *failed, char *how,
+                                   size_t how_size)
+{
+    const mcc_corpus *corpus = ctx;
+    const char *path = corpus->cases[index].path, *tail = res->stderr_tail ? res->stderr_tail : "";
+    size_t end = strlen(tail);
+    while (end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == ' ')) end--;
+    size_t start = end;
+    while (start > 0 && tail[start - 1] != '\n') start--;
+    char line[200] = "";
+    size_t used = 0, plen = path ? strlen(path) : 0;
+    for (size_t i = start; i < end && used + 3 < sizeof line; i++) {
+        if (plen && end - i >= plen && strncmp(tail + i, path, plen) == 0) {
+            memcpy(line + used, "{}", 2), used += 2, i += plen - 1;
+            continue;
+        }
+        line[used++] = tail[i];
+    }
+    line[used] = '\0';
+    *failed = res->verdict != MCC_CONFORMING;
+    if (res->outcome == MCC_CRASHED) snprintf(how, how_size, "crashed");
+    else if (res->outcome == MCC_TIMED_OUT) snprintf(how, how_size, "hung");
+    else snprintf(how, how_size, "exited %d%s%s", res->exit_code, line[0] ? ": " : "", line);
+    return mcc_verdict_name(res->verdict);
+}
+
 static int run_exporter(options *o)
 {
     mcx_options *x = &o->exporter;
     x->format = o->format;
     x->timeout_s = o->run.timeout_s;
     x->jobs = o->run.jobs;
+    x->progress = progress_stream(o);
+    x->no_sanity_stop = o->keep_going;
+    if (o->convention_given) x->convention = &o->convention;
+    x->bwrap = o->run.bwrap;
+    x->max_memory = o->run.max_memory;
+    x->isolation = o->isolation;
     if (!x->max_output_bytes) x->max_output_bytes = (uint64_t)256 << 20;
     mcx_run run;
     char why[512];
-    if (mcx_certify(x, &run, why, sizeof why) != 0) {
+    int status = mcx_certify(x, &run, why, sizeof why);
+    if (status < 0) {
         fprintf(stderr, "modelcheck certify: %s\n", why);
+        if (run.cleanup_failures)
+            fprintf(stderr, "modelcheck certify: %u entr%s of the temporary directory could not be removed\n",
+                    run.cleanup_failures, run.cleanup_failures == 1 ? "y" : "ies");
         mcx_run_free(&run);
         return EXIT_USAGE;
     }
     char shown[4096];
+    if (run.cleanup_failures)
+        fprintf(stderr, "modelcheck certify: %u entr%s of %s could not be removed\n", run.cleanup_failures,
+                run.cleanup_failures == 1 ? "y" : "ies", mcc_shown(run.root, shown, sizeof shown));
     if (x->keep) fprintf(stderr, "modelcheck certify: case directories kept in %s\n", mcc_shown(run.root, shown, sizeof shown));
     char stamp[32];
     time_t now = time(NULL);
@@ -292,11 +436,19 @@ static int run_exporter(options *o)
     mcx_report r = {.run = &run, .version = MCC_VERSION, .timestamp = o->timestamp ? stamp : NULL,
                     .timings = o->timings};
     int rc = mcx_counts_pass(&run.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
-    if (run.total.verdict[MCX_ERROR]) {
+    if (status > 0) {
+        fprintf(stderr, "modelcheck certify: %s\n", why);
+        rc = EXIT_USAGE;
+    } else if (run.total.verdict[MCX_ERROR]) {
         fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
                 run.total.verdict[MCX_ERROR]);
         rc = EXIT_USAGE;
     }
+    unsigned escaped = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < run.count; i++)
+        if (run.cases[i].escaped && !escaped++) first = run.cases[i].scene;
+    say_escaped("scene", escaped, first ? first : "");
     report_of of = {.exporter = &r};
     if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
     mcx_run_free(&run);
@@ -352,11 +504,29 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     mcc_result *results = calloc(corpus->count, sizeof *results);
     mcc_summary summary;
     if (!results) return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
-    if (mcc_run(&o->loader, corpus, &o->run, results) != 0) {
-        fputs("modelcheck certify: interrupted (every loader process was killed)\n", stderr);
+    const char **names = calloc(corpus->count + 1, sizeof *names), **inputs = calloc(corpus->count + 1, sizeof *inputs);
+    for (size_t i = 0; names && inputs && i < corpus->count; i++)
+        names[i] = corpus->cases[i].file, inputs[i] = corpus->cases[i].path;
+    /* the sanity stop is for commands: an in-process loader is handed the bytes */
+    mcc_watch_options wo = {.progress = progress_stream(o),
+                            .sanity = o->loader.mode == MCC_MODE_COMMAND && !o->keep_going,
+                            .names = names, .inputs = inputs, .classify = classify_loader, .ctx = (void *)corpus};
+    mcc_watcher *w = names && inputs ? mcc_watcher_new(&wo, corpus->count) : NULL;
+    if (w) o->run.watch = mcc_watcher_fn, o->run.watch_input = mcc_watcher_input, o->run.watch_ctx = w;
+    int ran = mcc_run(&o->loader, corpus, &o->run, results);
+    mcc_watcher_finish(w);
+    if (ran == -2) { /* the watch stopped it: no report, the run says nothing */
+        fprintf(stderr, "modelcheck certify: %s\n", mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
+        mcc_watcher_free(w);
+        free(names), free(inputs);
         mcc_results_free(results, corpus->count);
         return EXIT_USAGE;
     }
+    mcc_watcher_free(w);
+    free(names), free(inputs);
+    /* interrupted: every loader process was killed; the report is written
+     * all the same, the unfinished cases "not run", and the exit code is 2 */
+    int interrupted = ran != 0;
     if (mcc_summarize(corpus, results, &summary) != 0) {
         mcc_results_free(results, corpus->count);
         return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
@@ -367,19 +537,31 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     if (o->timestamp && gmtime_r(&now, &tm)) strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
     mcc_report r = {.loader = &o->loader, .corpus = corpus, .results = results, .summary = &summary,
                     .only_format = o->format, .timeout_s = o->run.timeout_s, .timings = o->timings,
-                    .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION};
+                    .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION,
+                    .isolation = o->isolation};
     int rc = mcc_counts_conforming(&summary.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
-    if (summary.total.verdict[MCC_ERROR]) {
+    if (summary.total.verdict[MCC_ERROR] && !interrupted) {
         fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
                 summary.total.verdict[MCC_ERROR]);
         rc = EXIT_USAGE;
     }
+    if (interrupted) {
+        fputs("modelcheck certify: interrupted (every loader process was killed; the report is partial)\n", stderr);
+        rc = EXIT_USAGE;
+    }
+    unsigned escaped = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < corpus->count; i++)
+        if (results[i].escaped && !escaped++) first = corpus->cases[i].file;
+    say_escaped("case", escaped, first ? first : "");
     report_of of = {.loader = &r};
     if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
     mcc_summary_free(&summary);
     mcc_results_free(results, corpus->count);
     return rc;
 }
+
+static int run_certify(options *o);
 
 int mcc_main(int argc, char **argv)
 {
@@ -389,9 +571,22 @@ int mcc_main(int argc, char **argv)
     o.corpus = mcc_data_path("corpus", installed, sizeof installed) == 0 ? installed : "corpus";
     o.run.timeout_s = 10;
     o.run.jobs = 1;
+    o.progress = -1;
+    o.sandbox = "auto";
     int rc = parse_args(&o, argc, argv);
     if (rc < 0) return EXIT_CONFORMING;
     if (rc > 0) return rc;
+    mcc_catch_signals(1); /* every phase: a signal ends the run with a partial report */
+    rc = run_certify(&o);
+    mcc_catch_signals(0);
+    return rc;
+}
+
+static int run_certify(options *o_)
+{
+    options o = *o_;
+    int rc = resolve_sandbox(&o, o.exporter.command || o.loader.mode == MCC_MODE_COMMAND);
+    if (rc) return rc;
     if (o.exporter.command) return run_exporter(&o);
     char why[512];
     mcc_corpus corpus;
@@ -399,6 +594,7 @@ int mcc_main(int argc, char **argv)
         fprintf(stderr, "modelcheck certify: bad corpus: %s\n", why);
         return EXIT_USAGE;
     }
+    o.loader.timeout_s = o.run.timeout_s;
     if (mcc_loader_open(&o.loader, why, sizeof why) != 0) {
         fprintf(stderr, "modelcheck certify: %s\n", why);
         mcc_corpus_free(&corpus);

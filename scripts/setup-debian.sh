@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev libcriterion-dev libssl-dev
           gcovr python3 python3-jsonschema lzma-dev clang afl++ libclang-rt-14-dev zip
           libcglm-dev gcc-multilib pre-commit git file groff-base dpkg-dev
-          emscripten node-acorn chromium)
+          emscripten node-acorn chromium bubblewrap) # bubblewrap: certify's sandbox (docs/CERTIFY.md, Running untrusted code)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -184,7 +184,7 @@ int mcc_crash_sites(const mcc_corpus *c, const mcc_result *r, mcc_crash_site_gro
     mcc_crash_site_group *g = NULL;
     size_t n = 0;
     for (size_t i = 0; i < c->count; i++) {
-        if (r[i].verdict != MCC_CRASH || !r[i].crash_site) continue;
+        if ((r[i].verdict != MCC_CRASH && r[i].verdict != MCC_LEAK) || !r[i].crash_site) continue;
         size_t j = 0;
         while (j < n && strcmp(g[j].site, r[i].crash_site) != 0) j++;
         if (j == n) {

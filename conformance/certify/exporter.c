@@ -6,15 +6,16 @@
  * then its output is validated with the target format forced, loaded by the
  * reference loader and compared with the scene's facts (faithful.c).
  */
-#define _XOPEN_SOURCE 700 /* nftw; mkdtemp */
+#define _XOPEN_SOURCE 700 /* mkdtemp, O_NOFOLLOW */
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,10 +24,10 @@
 
 static const char *const verdict_names[MCX_VERDICT_COUNT] = {
     "conforming", "refused", "failed", "invalid_output", "unfaithful",
-    "crash", "hang", "no_output", "error", "skipped"};
+    "crash", "hang", "no_output", "error", "skipped", "out_of_scope", "leak"};
 static const char *const verdict_labels[MCX_VERDICT_COUNT] = {
     "conforming", "refused (correct)", "refused a scene it can hold", "invalid output", "unfaithful",
-    "crash", "hang", "no output", "runner error", "skipped"};
+    "crash", "hang", "no output", "runner error", "skipped", "out of scope", "leak"};
 
 const char *mcx_verdict_name(mcx_verdict v)
 {
@@ -45,14 +46,16 @@ int mcx_verdict_passes(mcx_verdict v)
 
 double mcx_score(const mcx_counts *c)
 {
-    unsigned ran = c->total - c->verdict[MCX_SKIPPED];
+    unsigned ran = c->total - c->verdict[MCX_SKIPPED] - c->verdict[MCX_OUT_OF_SCOPE];
     if (!ran) return 100.0;
     return round(1000.0 * (c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED]) / ran) / 10.0;
 }
 
 int mcx_counts_pass(const mcx_counts *c)
 {
-    return c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED] + c->verdict[MCX_SKIPPED] == c->total;
+    return c->verdict[MCX_CONFORMING] + c->verdict[MCX_REFUSED] + c->verdict[MCX_SKIPPED] +
+               c->verdict[MCX_OUT_OF_SCOPE] ==
+           c->total;
 }
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -121,18 +124,64 @@ static char *expand(const char *tmpl, const mcx_case *c, const char *stem, const
 
 /* ---- cases ---------------------------------------------------------------------- */
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *dir)
-{
-    if (dir) nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Builds the case of scene i in ROOT/NN-name; 0, or -1 with why. */
+/* ---- scope (--scope) ------------------------------------------------------------ */
+
+/* The scene's kind: static (no skin, no animation), skinned (a skin, no
+ * animation) or animated. */
+static int scene_level(const mcs_scene *s)
+{
+    return s->anim_count ? 2 : s->skin_count ? 1 : 0;
+}
+
+static const char *const levels[] = {"static", "skinned", "animated", "all"};
+
+/* Each comma-separated word of scope: a level (a level holds the ones
+ * before it) or a feature group's name. */
+static int scope_word(const char *w, size_t n, const mcs_scene *s, int *known)
+{
+    *known = 1;
+    for (int l = 0; l < 4; l++)
+        if (strlen(levels[l]) == n && strncmp(w, levels[l], n) == 0) return !s || scene_level(s) <= l;
+    for (size_t i = 0; i < mcs_scene_count(); i++) {
+        mcs_scene *g = s ? NULL : mcs_scene_build(i);
+        const char *group = s ? s->group : g ? g->group : "";
+        int match = strlen(group) == n && strncmp(w, group, n) == 0;
+        mcs_scene_free(g);
+        if (s) return match;
+        if (match) return 1;
+    }
+    *known = 0;
+    return 0;
+}
+
+int mcx_scope_check(const char *scope, char *why, size_t why_size)
+{
+    if (!scope) return 0;
+    for (const char *p = scope;; p += strcspn(p, ",") + 1) {
+        size_t n = strcspn(p, ",");
+        int known;
+        scope_word(p, n, NULL, &known);
+        if (!n || !known)
+            return snprintf(why, why_size,
+                            "--scope: '%.*s' is neither static, skinned, animated, all nor a feature group "
+                            "(geometry, materials, transforms, skins, skeletons, animations, names)",
+                            (int)n, p), -1;
+        if (!p[n]) return 0;
+    }
+}
+
+static int in_scope(const char *scope, const mcs_scene *s, char *kind, size_t size)
+{
+    snprintf(kind, size, "a%s %s", scene_level(s) == 2 ? "n" : "", levels[scene_level(s)]);
+    if (!scope) return 1;
+    for (const char *p = scope;; p += strcspn(p, ",") + 1) {
+        int known;
+        if (scope_word(p, strcspn(p, ","), s, &known)) return 1;
+        if (!p[strcspn(p, ",")]) return 0;
+    }
+}
+
 static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case *c, mcc_case *rc,
                      char *why, size_t why_size)
 {
@@ -153,6 +202,14 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
     }
     memset(rc, 0, sizeof *rc);
     rc->format = mcc_format_names[fi];
+    char kind[48];
+    if (!in_scope(o->scope, s, kind, sizeof kind)) {
+        c->verdict = MCX_OUT_OF_SCOPE;
+        c->detail = fmt("out of scope (--scope %s): %s scene", o->scope, kind);
+        rc->skip_reason = c->detail;
+        mcs_scene_free(s);
+        return 0;
+    }
     if (o->form == MCS_OBJ && !s->has_obj) {
         c->verdict = MCX_SKIPPED;
         c->detail = fmt("skipped: the scene has no OBJ form (OBJ holds static meshes: no skin, no animation, no vertex colour, no empty scene)");
@@ -167,6 +224,7 @@ static int make_case(const mcx_options *o, const char *root, size_t i, mcx_case 
         return snprintf(why, why_size, "cannot write scene %s into %s", c->scene, mcc_shown(c->dir, shown, sizeof shown)), -1;
     }
     mcs_scene_free(s);
+    c->input_bytes = mcx_tree_bytes(c->dir);
     c->in_path = fmt("%s/%s", c->dir, main_file);
     char *name = o->output_name ? expand(o->output_name, c, c->scene, o->format, 0)
                                 : fmt("%s.%s", c->scene, o->format);
@@ -200,8 +258,10 @@ static const char *code_name(mc_code code)
     return info ? info->name : "?";
 }
 
-/* Validator issues of the output: error codes (with first offsets) and warnings. */
-static void validate(const mcx_options *o, const unsigned char *data, size_t size, mcx_case *c)
+/* Validator issues of the output: error codes (with first offsets) and
+ * warnings, and its triangle count; -1 when the validator ran out of memory. */
+static int validate(const mcx_options *o, const unsigned char *data, size_t size, mcx_case *c,
+                    uint64_t *triangles)
 {
     mc_options opt;
     mc_options_init(&opt);
@@ -226,8 +286,9 @@ static void validate(const mcx_options *o, const unsigned char *data, size_t siz
             add_code(&c->warnings, &c->warning_count, code_name(is->code));
         }
     }
-    if (!res) add_code(&c->errors, &c->error_count, "OUT_OF_MEMORY");
+    if (res) *triangles = res->info.triangles;
     mc_result_free(res);
+    return res ? 0 : -1;
 }
 
 void mcx_warnings_text(const mcx_case *c, char *buf, size_t size)
@@ -254,27 +315,118 @@ static void loops_text(const mcx_loops *l, char *buf, size_t size)
                  l->first);
 }
 
-static void grade_output(const mcx_options *o, mcx_case *c)
+static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data, size_t size,
+                         const mcx_convention *want, int search, const char *note);
+static char *stable_text(char *text, const mcx_case *c, const char *root, int cut);
+
+static const char *file_kind(mode_t m)
+{
+    if (S_ISLNK(m)) return "a symbolic link";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+/* The output, read the only way the grader reads what an exporter left: a
+ * regular file (O_NOFOLLOW: a link to /etc/passwd or a 2 GB file is not
+ * followed; fstat: no FIFO, device or directory), opened O_NONBLOCK (a lease
+ * held by an escaped process makes the open fail, not wait) and never more
+ * than the cap. NULL with the verdict and detail set. */
+static unsigned char *read_output(const mcx_options *o, mcx_case *c, const char *shown, size_t *size)
 {
     struct stat st;
-    if (stat(c->out_path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int fd = open(c->out_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0 && (errno == ELOOP || errno == ENXIO) && lstat(c->out_path, &st) == 0) {
         c->verdict = MCX_NO_OUTPUT;
-        /* relative to the case directory: the report must not depend on the temporary root */
-        size_t root = strlen(c->dir);
-        const char *shown = strncmp(c->out_path, c->dir, root) == 0 && c->out_path[root] == '/' ? c->out_path + root + 1
-                                                                                                  : c->out_path;
-        c->detail = fmt("exit 0 but no output: %s not found in the case directory", shown);
-        return;
+        c->detail = fmt("exit 0 but the output %s is %s, not a file (certify reads regular files only)", shown,
+                        file_kind(st.st_mode));
+        return NULL;
+    }
+    if (fd < 0) {
+        c->verdict = MCX_NO_OUTPUT;
+        c->detail = errno == ENOENT ? fmt("exit 0 but no output: %s not found in the case directory", shown)
+                                    : fmt("exit 0 but the output %s cannot be opened: %s", shown, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        c->verdict = MCX_NO_OUTPUT;
+        c->detail = fmt("exit 0 but the output %s is %s, not a file (certify reads regular files only)", shown,
+                        file_kind(st.st_mode));
+        close(fd);
+        return NULL;
     }
     c->output_bytes = (uint64_t)st.st_size;
-    size_t size;
-    unsigned char *data = mcc_read_file(c->out_path, &size);
+    if (o->max_output_bytes && (uint64_t)st.st_size > o->max_output_bytes) {
+        c->verdict = MCX_FAILED;
+        c->detail = fmt("the output %s has %llu bytes, over the %llu-byte cap (--max-output-bytes)", shown,
+                        (unsigned long long)st.st_size, (unsigned long long)o->max_output_bytes);
+        close(fd);
+        return NULL;
+    }
+    size_t want = (size_t)st.st_size, n = 0;
+    unsigned char *data = malloc(want + 1);
+    while (data && n < want) {
+        ssize_t got = read(fd, data + n, want - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break; /* shrunk, or an error: what was read is graded */
+        n += (size_t)got;
+    }
+    close(fd);
     if (!data) {
-        c->verdict = MCX_NO_OUTPUT;
-        c->detail = fmt("the output %s cannot be read", strrchr(c->out_path, '/') ? strrchr(c->out_path, '/') + 1 : c->out_path);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: out of memory reading the %llu-byte output", (unsigned long long)want);
+        return NULL;
+    }
+    data[n] = '\0';
+    *size = n;
+    return data;
+}
+
+/* The scene's geometry budget: an output with many times the scene's
+ * triangles is unfaithful whatever else it holds, and is not built (a decoy
+ * of millions of triangles would cost the grader gigabytes). 1 when it is
+ * over (verdict set). */
+static int over_geometry(mcx_case *c, uint64_t out_triangles)
+{
+    mcs_scene *s = NULL;
+    mcs_facts f;
+    for (size_t i = 0; i < mcs_scene_count() && !s; i++)
+        if (strcmp(mcs_scene_name(i), c->scene) == 0) s = mcs_scene_build(i);
+    if (!s || mcs_facts_build(s, &f) != 0) {
+        mcs_scene_free(s);
+        return 0; /* the grading that follows reports it */
+    }
+    uint64_t scene = (uint64_t)f.triangle_count + f.line_count;
+    mcs_facts_free(&f);
+    mcs_scene_free(s);
+    /* merging, splitting and triangulating stay far below this */
+    uint64_t budget = MCX_GEOMETRY_FACTOR * scene + 1024;
+    if (out_triangles <= budget) return 0;
+    c->verdict = MCX_UNFAITHFUL;
+    c->detail = fmt("unfaithful: %llu times the geometry (%llu triangles for the scene's %llu): not built",
+                    (unsigned long long)(out_triangles / (scene ? scene : 1)), (unsigned long long)out_triangles,
+                    (unsigned long long)scene);
+    return 1;
+}
+
+static void grade_output(const mcx_options *o, mcx_case *c)
+{
+    /* relative to the case directory: the report must not depend on the temporary root */
+    size_t root = strlen(c->dir);
+    const char *shown = strncmp(c->out_path, c->dir, root) == 0 && c->out_path[root] == '/' ? c->out_path + root + 1
+                                                                                              : c->out_path;
+    size_t size;
+    unsigned char *data = read_output(o, c, shown, &size);
+    if (!data) return;
+    uint64_t triangles = 0;
+    if (validate(o, data, size, c, &triangles) != 0) {
+        free(data);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: the validator ran out of memory on the %zu-byte output", size);
         return;
     }
-    validate(o, data, size, c);
     if (c->error_count || (o->werror && c->warning_count)) {
         c->verdict = MCX_INVALID;
         char list[600] = "";
@@ -288,11 +440,45 @@ static void grade_output(const mcx_options *o, mcx_case *c)
         free(data);
         return;
     }
+    if (over_geometry(c, triangles)) {
+        free(data);
+        return;
+    }
+    judge_output(o, c, data, size, o->convention, 1, NULL);
+}
+
+/* note as the first finding (the count stays exact). */
+static void prepend(mcx_findings *f, const char *note)
+{
+    mcx_findings n;
+    memset(&n, 0, sizeof n);
+    mcx_find(&n, "%s", note);
+    for (unsigned i = 0; i < f->count && i < MCX_MAX_FINDINGS; i++) {
+        if (i + 1 < MCX_MAX_FINDINGS) n.items[i + 1] = f->items[i];
+        else free(f->items[i]);
+    }
+    n.count = f->count + 1;
+    *f = n;
+}
+
+/* The verdict and detail of a valid output compared with the scene under
+ * conventions (want, or found with search); note: a first finding, or NULL.
+ * Frees data. */
+static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data, size_t size,
+                         const mcx_convention *want, int search, const char *note)
+{
     mcl_model *m = NULL;
     mcl_error err;
     memset(&err, 0, sizeof err);
     mcl_status st2 = mcl_load(mcl_format_from_name(o->format), data, size, NULL, &m, &err);
     free(data);
+    if (st2 == MCL_ERR_NOMEM || st2 == MCL_ERR_LIMIT) {
+        /* the grader's own limit: not the exporter's fault */
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: the reference loader ran out of memory or hit a limit on the output: %s",
+                        err.reason);
+        return;
+    }
     if (st2 != MCL_OK) {
         /* the validator found no error: a reference loader limit, or a disagreement to report */
         c->verdict = MCX_INVALID;
@@ -314,10 +500,28 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     /* the precision of the layout the output has, not the format's best */
     mcs_caps caps = mcs_caps_of_layout(mcc_format_index(o->format), m->layout);
     mcx_loops loops;
-    mcx_faithful(&f, &caps, m, &c->findings, &loops);
+    mcx_findings_free(&c->findings);
+    mcx_judge(&f, &caps, m, want, search, &c->judgement, &c->findings, &loops);
+    c->loops = loops.count;
+    int unfaithful = c->findings.count > 0;
+    if (note && c->findings.count) prepend(&c->findings, note);
+    c->judged = 1;
+    const char *clause = c->judgement.explained ? mcx_convention_fixed(o->format, &c->judgement.used) : NULL;
+    char conv[320] = "";
+    mcx_convention_text(&c->judgement.used, c->judgement.uv_vertices, conv, sizeof conv);
+    if (clause) /* the spec fixes it: a departure is a change, not a convention */
+        mcx_find(&c->findings, "%s at every vertex, where the spec fixes the axes (%s)", conv, clause);
+    if (c->picture) mcx_picture_free(c->picture), free(c->picture), c->picture = NULL;
+    if (unfaithful || o->pictures) {
+        c->picture = calloc(1, sizeof *c->picture);
+        if (c->picture && mcx_picture_build(&f, &caps, m, &c->judgement.used, c->picture) != 0)
+            free(c->picture), c->picture = NULL;
+    }
     mcs_facts_free(&f);
     mcs_scene_free(s);
     mcl_free(m);
+    free(c->detail);
+    c->detail = NULL;
     if (c->findings.count) {
         c->verdict = MCX_UNFAITHFUL;
         c->detail = fmt("unfaithful: %u lost or changed fact(s): %s%s", c->findings.count, c->findings.items[0],
@@ -325,15 +529,76 @@ static void grade_output(const mcx_options *o, mcx_case *c)
     } else {
         /* warnings do not fail a case (without --werror), but a conforming
          * case must not hide them: every report shows this detail */
-        char warned[400], looped[192] = "";
+        char warned[400], looped[192] = "", under[360] = "";
         mcx_warnings_text(c, warned, sizeof warned);
         loops_text(&loops, looped, sizeof looped);
+        if (conv[0]) snprintf(under, sizeof under, " under the exporter's convention (%s)", conv);
         c->verdict = MCX_CONFORMING;
         if (c->fit == MCS_FITS)
-            c->detail = fmt("valid and faithful%s%s%s", looped, warned[0] ? "; " : "", warned);
+            c->detail = fmt("valid and faithful%s%s%s%s", under, looped, warned[0] ? "; " : "", warned);
         else
-            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s%s", c->note, looped,
+            c->detail = fmt("valid and faithful to what the format keeps (%s)%s%s%s%s", c->note, under, looped,
                             warned[0] ? "; " : "", warned);
+    }
+}
+
+/* One convention for the whole run: the demanded one, else the one that
+ * explained the most cases (the first on a tie). A case judged under
+ * another (or under none where the run has one) is judged again under the
+ * run's: an exporter that flips V in one scene and not in another is
+ * unfaithful there. */
+static void settle_conventions(const mcx_options *o, mcx_run *r, const char *root)
+{
+    size_t best = SIZE_MAX;
+    unsigned best_n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const mcx_case *c = &r->cases[i];
+        if (!c->judged || !c->judgement.explained) continue;
+        unsigned n = 0;
+        for (size_t k = 0; k < r->count; k++)
+            n += r->cases[k].judged && r->cases[k].judgement.explained &&
+                 mcx_convention_equal(&r->cases[k].judgement.used, &c->judgement.used);
+        if (n > best_n) best = i, best_n = n;
+    }
+    r->convention = best == SIZE_MAX ? mcx_convention_none() : r->cases[best].judgement.used;
+    r->convention_cases = 0;
+    if (best == SIZE_MAX) return;
+    char run_text[320];
+    mcx_convention_text(&r->convention, 0, run_text, sizeof run_text);
+    for (size_t i = 0; i < r->count; i++) {
+        mcx_case *c = &r->cases[i];
+        if (!c->judged) continue;
+        if (mcx_convention_equal(&c->judgement.used, &r->convention)) {
+            r->convention_cases += c->judgement.explained;
+            continue;
+        }
+        /* read again as the grader reads it (a regular file, bounded): the
+         * verdict and detail stay those of the first grading when it fails */
+        mcx_verdict was = c->verdict;
+        char *detail = c->detail;
+        size_t size;
+        c->detail = NULL;
+        unsigned char *data = read_output(o, c, "", &size);
+        if (!data) {
+            free(c->detail);
+            c->verdict = was, c->detail = detail;
+            continue;
+        }
+        c->detail = detail;
+        char note[800] = "", own[320] = "";
+        if (c->judgement.explained) {
+            mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
+            snprintf(note, sizeof note,
+                     "explained only by another convention (%s) than the run's other scenes (%s): a convention "
+                     "holds for every scene",
+                     own, run_text);
+        } else if (c->verdict == MCX_CONFORMING) {
+            snprintf(note, sizeof note, "faithful only without the convention of the run's other scenes (%s)",
+                     run_text);
+        }
+        judge_output(o, c, data, size, &r->convention, 0, note[0] ? note : NULL);
+        c->detail = stable_text(c->detail, c, root, 0);
+        r->convention_cases += c->verdict == MCX_CONFORMING && c->judgement.explained;
     }
 }
 
@@ -401,12 +666,69 @@ static void last_line(const char *text, char *buf, size_t size)
     buf[len] = '\0';
 }
 
+/* Words an exporter's refusal names when it refuses for one of the
+ * reasons in a scene's note (scene_defs.c's notes, by their start). */
+static const struct {
+    const char *note, *words;
+} reasons[] = {
+    {"more bones", "bone|joint|skeleton"},
+    {"coordinates beyond", "coordinate|range|position|fixed"},
+    {"more vertices", "vert|index|indices"},
+    {"more triangles", "triangle|face|index|indices"},
+    {"a bone chain", "chain|deep|depth|nest|level|hierarch"},
+    {"more influences", "influence|weight"},
+    {"line primitives", "line|primitive"},
+    {"point primitives", "point|primitive"},
+    {"UVs", "uv|texcoord|texture coord"},
+    {"vertex colour", "colour|color|alpha"},
+    {"more animations", "animation"},
+    {"animations are dropped", "animation"},
+    {"animated bone scale", "scale"},
+    {"animation names", "name"},
+    {"non-ASCII", "name|ascii|utf"},
+    {"an empty bone name", "name"},
+    {"nothing to export", "empty|nothing|no mesh|no triangle|no geometry|no node"},
+};
+
+static int has_word(const char *text, const char *word, size_t n)
+{
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, word, n) == 0) return 1;
+    return 0;
+}
+
+/* Does the refusal's stated reason (its last line) name one of the
+ * scene's reasons (note: "; "-separated)? */
+static int reason_matches(const char *note, const char *said)
+{
+    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
+        if (!strstr(note, reasons[i].note)) continue;
+        for (const char *w = reasons[i].words; *w; w += strcspn(w, "|") + (w[strcspn(w, "|")] == '|'))
+            if (has_word(said, w, strcspn(w, "|"))) return 1;
+    }
+    return 0;
+}
+
+/* --max-output-bytes bounds the case, all its files together: RLIMIT_FSIZE
+ * stops one file at the cap, this catches many files under it. */
+static int over_case_cap(const mcx_options *o, mcx_case *c, const mcc_result *r)
+{
+    if (!o->max_output_bytes || r->outcome == MCC_RUNNER_ERROR) return 0;
+    uint64_t now = mcx_tree_bytes(c->dir), wrote = now > c->input_bytes ? now - c->input_bytes : 0;
+    if (wrote <= o->max_output_bytes) return 0;
+    c->verdict = MCX_FAILED;
+    c->detail = fmt("wrote %llu bytes in its case directory, over the %llu-byte cap per case (--max-output-bytes)",
+                    (unsigned long long)wrote, (unsigned long long)o->max_output_bytes);
+    return 1;
+}
+
 static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc_result *r)
 {
     char line[200], sig[32];
     c->exit_code = r->exit_code;
     c->signal = r->signal;
     c->duration_ms = r->duration_ms;
+    c->escaped = r->escaped;
     /* the runner keeps the last MCC_STDERR_TAIL bytes of what it counted */
     int cut = r->stderr_bytes > MCC_STDERR_TAIL;
     c->stderr_tail = stable_text(r->stderr_tail ? strdup(r->stderr_tail) : NULL, c, root, cut);
@@ -414,18 +736,28 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     const char *name = mcc_signal_name(r->signal);
     if (name) snprintf(sig, sizeof sig, "%s", name);
     else snprintf(sig, sizeof sig, "signal %d", r->signal);
+    if (over_case_cap(o, c, r)) {
+        c->detail = stable_text(c->detail, c, root, 0);
+        return;
+    }
     switch (r->outcome) {
     case MCC_ACCEPTED: grade_output(o, c); break;
     case MCC_REJECTED: {
         /* a program that ignores SIGXFSZ sees EFBIG and exits: say why */
         struct stat st;
-        if (o->max_output_bytes && stat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
+        if (o->max_output_bytes && lstat(c->out_path, &st) == 0 && (uint64_t)st.st_size >= o->max_output_bytes) {
             c->verdict = MCX_FAILED;
             c->detail = fmt("exit %d after its output reached the %llu-byte cap (--max-output-bytes)", r->exit_code,
                             (unsigned long long)o->max_output_bytes);
             break;
         }
         c->verdict = c->fit == MCS_FITS ? MCX_FAILED : MCX_REFUSED;
+        if (c->verdict == MCX_REFUSED && line[0] && !reason_matches(c->note, line)) {
+            /* credited only for the format's reason: "static meshes only" on 300 bones is not it */
+            c->verdict = MCX_FAILED;
+            c->detail = fmt("refused for another reason than the format's (%s): it said: %s", c->note, line);
+            break;
+        }
         if (c->fit == MCS_FITS)
             c->detail = fmt("refused a scene the format can hold (exit %d)%s%s", r->exit_code, line[0] ? ": " : "", line);
         else
@@ -433,6 +765,12 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
         break;
     }
     case MCC_CRASHED:
+        if (mcc_is_leak(r)) {
+            c->verdict = MCX_LEAK;
+            c->detail = r->signal ? fmt("leaked memory: LeakSanitizer report (%s, abort_on_error); the output was not graded", sig)
+                                  : fmt("leaked memory: LeakSanitizer report (exit %d); the output was not graded", r->exit_code);
+            break;
+        }
         c->verdict = MCX_CRASH;
         if (r->signal == SIGXFSZ)
             c->detail = fmt("crashed: SIGXFSZ: the output passed the %llu-byte cap", (unsigned long long)o->max_output_bytes);
@@ -447,7 +785,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
         break;
     default:
         c->verdict = MCX_ERROR;
-        if (r->exit_code == 127 || r->exit_code == 126)
+        if ((r->exit_code == 127 || r->exit_code == 126) && !(r->error && strncmp(r->error, "cannot enter", 12) == 0))
             /* the command runs in the case directory: a relative path no longer resolves */
             c->detail = fmt("runner error: the shell could not %s the exporter command (exit %d) in the case "
                             "directory: give absolute paths or start them with {cwd}%s%s",
@@ -465,6 +803,7 @@ static void tally(mcx_run *r)
 {
     for (size_t i = 0; i < r->count; i++) {
         const mcx_case *c = &r->cases[i];
+        r->loop_cases += c->verdict == MCX_CONFORMING && c->loops > 0;
         r->total.total++;
         r->total.verdict[c->verdict]++;
         size_t g = 0;
@@ -580,7 +919,52 @@ static int check_options(const mcx_options *o, char *why, size_t why_size)
         while (i < mcs_scene_count() && strcmp(mcs_scene_name(i), o->only_scene) != 0) i++;
         if (i == mcs_scene_count()) return snprintf(why, why_size, "no scene named '%s'", mcc_shown(o->only_scene, shown, sizeof shown)), -1;
     }
-    return 0;
+    return mcx_scope_check(o->scope, why, why_size);
+}
+
+/* ---- watching the run (watch.c) -------------------------------------------------- */
+
+/* How an ended case went, before grading: a label for the progress line,
+ * and whether (and how) it failed, in words equal for cases that failed
+ * alike (the case's directory and scene name replaced). */
+static const char *classify_ended(void *ctx, size_t index, const mcc_result *res, int *failed, char *how,
+                                  size_t how_size)
+{
+    const mcx_run *run = ctx;
+    const mcx_case *c = &run->cases[index];
+    char line[200];
+    char *tail = stable_text(res->stderr_tail ? strdup(res->stderr_tail) : NULL, c, run->root, 0);
+    tail = replace_all(tail, c->scene, "{stem}");
+    last_line(tail, line, sizeof line);
+    free(tail);
+    const char *said = line[0] ? ": " : "";
+    *failed = 1;
+    switch (res->outcome) {
+    case MCC_ACCEPTED: {
+        struct stat st;
+        if (stat(c->out_path, &st) == 0) {
+            *failed = 0;
+            return "written";
+        }
+        snprintf(how, how_size, "exited 0 without writing its output ({out} or --output-name)%s%s", said, line);
+        return "no output";
+    }
+    case MCC_REJECTED:
+        *failed = c->fit == MCS_FITS;
+        snprintf(how, how_size, "exited %d%s%s", res->exit_code, said, line);
+        return res->exit_code == 126 || res->exit_code == 127 ? "not run" : "refused";
+    case MCC_CRASHED:
+        if (mcc_is_leak(res)) {
+            snprintf(how, how_size, "leaked memory");
+            return "leak";
+        }
+        snprintf(how, how_size, "crashed (%s)", res->sanitizer ? res->sanitizer : mcc_signal_name(res->signal) ? mcc_signal_name(res->signal) : "signal");
+        return "crash";
+    case MCC_TIMED_OUT: snprintf(how, how_size, "hung"); return "hang";
+    default:
+        snprintf(how, how_size, "could not be run%s%s", res->error ? ": " : "", res->error ? res->error : "");
+        return "error";
+    }
 }
 
 int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
@@ -615,21 +999,51 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         mcc_corpus corpus = {.dir = out->root, .generator = "", .manifest_cases = out->count, .cases = rc,
                              .count = out->count};
         mcc_loader loader = {.mode = MCC_MODE_COMMAND, .command = command};
-        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes};
-        if (mcc_run(&loader, &corpus, &ro, res) != 0) {
-            snprintf(why, why_size, "interrupted (every exporter process was killed)");
-            status = -1;
+        mcc_run_options ro = {.timeout_s = o->timeout_s, .jobs = o->jobs, .max_output_bytes = o->max_output_bytes,
+                              .bwrap = o->bwrap, .max_memory = o->max_memory};
+        const char **names = calloc(out->count + 1, sizeof *names), **inputs = calloc(out->count + 1, sizeof *inputs);
+        for (size_t i = 0; names && inputs && i < out->count; i++)
+            names[i] = out->cases[i].scene, inputs[i] = out->cases[i].in_path;
+        mcc_watch_options wo = {.progress = o->progress, .sanity = !o->no_sanity_stop, .names = names,
+                                .inputs = inputs, .classify = classify_ended, .ctx = out};
+        mcc_watcher *w = names && inputs ? mcc_watcher_new(&wo, out->count) : NULL;
+        if (w) ro.watch = mcc_watcher_fn, ro.watch_input = mcc_watcher_input, ro.watch_ctx = w;
+        int ran = mcc_run(&loader, &corpus, &ro, res);
+        mcc_watcher_finish(w);
+        if (ran == -2) { /* the watch stopped it: no report */
+            snprintf(why, why_size, "%s", mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
+            status = -2;
         }
+        mcc_watcher_free(w);
+        free(names), free(inputs);
     }
-    for (size_t i = 0; status == 0 && i < out->count; i++)
-        if (out->cases[i].verdict != MCX_SKIPPED) grade(o, out->root, &out->cases[i], &res[i]);
+    /* a SIGINT or SIGTERM, during the run or the grading: the cases not
+     * graded are errors, the report is partial (status 1) */
+    for (size_t i = 0; status == 0 && i < out->count; i++) {
+        mcx_case *c = &out->cases[i];
+        if (c->verdict == MCX_SKIPPED || c->verdict == MCX_OUT_OF_SCOPE) continue;
+        if (!mcc_interrupted()) {
+            grade(o, out->root, c, &res[i]);
+            continue;
+        }
+        free(c->detail);
+        c->verdict = MCX_ERROR;
+        c->detail = fmt("runner error: not run or not graded: certify was interrupted (SIGINT or SIGTERM)");
+    }
+    /* conventions are settled over the graded cases only: an interrupted
+     * run's errors are not judged again */
+    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root);
     if (status == 0) tally(out);
+    if (status == 0 && mcc_interrupted()) {
+        snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");
+        status = 1;
+    }
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
     free(rc);
     free(scene_of);
     free(command);
-    if (!o->keep) remove_tree(out->root);
+    if (!o->keep) out->cleanup_failures = mcx_remove_tree(out->root);
     return status;
 }
 
@@ -639,6 +1053,7 @@ void mcx_run_free(mcx_run *r)
         mcx_case *c = &r->cases[i];
         free(c->dir), free(c->in_path), free(c->out_path), free(c->detail), free(c->stderr_tail);
         mcx_findings_free(&c->findings);
+        if (c->picture) mcx_picture_free(c->picture), free(c->picture);
         for (size_t k = 0; k < c->error_count; k++) free(c->errors[k]);
         for (size_t k = 0; k < c->warning_count; k++) free(c->warnings[k]);
         free(c->errors), free(c->warnings), free(c->warning_at);

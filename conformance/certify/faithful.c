@@ -174,7 +174,7 @@ static int bone_name_is(const mcs_caps *caps, const char *model, const char *sce
     return field && len <= field && len + 3 >= field && strlen(scene) > field && strncmp(model, scene, len) == 0;
 }
 
-static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m,
+static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
                         const float *rest_global, int *bone_map, int *model_of, mcx_findings *out)
 {
     for (uint32_t b = 0; b < m->bone_count; b++) bone_map[b] = -1;
@@ -190,14 +190,14 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         const mcs_fbone *fb = &f->bones[k];
         int found = -1;
         if (caps->bone_names && fb->name[0]) {
-            for (uint32_t b = 0; b < m->bone_count && found < 0; b++)
+            for (uint32_t b = skip; b < m->bone_count && found < 0; b++)
                 if (bone_map[b] < 0 && bone_name_is(caps, m->bones[b].name, fb->name)) found = (int)b;
         }
         if (found < 0) {
             /* the nearest; on a tie a bone that skins vertices (an exporter's
              * added roots and mesh nodes often sit where a joint does) */
             float best = (float)tol * 1.0001f;
-            for (uint32_t b = 0; b < m->bone_count; b++) {
+            for (uint32_t b = skip; b < m->bone_count; b++) {
                 float d = dist3(rest_global + (size_t)b * 16 + 12, fb->bind + 12);
                 if (bone_map[b] >= 0 || d > best + 1e-6f) continue;
                 if (found < 0 || d < best - 1e-6f || (skins[b] && !skins[found])) best = d < best ? d : best, found = (int)b;
@@ -384,7 +384,7 @@ static void compare_attrs(const mcs_facts *f, const mcs_caps *caps, uint32_t tri
 }
 
 static void compare_triangles(const mcs_facts *f, const mcs_caps *caps, mtri *mt, size_t mcount,
-                              mcx_findings *out)
+                              mcx_findings *out, unsigned char *scene_lost)
 {
     double tol = caps->position_tol + 1e-6;
     qsort(mt, mcount, sizeof *mt, by_cx);
@@ -407,6 +407,7 @@ static void compare_triangles(const mcs_facts *f, const mcs_caps *caps, mtri *mt
             if (!mt[j].used && (rot = corners_match(fv, &mt[j], tol)) >= 0) break;
         if (rot < 0) {
             if (degenerate(fv)) continue;
+            if (scene_lost) scene_lost[i] = 1;
             if (!lost++)
                 snprintf(first_lost, sizeof first_lost, "(%g %g %g) (%g %g %g) (%g %g %g)", fv[0].pos[0],
                          fv[0].pos[1], fv[0].pos[2], fv[1].pos[0], fv[1].pos[1], fv[1].pos[2], fv[2].pos[0],
@@ -811,6 +812,56 @@ static void compare_textures(const mcs_facts *f, const mcs_caps *caps, const mcl
 
 void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out, mcx_loops *loops)
 {
+    mcx_faithful_skip(f, caps, m, 0, out, loops);
+}
+
+/* What the HTML certificate draws: both triangle sets (the output's in the
+ * scene's space, conventions undone) with what did not match, both
+ * skeletons as segments from each bone to its parent. At most
+ * MCX_PICTURE_TRIS triangles a side (every k-th beyond), so a page stays small. */
+static void picture_of(const mcs_facts *f, const mcl_model *m, const float *rest_global, const mtri *mt,
+                       size_t mcount, mcx_picture *pic)
+{
+    size_t step = mcount / MCX_PICTURE_TRIS + 1;
+    pic->model = malloc((mcount / step + 1) * 9 * sizeof *pic->model);
+    pic->model_extra = malloc(mcount / step + 1);
+    for (size_t j = 0; pic->model && pic->model_extra && j < mcount; j += step) {
+        for (int e = 0; e < 3; e++) memcpy(pic->model + pic->model_count * 9 + e * 3, mt[j].v[e].pos, 3 * sizeof(float));
+        pic->model_extra[pic->model_count++] = !mt[j].used && !model_degenerate(&mt[j]);
+    }
+    pic->model_bones = malloc(((size_t)m->bone_count + 1) * 6 * sizeof *pic->model_bones);
+    for (uint32_t b = pic->skip; pic->model_bones && b < m->bone_count; b++) {
+        int p = m->bones[b].parent;
+        if (p < (int)pic->skip) continue;
+        memcpy(pic->model_bones + pic->model_bone_count * 6, rest_global + (size_t)b * 16 + 12, 3 * sizeof(float));
+        memcpy(pic->model_bones + pic->model_bone_count * 6 + 3, rest_global + (size_t)p * 16 + 12, 3 * sizeof(float));
+        pic->model_bone_count++;
+    }
+    pic->scene_bones = malloc(((size_t)f->bone_count + 1) * 6 * sizeof *pic->scene_bones);
+    for (uint32_t b = 0; pic->scene_bones && b < f->bone_count; b++) {
+        if (f->bones[b].parent < 0) continue;
+        memcpy(pic->scene_bones + pic->scene_bone_count * 6, f->bones[b].bind + 12, 3 * sizeof(float));
+        memcpy(pic->scene_bones + pic->scene_bone_count * 6 + 3, f->bones[f->bones[b].parent].bind + 12, 3 * sizeof(float));
+        pic->scene_bone_count++;
+    }
+}
+
+void mcx_picture_free(mcx_picture *p)
+{
+    if (!p) return;
+    free(p->scene), free(p->scene_lost), free(p->model), free(p->model_extra), free(p->scene_bones), free(p->model_bones);
+    memset(p, 0, sizeof *p);
+}
+
+void mcx_faithful_skip(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+                       mcx_findings *out, mcx_loops *loops)
+{
+    mcx_faithful_pic(f, caps, m, skip, out, loops, NULL);
+}
+
+void mcx_faithful_pic(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+                      mcx_findings *out, mcx_loops *loops, mcx_picture *pic)
+{
     memset(loops, 0, sizeof *loops);
     size_t nb = (size_t)m->bone_count + 1;
     float *rest_global = malloc(nb * 16 * sizeof(float)), *rest_skin = malloc(nb * 16 * sizeof(float));
@@ -823,13 +874,22 @@ void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, 
         mcx_find(out, "out of memory comparing the output with the scene");
         goto done;
     }
-    match_bones(f, caps, m, rest_global, bone_map, model_of, out);
+    match_bones(f, caps, m, skip, rest_global, bone_map, model_of, out);
+    if (pic) {
+        pic->skip = skip;
+        pic->scene_lost = calloc((size_t)f->triangle_count + 1, 1);
+        pic->scene = malloc(((size_t)f->triangle_count * 9 + 1) * sizeof *pic->scene);
+        for (uint32_t t = 0; pic->scene && t < f->triangle_count; t++)
+            for (int e = 0; e < 3; e++) memcpy(pic->scene + (size_t)t * 9 + e * 3, f->tri[(size_t)t * 3 + e].pos, 3 * sizeof(float));
+        pic->scene_count = pic->scene ? f->triangle_count : 0;
+    }
     mt = model_triangles(m, rest_skin, bone_map, &mcount, &lines, &lcount);
     if (!mt) {
         mcx_find(out, "out of memory comparing the output with the scene");
         goto done;
     }
-    compare_triangles(f, caps, mt, mcount, out);
+    compare_triangles(f, caps, mt, mcount, out, pic ? pic->scene_lost : NULL);
+    if (pic) picture_of(f, m, rest_global, mt, mcount, pic);
     compare_lines(f, caps, lines, lcount, out);
     compare_anims(f, caps, m, model_of, out, loops);
     compare_textures(f, caps, m, out);

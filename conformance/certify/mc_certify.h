@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mc_loader_abi.h"
 
@@ -40,6 +41,7 @@ typedef enum mcc_verdict {
     MCC_HANG,           /* still running at the deadline */
     MCC_ERROR,          /* the runner could not run the case */
     MCC_SKIPPED,        /* the case needs a validator option a loader lacks */
+    MCC_LEAK,           /* exited after a LeakSanitizer report (counted apart from crashes) */
     MCC_VERDICT_COUNT
 } mcc_verdict;
 
@@ -90,14 +92,26 @@ typedef struct mcc_loader {
     mcc_mode mode;
     const char *command;  /* MCC_MODE_COMMAND: run by /bin/sh -c, see mcc_command_for */
     const char *library;  /* MCC_MODE_LIBRARY: path of the shared library */
-    mc_certify_load_fn fn; /* set by mcc_loader_open for the in-process modes */
-    void *handle;          /* dlopen handle */
+    mc_certify_load_fn fn; /* MCC_MODE_REFERENCE: set by mcc_loader_open */
+    void *handle;          /* unused: a library is never loaded in certify's own process */
+    double timeout_s;      /* for the load check of a library; 0: 10 s */
+    /* set by mcc_loader_open when the library crashed, exited or hung while
+     * being loaded in the check's child: every case gets that crash */
+    int load_failed;
+    int load_exit, load_signal;
+    int load_hung;         /* it was still loading at the timeout */
+    char *load_stderr;     /* the check's stderr tail, cleaned */
 } mcc_loader;
 
-/* Resolves the in-process entry point (dlopen + dlsym, or the built-in
- * reference loaders). 0, or -1 with the reason in why. */
+/* Checks the loader can be used: for a library, a child process dlopens it
+ * and looks MC_CERTIFY_SYMBOL up (its constructors run there, never in
+ * certify); for the reference loaders, the built-in entry point. 0 (with
+ * load_failed set when the library crashed, exited or hung while loading),
+ * or -1 with the reason in why (no such library, no such symbol). */
 int mcc_loader_open(mcc_loader *l, char *why, size_t why_size);
 void mcc_loader_close(mcc_loader *l);
+/* Forgets a load failure (frees load_stderr). */
+void mcc_loader_clear_load(mcc_loader *l);
 
 /* The shell command for one case: `{}` -> the shell-quoted absolute path,
  * `{format}` -> the format name. *stdin_file is set when the command has no
@@ -119,20 +133,103 @@ typedef struct mcc_result {
     mcc_verdict verdict;
     char **missed;        /* MCC_TOO_LENIENT: the expected error codes (borrowed from the case) */
     size_t missed_count;
+    /* MCC_CRASHED of an in-process mode: "while loading the library" or
+     * "before answering" (the child ended inside mc_certify_load), else NULL */
+    const char *phase;
+    unsigned escaped;     /* processes that left the case's process group, killed after it */
 } mcc_result;
+
+/* Watching a run (watch.c: the progress line and the sanity stop). */
+typedef struct mcc_watch_state {
+    size_t done, total;   /* cases ended (skipped ones included), all cases */
+    size_t slowest;       /* the index of the case running longest, SIZE_MAX when none runs */
+    double slowest_ms;    /* how long it has run */
+    double elapsed_ms;    /* since the run started */
+} mcc_watch_state;
+struct mcc_result;
+/* Called from the run loop after each case ends (ended = its index, res its
+ * result) and about every tick (ended = SIZE_MAX, res NULL). Non-zero stops
+ * the run: the running cases are killed and mcc_run returns -2. */
+typedef int (*mcc_watch_fn)(void *ctx, const mcc_watch_state *st, size_t ended, const struct mcc_result *res);
 
 typedef struct mcc_run_options {
     double timeout_s;     /* per case, > 0 */
     unsigned jobs;        /* cases at once, >= 1 */
     uint64_t max_output_bytes; /* RLIMIT_FSIZE of each case, 0: none (exporters) */
+    mcc_watch_fn watch;   /* NULL: none */
+    /* Called before case index starts when it reads another file than its
+     * corpus path (a command loader's private copy, without the sandbox), so
+     * the watch sees that file read; NULL: none. */
+    void (*watch_input)(void *ctx, size_t index, const char *path);
+    void *watch_ctx;
+    const char *bwrap;    /* commands run in bubblewrap (sandbox.c), NULL: not isolated */
+    uint64_t max_memory;  /* RLIMIT_AS of each case, 0: none */
 } mcc_run_options;
+
+/* The sandbox (sandbox.c): bwrap found on PATH and able to create its
+ * namespaces here (its path in bwrap), or -1 with why. */
+int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
+/* The argv running `/bin/sh -c command` in the sandbox, in dir (the one
+ * writable place when writable); NULL on OOM. For a child about to exec. */
+char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable);
+/* Is the environment variable name (len bytes) handed to sandboxed commands? */
+int mcc_sandbox_env_kept(const char *name, size_t len);
 
 /* Runs every case not skipped; results[i] belongs to corpus->cases[i] whatever
  * the order of completion. Verdicts are filled in. 0, or -1 when interrupted
- * (SIGINT/SIGTERM: every started process group has been killed). */
+ * (SIGINT/SIGTERM: every started process group has been killed; the cases
+ * that had not finished are runner errors "not run", the others keep their
+ * verdicts, for a partial report). A SIGTERM or SIGINT sent by a running
+ * case's own process group (a loader's `kill $PPID`) is ignored. -2 when the
+ * watch stopped it (killed the same, without the "not run" errors). */
 int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
             mcc_result *results);
 void mcc_results_free(mcc_result *results, size_t count);
+
+/* ---- watching a run (watch.c) ---- */
+
+#define MCC_SANITY_CASES 5
+
+typedef struct mcc_watch_options {
+    FILE *progress;            /* draw the progress line there, NULL: none */
+    int sanity;                /* stop when the first MCC_SANITY_CASES cases to end all failed
+                                  the same way without reading their input */
+    const char *const *names;  /* per case, what the progress line calls it; NULL */
+    const char *const *inputs; /* per case, the file a case reads (its input), NULL entries: none */
+    /* per ended case: a short label counted on the line ("conforming",
+     * "exit 0"), *failed, and how (equal texts: failed the same way) */
+    const char *(*classify)(void *ctx, size_t index, const mcc_result *res, int *failed, char *how,
+                            size_t how_size);
+    void *ctx;
+} mcc_watch_options;
+
+/* What the ASan runtime prints when a library built with it is loaded
+ * into a process that did not start with it, and what certify says then. */
+#define MCC_ASAN_NOT_FIRST "ASan runtime does not come first"
+#define MCC_ASAN_NOT_FIRST_HELP                                                                                        \
+    "the loader was built with AddressSanitizer, but the ASan runtime was not the first library of the "          \
+    "process, so it refused to start. Run certify with the runtime preloaded, LD_PRELOAD=\"$(gcc "                 \
+    "-print-file-name=libasan.so)\" modelcheck certify ..., or use an ASan build of modelcheck (cmake "            \
+    "--preset asan); docs/CERTIFY.md, \"Certifying an ASan-built loader\""
+
+/* (mcc_loader_open checks for it: the library is loaded in a child.) */
+
+typedef struct mcc_watcher mcc_watcher;
+mcc_watcher *mcc_watcher_new(const mcc_watch_options *o, size_t count); /* NULL on OOM */
+/* The mcc_watch_fn: pass the watcher as watch_ctx. */
+int mcc_watcher_fn(void *watcher, const mcc_watch_state *st, size_t ended, const mcc_result *res);
+/* The watch_input hook: case index reads path instead of its input. */
+void mcc_watcher_input(void *watcher, size_t index, const char *path);
+/* Why it stopped the run, NULL when it did not. */
+const char *mcc_watcher_stop_reason(const mcc_watcher *w);
+/* Clears the progress line. */
+void mcc_watcher_finish(mcc_watcher *w);
+void mcc_watcher_free(mcc_watcher *w);
+/* From on to off, SIGINT and SIGTERM only set the interrupted flag (every
+ * phase: loading, running, grading, reporting), which mcc_run and the
+ * exporter's grading check; mcc_interrupted reads it. */
+void mcc_catch_signals(int on);
+int mcc_interrupted(void);
 
 /* "SIGSEGV", "SIGABRT", ... or NULL for a signal without a short name here. */
 const char *mcc_signal_name(int sig);
@@ -145,6 +242,8 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
 
 /* Verdicts and scores. */
 mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r);
+/* A LeakSanitizer report at exit (not a crash): the leak verdict. */
+int mcc_is_leak(const mcc_result *r);
 const char *mcc_verdict_name(mcc_verdict v);  /* "conforming", "too_lenient", ... */
 const char *mcc_verdict_label(mcc_verdict v); /* "conforming", "too lenient", ... */
 const char *mcc_outcome_name(mcc_outcome o);  /* "accepted", "rejected", ... */
@@ -198,9 +297,12 @@ int mcc_crash_sites(const mcc_corpus *c, const mcc_result *r, mcc_crash_site_gro
                     size_t *count);
 void mcc_crash_sites_free(mcc_crash_site_group *g, size_t count);
 
-/* Copies bytes into a NUL-terminated string of valid UTF-8: invalid or
- * truncated sequences, NUL and control characters other than \n and \t
- * become '?'. Reports can then embed it in JSON, XML and HTML as is. */
+/* The one cleaning of every text from outside (stderr, commands, paths):
+ * a NUL-terminated string of valid UTF-8 with C0 controls other than \n
+ * and \t, DEL, C1 controls, NUL and bytes of no well-formed sequence
+ * written \xHH, bidi controls \u20XX, U+FFFE and U+FFFF \uFFFE and
+ * \uFFFF. Reports embed it in JSON, XML and HTML (markup escaped) and on a
+ * terminal as is. NULL when out of memory. */
 char *mcc_clean_text(const unsigned char *bytes, size_t len);
 
 /* name (a path, a command) as text output shows it: quoted as git quotes

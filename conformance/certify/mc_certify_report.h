@@ -24,6 +24,7 @@ typedef struct mcc_report {
     int timings;                 /* add per-case durations */
     const char *timestamp;       /* ISO 8601 UTC, or NULL */
     const char *version;         /* modelcheck's */
+    const char *isolation;       /* "bubblewrap", "none (why)"; NULL: not said */
 } mcc_report;
 
 /* One line per case that is not conforming, then a per-format table. */
@@ -34,7 +35,9 @@ void mcc_report_html(FILE *out, const mcc_report *r);
 
 /* Shared by the renderers (certify_common.c). */
 const char *mcc_loader_text(const mcc_loader *l); /* the command, library path or "reference" */
-void mcc_put_markup(FILE *out, const char *s);    /* escaped for XML and HTML text and attributes */
+void mcc_put_markup(FILE *out, const char *s);    /* cleaned (mcc_clean_text), escaped for XML and HTML */
+/* s cleaned (mcc_clean_text) as a JSON string member; 0, or -1 on OOM. */
+int mcc_json_add_clean(cJSON *o, const char *key, const char *s);
 /* s for the text report: between the plain quotes given ("'" or "") when it
  * needs no quoting, otherwise in its double-quoted form alone (mcc_shown) */
 void mcc_put_shown(FILE *out, const char *s, const char *plain_quote);

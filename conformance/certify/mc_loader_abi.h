@@ -17,15 +17,19 @@
  * keep pointers into data after it returns.
  *
  * How certify calls it (docs/CERTIFY.md, "Library loaders: the ABI"):
- *   - the library is dlopen'ed (RTLD_NOW | RTLD_LOCAL) once, in certify, and
- *     the symbol MC_CERTIFY_SYMBOL looked up; a missing library or symbol
- *     makes certify exit 2 before any case runs;
+ *   - the library is never dlopen'ed in certify's own process: a first child
+ *     dlopens it (RTLD_NOW | RTLD_LOCAL) and looks MC_CERTIFY_SYMBOL up; a
+ *     missing library or symbol makes certify exit 2 before any case runs, a
+ *     constructor that exits, crashes or hangs makes every case a crash
+ *     "while loading the library";
  *   - for each case certify forks; the child, leader of its own process
- *     group, with stdout and stderr on pipes and stdin on /dev/null, calls the
- *     function once, prints the reason to stderr on rejection, and exits with
- *     exit() (0 accepted, 1 rejected), so atexit handlers and, in sanitizer
- *     builds, LeakSanitizer run; a signal, a sanitizer report on stderr or the
- *     --timeout deadline decide the case as crash or hang instead;
+ *     group, with stdout and stderr on pipes and stdin on /dev/null, dlopens
+ *     the library, calls the function once, writes its answer to a pipe,
+ *     prints the reason to stderr on rejection, and exits with exit(), so
+ *     atexit handlers and, in sanitizer builds, LeakSanitizer run; the answer,
+ *     not the exit status, is the verdict (a child that ends before answering
+ *     crashed); a signal, a sanitizer report on stderr or the --timeout
+ *     deadline decide the case as crash or hang instead;
  *   - the environment is certify's: settings may be passed through it. State
  *     the function leaves behind dies with the child.
  */

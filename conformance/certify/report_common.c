@@ -23,9 +23,15 @@ void mcc_put_shown(FILE *out, const char *s, const char *plain_quote)
     free(q);
 }
 
-void mcc_put_markup(FILE *out, const char *s)
+void mcc_put_markup(FILE *out, const char *raw)
 {
-    for (; s && *s; s++) {
+    /* XML and HTML: valid UTF-8, no control characters (XML 1.0 forbids them) */
+    char *clean = raw ? mcc_clean_text((const unsigned char *)raw, strlen(raw)) : NULL;
+    if (raw && !clean) {
+        fputs("(text not shown: out of memory)", out);
+        return;
+    }
+    for (const char *s = clean; s && *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
@@ -35,4 +41,13 @@ void mcc_put_markup(FILE *out, const char *s)
         default: fputc(*s, out); break;
         }
     }
+    free(clean);
+}
+
+int mcc_json_add_clean(cJSON *o, const char *key, const char *s)
+{
+    char *clean = mcc_clean_text((const unsigned char *)s, strlen(s));
+    int rc = clean && cJSON_AddStringToObject(o, key, clean) ? 0 : -1;
+    free(clean);
+    return rc;
 }

@@ -107,7 +107,7 @@ cJSON *mcc_report_json(const mcc_report *r)
     if (r->timestamp) cJSON_AddStringToObject(doc, "generated_at", r->timestamp);
     cJSON *loader = cJSON_AddObjectToObject(doc, "loader");
     cJSON_AddStringToObject(loader, "mode", mcc_mode_name(r->loader->mode));
-    mc_json_add_text(loader, "name", mcc_loader_text(r->loader));
+    mcc_json_add_clean(loader, "name", mcc_loader_text(r->loader));
     cJSON *corpus = cJSON_AddObjectToObject(doc, "corpus");
     mc_json_add_text(corpus, "dir", r->corpus->dir);
     cJSON_AddStringToObject(corpus, "generator", r->corpus->generator);
@@ -116,6 +116,7 @@ cJSON *mcc_report_json(const mcc_report *r)
     if (r->only_format) cJSON_AddStringToObject(settings, "format", r->only_format);
     else cJSON_AddNullToObject(settings, "format");
     cJSON_AddNumberToObject(settings, "timeout_s", r->timeout_s);
+    if (r->isolation) cJSON_AddStringToObject(settings, "sandbox", r->isolation);
     cJSON *total = cJSON_AddObjectToObject(doc, "total");
     add_counts(total, &r->summary->total);
     cJSON *formats = cJSON_AddArrayToObject(doc, "formats");

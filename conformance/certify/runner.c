@@ -14,15 +14,17 @@
  *           the child is reaped, so the group id cannot have been reused), and
  *           pipes a runaway grandchild still holds are drained once and closed
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, mkdtemp */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "mc_certify.h"
+#include "mc_exporter.h" /* mcx_remove_tree */
 
 /* The reference loaders' entry point (conformance/loaders/certify_entry.c). */
 int mc_certify_load(const char *format, const unsigned char *data, size_t size, char *reason,
@@ -47,13 +50,48 @@ static const char *const markers[] = {
     "runtime error:", "ThreadSanitizer",
 };
 
-/* Set by SIGINT/SIGTERM while mcc_run runs: the one piece of global state. */
+/* Set by SIGINT/SIGTERM while certify runs (mcc_catch_signals) or, without
+ * it, while mcc_run runs: the one piece of global state, with the sender
+ * of the last signal (to tell a case's `kill $PPID` from the user's ^C). */
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t sender;
+static int caught; /* mcc_catch_signals is on: mcc_run leaves the handlers alone */
+static struct sigaction saved_int, saved_term;
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
-    (void)sig;
+    (void)sig, (void)ctx;
+    sender = si && si->si_code == SI_USER ? (sig_atomic_t)si->si_pid : 0;
     interrupted = 1;
+}
+
+static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal; /* no SA_RESTART: poll() returns at once */
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+void mcc_catch_signals(int on)
+{
+    if (on && !caught) {
+        interrupted = sender = 0;
+        catch_signals(&saved_int, &saved_term);
+        caught = 1;
+    } else if (!on && caught) {
+        sigaction(SIGINT, &saved_int, NULL);
+        sigaction(SIGTERM, &saved_term, NULL);
+        caught = 0;
+    }
+}
+
+int mcc_interrupted(void)
+{
+    return interrupted != 0;
 }
 
 /* Does nothing but exist: a caught SIGCHLD makes poll() return at once when
@@ -68,6 +106,9 @@ typedef struct slot {
     size_t index;
     pid_t pid;
     int out_fd, err_fd;
+    int ans_fd;                      /* in-process modes: the child's answer, or -1 */
+    size_t ans_len;
+    char answer[512];                /* "L" loaded, then "A" or "R"; "E<dlerror>" or "N" (no symbol) */
     int timed_out, status;
     double start_ms, deadline_ms;
     uint64_t out_bytes, err_bytes;
@@ -77,6 +118,7 @@ typedef struct slot {
     unsigned char ring[MCC_STDERR_TAIL];
     unsigned char head[MCC_REPORT_HEAD];
     unsigned char win[CARRY + CHUNK];
+    char copy[4096];                 /* the case file's private copy, "" for none */
 } slot;
 
 typedef struct runner {
@@ -86,7 +128,12 @@ typedef struct runner {
     mcc_result *results;
     slot *slots;
     unsigned nslots;
+    int probe;                       /* load the library and answer "L" only */
+    char *copies;                    /* without the sandbox: where command loaders get copies */
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
+    size_t done;                     /* cases ended, for the watch */
+    double start_ms;
+    int stopped;                     /* the watch asked to stop */
 } runner;
 
 static double now_ms(void)
@@ -98,6 +145,62 @@ static double now_ms(void)
 
 /* ---- loader entry points ------------------------------------------------ */
 
+static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
+                     mcc_result *results, int probe);
+
+/* dlopen searches the library path for a bare name: "./" keeps it a file */
+static void library_path(const char *library, char *path, size_t size)
+{
+    snprintf(path, size, "%s%s", strchr(library, '/') ? "" : "./", library);
+}
+
+/* The library is loaded in a child, as a case is (runner.c's child_main in
+ * probe mode): a constructor that exits, aborts or loops ends that child,
+ * never certify, and its answer comes over a pipe, not from its exit status. */
+static int probe_library(mcc_loader *l, char *why, size_t why_size)
+{
+    mcc_case c = {.file = "(loading the library)", .format = "aem"};
+    mcc_corpus corpus = {.dir = "", .generator = "", .manifest_cases = 1, .cases = &c, .count = 1};
+    mcc_run_options o = {.timeout_s = l->timeout_s > 0 ? l->timeout_s : 10, .jobs = 1};
+    mcc_result res;
+    char shown[4096];
+    if (run_slots(l, &corpus, &o, &res, 1) != 0) return snprintf(why, why_size, "interrupted"), -1;
+    mcc_loader_clear_load(l);
+    if (res.outcome == MCC_ACCEPTED) { /* the check's "loaded" */
+    } else if (res.outcome == MCC_RUNNER_ERROR && res.error && strncmp(res.error, "no symbol", 9) == 0) {
+        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", mcc_shown(l->library, shown, sizeof shown),
+                 MC_CERTIFY_SYMBOL);
+    } else if (res.outcome == MCC_RUNNER_ERROR && res.error && strncmp(res.error, "dlopen: ", 8) == 0) {
+        snprintf(why, why_size, "cannot load %s: %s", mcc_shown(l->library, shown, sizeof shown), res.error + 8);
+    } else if (res.outcome == MCC_RUNNER_ERROR) {
+        snprintf(why, why_size, "cannot check %s: %s", mcc_shown(l->library, shown, sizeof shown),
+                 res.error ? res.error : "runner error");
+    } else {
+        l->load_failed = 1;
+        l->load_exit = res.exit_code;
+        l->load_hung = res.outcome == MCC_TIMED_OUT;
+        l->load_signal = l->load_hung ? SIGKILL : res.signal;
+        l->load_stderr = res.stderr_tail, res.stderr_tail = NULL;
+    }
+    if (l->load_failed && l->load_stderr && strstr(l->load_stderr, MCC_ASAN_NOT_FIRST)) {
+        /* no case could run: certify stops with the fix instead */
+        snprintf(why, why_size, "%s", MCC_ASAN_NOT_FIRST_HELP);
+        mcc_loader_clear_load(l);
+        free(res.stderr_tail), free(res.report_head), free(res.crash_site), free(res.error);
+        return -1;
+    }
+    int bad = res.outcome != MCC_ACCEPTED && !l->load_failed;
+    free(res.stderr_tail), free(res.report_head), free(res.crash_site), free(res.error);
+    return bad ? -1 : 0;
+}
+
+void mcc_loader_clear_load(mcc_loader *l)
+{
+    free(l->load_stderr);
+    l->load_stderr = NULL;
+    l->load_failed = l->load_hung = 0;
+}
+
 int mcc_loader_open(mcc_loader *l, char *why, size_t why_size)
 {
     if (l->mode == MCC_MODE_REFERENCE) {
@@ -105,35 +208,12 @@ int mcc_loader_open(mcc_loader *l, char *why, size_t why_size)
         return 0;
     }
     if (l->mode != MCC_MODE_LIBRARY) return 0;
-    /* dlopen searches the library path for a bare name: "./" keeps it a file */
-    char path[4096];
-    snprintf(path, sizeof path, "%s%s", strchr(l->library, '/') ? "" : "./", l->library);
-    l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    char shown[4096];
-    if (!l->handle) {
-        /* dlerror begins with the path as given, raw: the reason alone */
-        const char *reason = dlerror();
-        size_t n = strlen(path);
-        if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
-        snprintf(why, why_size, "cannot load %s: %s", mcc_shown(l->library, shown, sizeof shown),
-                 reason ? reason : "unknown reason");
-        return -1;
-    }
-    void *sym = dlsym(l->handle, MC_CERTIFY_SYMBOL);
-    if (!sym) {
-        snprintf(why, why_size, "%s does not export %s (see mc_loader_abi.h)", mcc_shown(l->library, shown, sizeof shown),
-                 MC_CERTIFY_SYMBOL);
-        dlclose(l->handle);
-        l->handle = NULL;
-        return -1;
-    }
-    memcpy(&l->fn, &sym, sizeof l->fn); /* POSIX: object to function pointer */
-    return 0;
+    return probe_library(l, why, why_size);
 }
 
 void mcc_loader_close(mcc_loader *l)
 {
-    if (l->handle) dlclose(l->handle);
+    mcc_loader_clear_load(l);
     l->handle = NULL;
     l->fn = NULL;
 }
@@ -222,9 +302,11 @@ unsigned char *mcc_read_file(const char *path, size_t *size)
 typedef struct child_args {
     const char *command;       /* command mode */
     int stdin_file;
+    const char *in_path;       /* the case file as handed (a copy without the sandbox) */
     const unsigned char *data; /* in-process modes */
     size_t size;
     int out_w, err_w;
+    int ans_w;                 /* in-process modes: where the answer goes */
 } child_args;
 
 static void move_fd(int from, int to)
@@ -232,6 +314,29 @@ static void move_fd(int from, int to)
     if (from != to) {
         dup2(from, to);
         close(from);
+    }
+}
+
+__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
+                                                       const child_args *a);
+
+static void answer(int fd, const char *text);
+
+/* The case's rlimits: output files (exporters; the pipes are bounded by the
+ * parent), CPU time a little past the deadline, address space
+ * (--max-memory). */
+static void set_limits(const runner *r)
+{
+    struct rlimit lim;
+    if (r->opt->max_output_bytes) {
+        lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->max_output_bytes;
+        setrlimit(RLIMIT_FSIZE, &lim);
+    }
+    lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->timeout_s + 2;
+    setrlimit(RLIMIT_CPU, &lim);
+    if (r->opt->max_memory) {
+        lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->max_memory;
+        setrlimit(RLIMIT_AS, &lim);
     }
 }
 
@@ -247,27 +352,78 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         if (!r->slots[i].used) continue;
         close(r->slots[i].out_fd);
         close(r->slots[i].err_fd);
+        if (r->slots[i].ans_fd >= 0) close(r->slots[i].ans_fd);
     }
     if (c->workdir && chdir(c->workdir) != 0) {
-        dprintf(2, "certify: cannot enter %s: %s\n", c->workdir, strerror(errno));
+        /* said over the answer pipe: exit 127 would read as "command not found" */
+        char msg[300];
+        snprintf(msg, sizeof msg, "Ccannot enter the case directory: %s", strerror(errno));
+        answer(a->ans_w, msg);
         _exit(127);
     }
-    if (r->opt->max_output_bytes) { /* files only: the pipes are bounded by the parent */
-        struct rlimit lim = {(rlim_t)r->opt->max_output_bytes, (rlim_t)r->opt->max_output_bytes};
-        setrlimit(RLIMIT_FSIZE, &lim);
-    }
-    int in = open(a->stdin_file ? c->path : "/dev/null", O_RDONLY);
+    set_limits(r);
+    int in = open(a->stdin_file ? a->in_path : "/dev/null", O_RDONLY);
     if (in >= 0) move_fd(in, 0);
     move_fd(a->out_w, 1);
     move_fd(a->err_w, 2);
+    if (r->loader->mode == MCC_MODE_COMMAND && r->opt->bwrap) {
+        char cwd[4096], real[4096];
+        const char *dir = c->workdir ? c->workdir : getcwd(cwd, sizeof cwd);
+        /* bwrap binds onto a path it can create: through a symbolic link
+         * (a TMPDIR that is one) it cannot; the link still leads there */
+        if (dir && realpath(dir, real)) dir = real;
+        char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, dir, c->workdir != NULL);
+        if (argv) execv(r->opt->bwrap, argv);
+        dprintf(2, "certify: cannot run %s: %s\n", r->opt->bwrap, strerror(errno));
+        _exit(127);
+    }
     if (r->loader->mode == MCC_MODE_COMMAND) {
         execl("/bin/sh", "sh", "-c", a->command, (char *)NULL);
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
         _exit(127);
     }
+    in_process_child(r, c, a);
+}
+
+/* Writes the answer whole (a pipe write under PIPE_BUF is atomic). */
+static void answer(int fd, const char *text)
+{
+    size_t n = strlen(text);
+    while (write(fd, text, n) < 0 && errno == EINTR) {}
+}
+
+/* The library is opened here, in the case's child, never in certify: its
+ * constructors, its entry point and its exit handlers can only end this
+ * process. The verdict is what was written to the answer pipe, so exit(0)
+ * from a constructor, the entry point or an atexit handler cannot turn into
+ * "accepted" (runner.c's classify_answer). */
+__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
+                                                       const child_args *a)
+{
+    mc_certify_load_fn fn = r->loader->fn;
+    if (r->loader->mode == MCC_MODE_LIBRARY) {
+        char path[4096], msg[512];
+        library_path(r->loader->library, path, sizeof path);
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            /* dlerror begins with the path as given, raw: the reason alone */
+            const char *reason = dlerror();
+            size_t n = strlen(path);
+            if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+            snprintf(msg, sizeof msg, "E%s", reason ? reason : "unknown reason");
+            answer(a->ans_w, msg);
+            _exit(125);
+        }
+        void *sym = dlsym(h, MC_CERTIFY_SYMBOL);
+        if (!sym) answer(a->ans_w, "N"), _exit(125);
+        memcpy(&fn, &sym, sizeof fn); /* POSIX: object to function pointer */
+    }
+    answer(a->ans_w, "L");
+    if (r->probe) _exit(0);
     char reason[512] = "";
-    int rc = r->loader->fn(c->format, a->data, a->size, reason, sizeof reason);
+    int rc = fn(c->format, a->data, a->size, reason, sizeof reason);
     reason[sizeof reason - 1] = '\0';
+    answer(a->ans_w, rc != 0 ? "R" : "A");
     if (rc != 0) dprintf(2, "rejected: %s\n", reason[0] ? reason : "(no reason given)");
     /* exit, not _exit: stdio is flushed and LeakSanitizer, when linked, checks
      * the loader's leaks (the runner's own memory is still reachable) */
@@ -296,31 +452,75 @@ static void close_pair(int fds[2])
     close(fds[1]);
 }
 
+/* Without the sandbox a command loader could rewrite or delete the corpus
+ * file it is handed (and change the next run's certificate): it gets a
+ * read-only copy in a directory of certify's own instead, at the same
+ * relative path (COPIES/INDEX/aem/valid/x.aem: loaders may look at the
+ * name, the extension or the directory). */
+static int copy_case(const runner *r, size_t index, char *path, size_t size)
+{
+    const mcc_case *c = &r->corpus->cases[index];
+    const char *rel = c->file, *base = strrchr(c->path, '/');
+    if (!rel || rel[0] == '/' || strstr(rel, "..")) rel = base ? base + 1 : c->path; /* stays inside */
+    if ((size_t)snprintf(path, size, "%s/%zu/%s", r->copies, index, rel) >= size) return -1;
+    for (char *p = path + strlen(r->copies) + 1; (p = strchr(p, '/')) != NULL; p++) {
+        *p = '\0';
+        int made = mkdir(path, 0700) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!made) return -1;
+    }
+    int in = open(c->path, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0400);
+    char buf[65536];
+    ssize_t n = 0;
+    while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n) n = -1;
+    int ok = in >= 0 && out >= 0 && n == 0;
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) != 0) ok = 0;
+    if (!ok) unlink(path);
+    return ok ? 0 : -1;
+}
+
 /* Starts case `index` in slot s; 0, or -1 with a runner error recorded. */
 static int start_case(runner *r, slot *s, size_t index)
 {
     const mcc_case *c = &r->corpus->cases[index];
     mcc_result *res = &r->results[index];
     child_args a = {0};
-    char *command = NULL;
+    char *command = NULL, copy[4096] = "";
     unsigned char *data = NULL;
     if (c->command) {
         if (!(command = strdup(c->command))) return runner_error(res, "out of memory"), -1;
         a.command = command;
     } else if (r->loader->mode == MCC_MODE_COMMAND) {
-        if (!(command = mcc_command_for(r->loader->command, c, &a.stdin_file)))
+        mcc_case handed = *c;
+        if (r->copies && copy_case(r, index, copy, sizeof copy) != 0)
+            return runner_error(res, "cannot copy the case file for the loader"), -1;
+        if (r->copies) handed.path = copy;
+        if (r->copies && r->opt->watch_input) r->opt->watch_input(r->opt->watch_ctx, index, copy);
+        if (!(command = mcc_command_for(r->loader->command, &handed, &a.stdin_file))) {
+            if (r->copies) unlink(copy);
             return runner_error(res, "out of memory"), -1;
+        }
         a.command = command;
-    } else if (!(data = mcc_read_file(c->path, &a.size))) {
+    } else if (!r->probe && !(data = mcc_read_file(c->path, &a.size))) {
         return runner_error(res, "cannot read the case file"), -1;
     }
     a.data = data;
-    int po[2], pe[2];
+    a.in_path = copy[0] ? copy : c->path;
+    int po[2], pe[2], pa[2] = {-1, -1};
+    if (make_pipe(pa) != 0) {
+        free(data);
+        return runner_error(res, "cannot create a pipe"), -1;
+    }
+    a.ans_w = pa[1];
     if (make_pipe(po) != 0) {
+        if (pa[0] >= 0) close_pair(pa);
         free(command), free(data);
         return runner_error(res, "cannot create a pipe"), -1;
     }
     if (make_pipe(pe) != 0) {
+        if (pa[0] >= 0) close_pair(pa);
         close_pair(po), free(command), free(data);
         return runner_error(res, "cannot create a pipe"), -1;
     }
@@ -334,8 +534,10 @@ static int start_case(runner *r, slot *s, size_t index)
     free(data);
     close(po[1]);
     close(pe[1]);
+    if (pa[1] >= 0) close(pa[1]);
     if (pid < 0) {
         close(po[0]), close(pe[0]);
+        if (pa[0] >= 0) close(pa[0]);
         return runner_error(res, "cannot fork"), -1;
     }
     setpgid(pid, pid); /* also here: kill(-pid) must work before the child runs */
@@ -345,6 +547,8 @@ static int start_case(runner *r, slot *s, size_t index)
     s->pid = pid;
     s->out_fd = po[0];
     s->err_fd = pe[0];
+    s->ans_fd = pa[0];
+    memcpy(s->copy, copy, sizeof copy);
     s->start_ms = start;
     s->deadline_ms = start + r->opt->timeout_s * 1e3;
     return 0;
@@ -462,13 +666,49 @@ static void poll_pipes(runner *r)
         if (pfd[k].revents) read_pipe(r, owner[k], which[k]);
 }
 
+/* In-process modes: the answer pipe decides, not the exit status (a
+ * constructor, the entry point or an atexit handler may call exit(0)). */
+static void classify_answer(const runner *r, const slot *s, mcc_result *res)
+{
+    const char *a = s->answer;
+    if (s->timed_out) {
+        res->outcome = MCC_TIMED_OUT;
+    } else if (a[0] == 'E' || a[0] == 'N') {
+        /* only the load check reports these: a library that changed since */
+        char why[600];
+        snprintf(why, sizeof why, "%s%.*s", a[0] == 'N' ? "no symbol " MC_CERTIFY_SYMBOL : "dlopen: ",
+                 (int)s->ans_len - 1, a + 1);
+        runner_error(res, why);
+    } else if (res->signal || s->marker) {
+        res->outcome = MCC_CRASHED;
+    } else if (a[0] != 'L') {
+        res->outcome = MCC_CRASHED;
+        res->phase = "while loading the library";
+    } else if (r->probe) {
+        res->outcome = MCC_ACCEPTED; /* loaded */
+    } else if (s->ans_len < 2) {
+        res->outcome = MCC_CRASHED;
+        res->phase = "before answering (the process ended inside " MC_CERTIFY_SYMBOL ")";
+    } else {
+        res->outcome = a[1] == 'A' ? MCC_ACCEPTED : MCC_REJECTED;
+    }
+    if (s->marker && res->outcome != MCC_TIMED_OUT && res->outcome != MCC_RUNNER_ERROR)
+        res->outcome = MCC_CRASHED;
+}
+
 static void classify_status(const runner *r, const slot *s, mcc_result *res)
 {
     int st = s->status;
     res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     int code = res->exit_code, shell = r->loader->mode == MCC_MODE_COMMAND;
-    if (s->timed_out) {
+    if (!shell) {
+        classify_answer(r, s, res);
+        return;
+    }
+    if (s->answer[0] == 'C') {
+        runner_error(res, s->answer + 1); /* the child could not enter the case directory */
+    } else if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (res->signal) {
         res->outcome = MCC_CRASHED;
@@ -499,23 +739,112 @@ static char *stderr_tail(const slot *s)
     return mcc_clean_text(lin, MCC_STDERR_TAIL);
 }
 
+/* The answer is a few bytes written before the child ended: in the pipe
+ * now, read without waiting (a grandchild may hold the pipe open). */
+static void read_answer(slot *s)
+{
+    s->ans_len = 0;
+    s->answer[0] = '\0';
+    if (s->ans_fd < 0) return;
+    ssize_t n;
+    while (s->ans_len < sizeof s->answer - 1 &&
+           ((n = read(s->ans_fd, s->answer + s->ans_len, sizeof s->answer - 1 - s->ans_len)) > 0 ||
+            (n < 0 && errno == EINTR)))
+        if (n > 0) s->ans_len += (size_t)n;
+    s->answer[s->ans_len] = '\0';
+    close(s->ans_fd);
+    s->ans_fd = -1;
+}
+
+static void forgive(const runner *r);
+
+/* text with every mention of the copy's path replaced by the original's, so
+ * that what a loader printed does not depend on the temporary directory
+ * (reports are reproducible). Takes ownership; NULL stays NULL. */
+static char *as_original(char *text, const char *copy, const char *original)
+{
+    size_t nc = strlen(copy), no = strlen(original), hits = 0;
+    if (!text || !nc) return text;
+    for (const char *p = strstr(text, copy); p; p = strstr(p + nc, copy)) hits++;
+    if (!hits || (no > nc && hits > (SIZE_MAX - strlen(text) - 1) / (no - nc))) return text;
+    char *out = malloc(strlen(text) + hits * (no > nc ? no - nc : 0) + 1), *o = out;
+    if (!out) return text;
+    const char *p = text;
+    for (const char *q = strstr(p, copy); q; p = q + nc, q = strstr(p, copy)) {
+        memcpy(o, p, (size_t)(q - p)), o += q - p;
+        memcpy(o, original, no), o += no;
+    }
+    memcpy(o, p, strlen(p) + 1);
+    free(text);
+    return out;
+}
+
+/* Is pid a running case's own process (not yet reaped)? */
+static int is_case(const runner *r, pid_t pid)
+{
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && r->slots[i].pid == pid) return 1;
+    return 0;
+}
+
+/* certify is a sub-reaper (PR_SET_CHILD_SUBREAPER) while it runs cases: a
+ * process that left its case's group (setsid, setpgid) becomes certify's
+ * child when its parent dies, and is found here, among certify's children
+ * that are no case, killed and reaped; its own children follow it, hence
+ * the passes. Returns how many. Cases in the sandbox cannot escape (their
+ * PID namespace dies with them), so this is for --sandbox off and the
+ * in-process modes. */
+static unsigned kill_escapees(const runner *r)
+{
+    char path[64], buf[4096];
+    unsigned killed = 0;
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+    for (int pass = 0; pass < 64; pass++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return killed;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0) return killed;
+        buf[n] = '\0';
+        unsigned found = 0;
+        for (char *p = buf, *end; *p; p = end) {
+            long pid = strtol(p, &end, 10);
+            if (end == p) break;
+            if (pid <= 0 || is_case(r, (pid_t)pid)) continue;
+            kill((pid_t)pid, SIGKILL);
+            while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR) {}
+            found++;
+        }
+        killed += found;
+        if (!found) break;
+    }
+    return killed;
+}
+
 static void finish(runner *r, slot *s)
 {
+    forgive(r); /* before the case is gone: it may be the sender */
     kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
     if (s->timed_out) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
     while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
     drain_and_close(r, s, &s->out_fd);
     drain_and_close(r, s, &s->err_fd);
+    read_answer(s);
     mcc_result *res = &r->results[s->index];
+    res->escaped = kill_escapees(r);
+    if (r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND)
+        res->escaped = 0; /* bwrap's own namespace process (its own session): not the command's */
     res->duration_ms = now_ms() - s->start_ms;
     res->stdout_bytes = s->out_bytes;
     res->stderr_bytes = s->err_bytes;
     res->sanitizer = s->marker;
     res->stderr_tail = stderr_tail(s);
+    if (s->copy[0]) res->stderr_tail = as_original(res->stderr_tail, s->copy, r->corpus->cases[s->index].path);
     if (s->head_len) res->report_head = mcc_clean_text(s->head, s->head_len);
     classify_status(r, s, res);
     if (res->outcome == MCC_CRASHED) res->crash_site = mcc_crash_site(res->report_head, res->signal);
     mcc_classify(&r->corpus->cases[s->index], res);
+    if (s->copy[0]) unlink(s->copy);
     s->used = 0;
 }
 
@@ -527,6 +856,19 @@ static int has_ended(const slot *s)
     memset(&si, 0, sizeof si);
     if (waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) return errno == ECHILD;
     return si.si_pid == s->pid;
+}
+
+/* Tells the watch (mcc_run_options.watch) how the run stands. */
+static void watch(runner *r, size_t ended)
+{
+    if (!r->opt->watch || r->stopped) return;
+    double now = now_ms();
+    mcc_watch_state st = {r->done, r->corpus->count, SIZE_MAX, 0, now - r->start_ms};
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && now - r->slots[i].start_ms >= st.slowest_ms)
+            st.slowest = r->slots[i].index, st.slowest_ms = now - r->slots[i].start_ms;
+    if (r->opt->watch(r->opt->watch_ctx, &st, ended, ended == SIZE_MAX ? NULL : &r->results[ended]))
+        r->stopped = 1;
 }
 
 /* Finishes every slot whose child ended or whose deadline passed. */
@@ -541,8 +883,11 @@ static unsigned reap(runner *r)
             if (now < s->deadline_ms) continue;
             s->timed_out = 1;
         }
+        size_t index = s->index;
         finish(r, s);
         done++;
+        r->done++;
+        watch(r, index);
     }
     return done;
 }
@@ -556,7 +901,40 @@ static void kill_all(runner *r)
         while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
         close(s->out_fd);
         close(s->err_fd);
+        if (s->ans_fd >= 0) close(s->ans_fd);
+        if (s->copy[0]) unlink(s->copy);
         s->used = 0;
+    }
+}
+
+/* Did the last SIGINT/SIGTERM come from a running case's process group
+ * (a loader's `kill $PPID`)? Its sender is then ignored. */
+static int from_a_case(const runner *r)
+{
+    pid_t pid = (pid_t)sender;
+    if (pid <= 0) return 0;
+    pid_t group = getpgid(pid);
+    for (unsigned i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && (r->slots[i].pid == pid || r->slots[i].pid == group)) return 1;
+    return 0;
+}
+
+/* A case's `kill $PPID` is not the user's ^C: forgotten while the case is
+ * still there to be recognised (before it is reaped); its group dies with it. */
+static void forgive(const runner *r)
+{
+    if (interrupted && from_a_case(r)) interrupted = sender = 0;
+}
+
+/* Interrupted: the cases still running (killed) and those not started are
+ * "not run", so the partial report says so; finished ones keep their verdict. */
+static void interrupt_rest(runner *r)
+{
+    for (size_t i = 0; i < r->corpus->count; i++) {
+        mcc_result *res = &r->results[i];
+        if (res->outcome != MCC_NOT_RUN || r->corpus->cases[i].skip_reason) continue;
+        runner_error(res, "not run: certify was interrupted (SIGINT or SIGTERM)");
+        mcc_classify(&r->corpus->cases[i], res);
     }
 }
 
@@ -572,33 +950,74 @@ static int run_all(runner *r)
     size_t next = 0, count = r->corpus->count;
     unsigned active = 0;
     while (next < count || active > 0) {
+        forgive(r);
         if (interrupted) {
             kill_all(r);
+            interrupt_rest(r);
             return -1;
+        }
+        if (r->stopped) {
+            kill_all(r);
+            return -2;
         }
         while (active < r->nslots && next < count) {
             size_t i = next++;
             if (r->corpus->cases[i].skip_reason) {
                 mcc_classify(&r->corpus->cases[i], &r->results[i]);
+                r->done++;
             } else if (start_case(r, free_slot(r), i) == 0) {
                 active++;
             } else {
                 mcc_classify(&r->corpus->cases[i], &r->results[i]);
+                r->done++;
+                watch(r, i);
             }
         }
         if (active == 0) continue;
         poll_pipes(r);
+        forgive(r);
         active -= reap(r);
+        watch(r, SIZE_MAX);
     }
     return 0;
+}
+
+/* The library crashed, exited or hung while the load check loaded it: every
+ * case would, so each gets that crash without running (a looping
+ * constructor would otherwise cost the timeout per case). */
+static void load_failed(const mcc_loader *l, const mcc_corpus *corpus, mcc_result *results)
+{
+    for (size_t i = 0; i < corpus->count; i++) {
+        mcc_result *res = &results[i];
+        if (!corpus->cases[i].skip_reason) {
+            res->outcome = MCC_CRASHED;
+            res->phase = l->load_hung ? "while loading the library (still loading at the timeout: killed)"
+                                      : "while loading the library";
+            res->exit_code = l->load_exit;
+            res->signal = l->load_signal;
+            res->stderr_tail = l->load_stderr ? strdup(l->load_stderr) : NULL;
+            res->crash_site = mcc_crash_site(NULL, res->signal);
+        }
+        mcc_classify(&corpus->cases[i], res);
+    }
 }
 
 int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
             mcc_result *results)
 {
+    return run_slots(l, corpus, o, results, 0);
+}
+
+static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
+                     mcc_result *results, int probe)
+{
     for (size_t i = 0; i < corpus->count; i++) {
         memset(&results[i], 0, sizeof results[i]);
         results[i].exit_code = -1;
+    }
+    if (l->load_failed && !probe) {
+        load_failed(l, corpus, results);
+        return 0;
     }
     runner *r = calloc(1, sizeof *r);
     unsigned jobs = o->jobs < 1 ? 1 : o->jobs > 64 ? 64 : o->jobs;
@@ -611,20 +1030,51 @@ int mcc_run(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options
     r->opt = o;
     r->results = results;
     r->nslots = jobs;
+    r->probe = probe;
+    /* an exporter's cases carry their own commands (out-of-scope ones none) */
+    int own_commands = 0;
+    for (size_t i = 0; i < corpus->count && !own_commands; i++) own_commands = corpus->cases[i].command != NULL;
+    if (!o->bwrap && l->mode == MCC_MODE_COMMAND && !probe && corpus->count && !own_commands) {
+        const char *tmp = getenv("TMPDIR");
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/mc-certify-corpus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (mkdtemp(dir) && !(r->copies = strdup(dir))) rmdir(dir);
+        if (!r->copies) { /* the cases become runner errors rather than run on the originals */
+            free(r->slots), free(r);
+            for (size_t i = 0; i < corpus->count; i++) {
+                if (!corpus->cases[i].skip_reason)
+                    runner_error(&results[i], "cannot create a directory for the case files' copies");
+                mcc_classify(&corpus->cases[i], &results[i]);
+            }
+            return 0;
+        }
+    }
+    int was_reaper = 0;
+    prctl(PR_GET_CHILD_SUBREAPER, &was_reaper);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    r->start_ms = now_ms();
     struct sigaction sa, old_int, old_term, old_chld;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
     sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    int own = !caught;
+    if (own) {
+        interrupted = sender = 0;
+        catch_signals(&old_int, &old_term);
+    }
     sa.sa_handler = on_child;
     sa.sa_flags = SA_NOCLDSTOP;
     sigaction(SIGCHLD, &sa, &old_chld);
-    int rc = run_all(r);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    int rc = interrupted ? (interrupt_rest(r), -1) : run_all(r);
+    if (own) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
     sigaction(SIGCHLD, &old_chld, NULL);
+    kill_escapees(r); /* none should be left; and none may outlive the run */
+    prctl(PR_SET_CHILD_SUBREAPER, was_reaper);
+    if (r->copies && mcx_remove_tree(r->copies) != 0)
+        fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->copies);
+    free(r->copies);
     free(r->slots);
     free(r);
     return rc;

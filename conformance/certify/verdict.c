@@ -5,17 +5,19 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mc_certify.h"
+#include "mc_check.h"
 #include "mc_rules.h"
 
 static const char *const verdict_names[MCC_VERDICT_COUNT] = {
-    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped"};
+    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped", "leak"};
 static const char *const verdict_labels[MCC_VERDICT_COUNT] = {
-    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped"};
+    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped", "leak"};
 
 const char *mcc_verdict_name(mcc_verdict v)
 {
@@ -39,6 +41,15 @@ const char *mcc_mode_name(mcc_mode m)
     return m == MCC_MODE_COMMAND ? "command" : m == MCC_MODE_LIBRARY ? "library" : "reference";
 }
 
+int mcc_is_leak(const mcc_result *r)
+{
+    /* LeakSanitizer reports at exit, and exits (23 by default): no signal;
+     * or SIGABRT with abort_on_error=1 (it only runs at a normal exit, so an
+     * abort after its report is its own) */
+    return r->outcome == MCC_CRASHED && (!r->signal || r->signal == SIGABRT) && r->sanitizer &&
+           strstr(r->sanitizer, "LeakSanitizer");
+}
+
 mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
 {
     r->missed = NULL;
@@ -51,7 +62,7 @@ mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
         r->missed_count = c->error_count;
         return r->verdict = MCC_TOO_LENIENT;
     case MCC_REJECTED: return r->verdict = c->valid ? MCC_TOO_STRICT : MCC_CONFORMING;
-    case MCC_CRASHED: return r->verdict = MCC_CRASH;
+    case MCC_CRASHED: return r->verdict = mcc_is_leak(r) ? MCC_LEAK : MCC_CRASH;
     case MCC_TIMED_OUT: return r->verdict = MCC_HANG;
     case MCC_NOT_RUN: return r->verdict = c->skip_reason ? MCC_SKIPPED : MCC_ERROR;
     case MCC_RUNNER_ERROR:
@@ -133,33 +144,52 @@ void mcc_summary_free(mcc_summary *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), 0 if invalid or
- * U+FFFE / U+FFFF (valid UTF-8, but not allowed in XML). */
-static size_t utf8_len(const unsigned char *p, size_t n)
+/* Where the run of bytes that mc_text_clean can take whole ends: before a
+ * newline or tab (kept), a NUL (it ends its strings) or U+FFFE / U+FFFF
+ * (valid UTF-8 that XML forbids). */
+static size_t segment_end(const unsigned char *p, size_t i, size_t len)
 {
-    size_t len = mc_utf8_sequence_length(p, n);
-    if (len == 3 && p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) return 0;
-    return len;
+    for (; i < len; i++) {
+        if (p[i] == '\n' || p[i] == '\t' || p[i] == 0) break;
+        if (p[i] == 0xEF && len - i >= 3 && p[i + 1] == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF)) break;
+    }
+    return i;
 }
 
+/* The one cleaning of text from outside (stderr, commands, paths, what an
+ * exporter wrote): the validator's mc_text_clean (C0 and C1 controls, DEL
+ * and bytes of no well-formed UTF-8 sequence as \xHH, bidi controls as
+ * \u20XX), with newlines and tabs kept and NUL, U+FFFE and U+FFFF escaped,
+ * so that the result is valid UTF-8, valid XML character data once markup
+ * is escaped, and harmless on a terminal. At most 4 bytes out for one in. */
 char *mcc_clean_text(const unsigned char *bytes, size_t len)
 {
-    char *out = malloc(len + 1);
-    if (!out) return NULL;
-    size_t o = 0;
+    if (len > (SIZE_MAX - 1) / 4) return NULL;
+    size_t cap = 4 * len + 1, o = 0;
+    char *out = malloc(cap), *seg = malloc(len + 1);
+    if (!out || !seg) {
+        free(out), free(seg);
+        return NULL;
+    }
     for (size_t i = 0; i < len;) {
-        size_t n = utf8_len(bytes + i, len - i);
-        if (n == 0 || (n == 1 && ((bytes[i] < 0x20 && bytes[i] != '\n' && bytes[i] != '\t') ||
-                                  bytes[i] == 0x7F))) {
-            out[o++] = '?';
-            i++;
+        size_t end = segment_end(bytes, i, len);
+        if (end > i) {
+            memcpy(seg, bytes + i, end - i);
+            seg[end - i] = '\0';
+            o += mc_text_clean(out + o, cap - o, seg);
+            i = end;
             continue;
         }
-        memcpy(out + o, bytes + i, n);
-        o += n;
-        i += n;
+        if (bytes[i] == '\n' || bytes[i] == '\t') {
+            out[o++] = (char)bytes[i++];
+        } else if (bytes[i] == 0) {
+            memcpy(out + o, "\\x00", 4), o += 4, i++;
+        } else { /* EF BF BE / EF BF BF */
+            memcpy(out + o, bytes[i + 2] == 0xBE ? "\\uFFFE" : "\\uFFFF", 6), o += 6, i += 3;
+        }
     }
     out[o] = '\0';
+    free(seg);
     return out;
 }
 
@@ -226,10 +256,15 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
         snprintf(buf, size, "rejected a valid file (%s)%s%s", end, line[0] ? ": " : "", line);
         break;
     case MCC_CRASH:
-        if (r->sanitizer)
+        if (r->phase)
+            snprintf(buf, size, "crashed %s: %s%s%s", r->phase, end, line[0] ? ": " : "", line);
+        else if (r->sanitizer)
             snprintf(buf, size, "crashed: sanitizer report (%s), %s", r->sanitizer, end);
         else
             snprintf(buf, size, "crashed: %s%s%s", end, line[0] ? ": " : "", line);
+        break;
+    case MCC_LEAK:
+        snprintf(buf, size, "leaked memory: LeakSanitizer report, %s", end);
         break;
     case MCC_HANG:
         snprintf(buf, size, "no answer within %g s: killed", timeout_s);

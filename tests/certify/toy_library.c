@@ -6,10 +6,17 @@
  *   crash_empty       SIGSEGV on an empty file, accepts the rest
  *   hang_empty        never returns on an empty file, accepts the rest
  *   leak              leaks 64 bytes per file and accepts it (LeakSanitizer's job)
+ * and hostile ones (issue 29: none may decide certify's exit code or stop it):
+ *   ctor_exit         exit(0) in a constructor, when certify loads it
+ *   ctor_abort        abort() in a constructor
+ *   ctor_loop         loops forever in a constructor
+ *   atexit_exit       rejects everything, with an atexit handler calling _exit(0)
+ *   load_exit         exit(0) inside mc_certify_load
  * Built without TOY_EXPORT it exports nothing: the "no entry point" case.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +37,23 @@ __attribute__((noinline)) static void leak(void)
     }
 }
 
+static void quit_quietly(void) { _exit(0); }
+
+static int mode_is(const char *m)
+{
+    const char *mode = getenv("MCC_TOY_MODE");
+    return mode && strcmp(mode, m) == 0;
+}
+
+__attribute__((constructor)) static void on_load(void)
+{
+    if (mode_is("ctor_exit")) exit(0);
+    if (mode_is("ctor_abort")) abort();
+    if (mode_is("ctor_loop"))
+        for (volatile int spin = 1; spin;) {}
+    if (mode_is("atexit_exit")) atexit(quit_quietly);
+}
+
 __attribute__((noinline)) static void wipe_stack(void)
 {
     volatile char junk[16384];
@@ -47,6 +71,11 @@ __attribute__((visibility("default"))) int mc_certify_load(const char *format,
     if (strcmp(mode, "hang_empty") == 0 && size == 0)
         for (;;) pause();
     if (strcmp(mode, "leak") == 0) leak(), wipe_stack();
+    if (strcmp(mode, "load_exit") == 0) exit(0);
+    if (strcmp(mode, "atexit_exit") == 0) {
+        snprintf(reason, reason_size, "rejected by the toy");
+        return 1;
+    }
     return 0;
 }
 #else

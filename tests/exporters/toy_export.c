@@ -25,6 +25,20 @@
  *   anim-reversed     SAMF and E3D keyframes in reverse order (the last pose first)
  *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
  *   swap-rb           vertex colours written B, G, R (A): red and blue swapped
+ *   decoy             AEM: an extra mesh of 100 times the scene's triangles
+ *                     (its own triangles again): valid, and far too much
+ *
+ * and conventions an exporter applies on purpose (certify names them):
+ *
+ *   flip-v            a bottom-left UV origin: v' = 1 - v everywhere
+ *   flip-v-some       the same in glTF mesh 0 only (a real loss elsewhere)
+ *   z-up              the scene turned Z-up: (x, y, z) -> (x, -z, y)
+ *   cm                the scene in centimetres: every length times 100
+ *   cw                every triangle's corners in reverse order
+ *
+ * and a narrower exporter:
+ *
+ *   static-only       refuses every skinned or animated scene ("static meshes only")
  *
  * and for --format aem --layout 2025:
  *
@@ -96,7 +110,11 @@ typedef struct xmodel {
 
 static int bug(const xmodel *x, const char *name)
 {
-    return x->bug && strcmp(x->bug, name) == 0;
+    /* NAME, or one of a comma-separated list (a convention and a bug at once) */
+    size_t n = strlen(name);
+    for (const char *p = x->bug; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
 }
 
 static int refuse(const char *why)
@@ -223,6 +241,8 @@ static int add_triangle(xmodel *x, const gr_node *node, const float *world, cons
             v->tan[3] = p->tan[(size_t)src * 4 + 3];
         }
         if (p->uv) memcpy(v->uv, p->uv + (size_t)src * 2, sizeof v->uv);
+        if (p->uv && (bug(x, "flip-v") || (bug(x, "flip-v-some") && node->mesh == 0)))
+            v->uv[1] = 1 - v->uv[1]; /* a bottom-left UV origin (flip-v-some: glTF mesh 0 only) */
         for (int c = 0; c < 4; c++) v->color[c] = p->color ? p->color[(size_t)src * 4 + c] : 1;
         if (p->color && bug(x, "swap-rb")) {
             v->color[0] = p->color[(size_t)src * 4 + 2];
@@ -259,7 +279,7 @@ static int collect_meshes(xmodel *x)
         if (node->mesh < 0) continue;
         float world[16];
         gr_world(s, -1, 0, i, world);
-        int flip = node->skin < 0 && mirrored(world);
+        int flip = (node->skin < 0 && mirrored(world)) ^ bug(x, "cw");
         const gr_mesh *me = &s->meshes[node->mesh];
         xmesh *cur = NULL;
         for (uint32_t q = 0; q < me->prim_count; q++) {
@@ -351,8 +371,9 @@ static int write_aem(xmodel *x, const char *out)
             keys_cap += s->anims[a].channels[k].key_count + sample_count(s->anims[a].duration);
         keys_cap += 3 * x->nbones;
     }
-    if (aemb_resize(m, AEMB_VERTICES, x->nv) || aemb_resize(m, AEMB_INDICES, x->nv) ||
-        aemb_resize(m, AEMB_TEXTURES, s->image_count) || aemb_resize(m, AEMB_MESHES, x->nmeshes) ||
+    uint32_t decoy = bug(x, "decoy") && x->nv >= 3 && x->nv < 100000 ? 100 * (x->nv - x->nv % 3) : 0;
+    if (aemb_resize(m, AEMB_VERTICES, x->nv) || aemb_resize(m, AEMB_INDICES, x->nv + decoy) ||
+        aemb_resize(m, AEMB_TEXTURES, s->image_count) || aemb_resize(m, AEMB_MESHES, x->nmeshes + (decoy > 0)) ||
         aemb_resize(m, AEMB_MATERIALS, nmat) || aemb_resize(m, AEMB_BONES, x->nbones) ||
         aemb_resize(m, AEMB_ANIMATIONS, anims) || aemb_resize(m, AEMB_SEQUENCES, anims * x->nbones) ||
         aemb_resize(m, AEMB_KEYFRAMES, keys_cap)) {
@@ -394,6 +415,12 @@ static int write_aem(xmodel *x, const char *out)
         m->meshes[k].first_index = x->meshes[k].first;
         m->meshes[k].index_count = x->meshes[k].count + (bug(x, "line-range") ? x->meshes[k].line_indices : 0);
         m->meshes[k].material = x->meshes[k].material >= 0 ? (uint32_t)x->meshes[k].material : 0;
+    }
+    if (decoy) {
+        for (uint32_t i = 0; i < decoy; i++) m->indices[x->nv + i] = i % (x->nv - x->nv % 3);
+        m->meshes[x->nmeshes].first_index = x->nv;
+        m->meshes[x->nmeshes].index_count = decoy;
+        m->meshes[x->nmeshes].material = 0;
     }
     for (uint32_t b = 0; b < x->nbones; b++) {
         memcpy(m->bones[b].inverse_bind, x->ibm + b * 16, 64);
@@ -807,7 +834,7 @@ static int nlm_skeleton(const xmodel *x, nlmb_model *m)
 
 static int write_nlm(xmodel *x, const char *out)
 {
-    if (x->nbones > 100) return refuse("NLM skinning slots live in a 100-entry array");
+    if (x->nbones > 100) return refuse("NLM skinning slots live in a 100-entry array: at most 100 bones");
     int animated = x->nbones > 0;
     nlmb_model *m = nlmb_sample(animated ? NLMB_SKINNED_ANIMATED : NLMB_STATIC_TWO_MESHES);
     if (!m) return -1;
@@ -860,6 +887,60 @@ static void quat_mul(const float a[4], const float b[4], float out[4])
                   a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
                   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
     memcpy(out, r, sizeof r);
+}
+
+/* ---- conventions (--bug z-up, cm): the whole scene under C = sc R ---------------- */
+
+/* What a Z-up or centimetre exporter does on purpose, consistently: every
+ * root node (and its animation channels) under C, skinned vertices under C
+ * and inverse binds under C^-1, so the model is the scene transformed. */
+static void apply_convention(gr_scene *s, const float q[4], float sc)
+{
+    static const float zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
+    float c[16], r[16], cinv[16];
+    const float scale[3] = {sc, sc, sc};
+    mcs_mat_compose(zero, q, scale, c);
+    mcs_mat_compose(zero, q, one, r);
+    mcs_mat_invert(c, cinv);
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        gr_node *n = &s->nodes[i];
+        if (n->parent >= 0) continue;
+        float t[3];
+        mcs_mat_dir(c, n->t, t);
+        memcpy(n->t, t, sizeof t);
+        quat_mul(q, n->r, n->r);
+        for (int k = 0; k < 3; k++) n->s[k] *= sc;
+        mcs_mat_compose(n->t, n->r, n->s, n->local);
+        for (uint32_t a = 0; a < s->anim_count; a++)
+            for (uint32_t k = 0; k < s->anims[a].channel_count; k++) {
+                mcs_channel *ch = &s->anims[a].channels[k];
+                if (ch->node != (int)i) continue;
+                size_t values = (size_t)ch->key_count * (ch->interp == MCS_CUBIC ? 3 : 1);
+                for (size_t v = 0; v < values; v++) {
+                    float *val = ch->values + v * (ch->path == MCS_R ? 4 : 3);
+                    if (ch->path == MCS_T) mcs_mat_dir(c, val, t), memcpy(val, t, sizeof t);
+                    else if (ch->path == MCS_R) quat_mul(q, val, val);
+                    else for (int e = 0; e < 3; e++) val[e] *= sc;
+                }
+            }
+    }
+    for (uint32_t k = 0; k < s->skin_count; k++)
+        for (uint32_t j = 0; j < s->skins[k].joint_count; j++)
+            mcs_mat_mul(s->skins[k].ibm + (size_t)j * 16, cinv, s->skins[k].ibm + (size_t)j * 16);
+    for (uint32_t m = 0; m < s->mesh_count; m++) {
+        int skinned = 0;
+        for (uint32_t i = 0; i < s->node_count; i++) skinned |= s->nodes[i].mesh == (int)m && s->nodes[i].skin >= 0;
+        if (!skinned) continue;
+        for (uint32_t p = 0; p < s->meshes[m].prim_count; p++) {
+            gr_prim *pr = &s->meshes[m].prims[p];
+            for (uint32_t v = 0; v < pr->vertex_count; v++) {
+                float o[3];
+                mcs_mat_point(c, pr->pos + (size_t)v * 3, o), memcpy(pr->pos + (size_t)v * 3, o, sizeof o);
+                if (pr->nrm) mcs_mat_dir(r, pr->nrm + (size_t)v * 3, o), memcpy(pr->nrm + (size_t)v * 3, o, sizeof o);
+                if (pr->tan) mcs_mat_dir(r, pr->tan + (size_t)v * 4, o), memcpy(pr->tan + (size_t)v * 4, o, sizeof o);
+            }
+        }
+    }
 }
 
 static void semodel_bone(const xmodel *x, uint32_t b, semb_bone *o)
@@ -1140,6 +1221,8 @@ int main(int argc, char **argv)
     gr_scene s;
     if (gr_load(argv[i], &s) != 0) return 1;
     xmodel x = {.s = &s, .bug = bugname, .loop = loop, .limit = f >= 3 ? 8 : 4};
+    if (bug(&x, "z-up")) apply_convention(&s, (const float[4]){0.70710678f, 0, 0, 0.70710678f}, 1);
+    if (bug(&x, "cm")) apply_convention(&s, (const float[4]){0, 0, 0, 1}, 100);
     int rc = 0;
     if (x.bug && strcmp(x.bug, "no-output") == 0) goto done;
     if (bug(&x, "hang-empty") && s.mesh_count == 0)
@@ -1149,6 +1232,10 @@ int main(int argc, char **argv)
         goto done;
     }
     if (bug(&x, "crash-256") && x.nbones >= 256) abort();
+    if (bug(&x, "static-only") && (s.skin_count || s.anim_count)) {
+        rc = refuse("this exporter writes static meshes only");
+        goto done;
+    }
     if (!x.nmeshes) {
         rc = refuse("the scene holds no triangles");
         goto done;
