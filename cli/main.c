@@ -373,8 +373,19 @@ static void print_io_error(const char *path, const mc_result *r)
 
 /* A path that has no result (out of memory before one existed): the summary
  * must not read as if it had never been named. */
+static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st);
+
 static void report_no_result(cli *c, const char *path, mc_status st)
 {
+    /* the reports list it as unreadable, as any path they count (issue 29:
+     * `-o json -` out of memory gave "files": [] with a summary of 1); the
+     * library's buffer is freed by now, so this small result usually fits */
+    mc_result *r = NULL;
+    if (st == MC_ERR_NOMEM && mc_result_io_error("cannot read", ENOMEM, &c->opt, &r) == MC_ERR_IO && r) {
+        report_file(c, path, 0, r, MC_ERR_IO);
+        mc_result_free(r);
+        return;
+    }
     path_error(path, "%s", mc_strerror(st));
     c->summary.files++;
     c->summary.unreadable++;

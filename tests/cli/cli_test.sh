@@ -350,8 +350,11 @@ if [ -z "$limit" ]; then
     ok # ASan reserves its shadow memory: an address-space limit cannot be set
 else
     expect stdin-no-memory 3 bash -c 'ulimit -v 65536; head -c 100000000 /dev/zero | "$0" -' "$mc"
-    contains stdin-no-memory-msg "$tmp/err" "modelcheck: -: out of memory"
+    contains stdin-no-memory-msg "$tmp/err" "modelcheck: -: cannot read: Cannot allocate memory"
     contains stdin-no-memory-summary "$tmp/out" "1 file checked: 0 valid, 0 invalid, 1 unreadable; 0 skipped"
+    # the JSON lists what its summary counts (issue 29: "files": [] with a summary of 1)
+    expect stdin-no-memory-json 3 bash -c 'ulimit -v 65536; head -c 100000000 /dev/zero | "$0" -o json -' "$mc"
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["files"]; assert len(f) == 1 and f[0]["path"] == "-" and not f[0]["readable"] and f[0]["issues"][0]["code"] == "IO_READ_FAILED" and d["summary"]["unreadable"] == 1, d' "$tmp/out" && ok || fail "stdin-no-memory-json: the file is not listed"
 fi
 
 # a directory that cannot be listed is named on stderr while the rest of the

@@ -65,7 +65,9 @@ mc_status mc_result_io_error(const char *what, int err, const mc_options *option
     *out = NULL;
     mc_settings settings;
     mc_settings_resolve(&settings, options);
-    return io_failure(MC_IO_OPEN_FAILED, what, err, &settings, out);
+    /* out of memory is no failure to open: the file was there, its bytes did
+     * not fit (a caller's report of a path it got no result for) */
+    return io_failure(err == ENOMEM ? MC_IO_READ_FAILED : MC_IO_OPEN_FAILED, what, err, &settings, out);
 }
 
 static mc_status not_regular(const struct stat *st, const mc_settings *opt, mc_result **out)

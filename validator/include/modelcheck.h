@@ -217,7 +217,8 @@ MC_API mc_status mc_validate_listed_path(const char *path, const mc_options *opt
                                          mc_result **out);
 
 /* A result for a path the caller could not read itself, such as a directory
- * it could not list: one IO_OPEN_FAILED issue saying "what: strerror(err)".
+ * it could not list: one IO_OPEN_FAILED issue saying "what: strerror(err)"
+ * (IO_READ_FAILED when err is ENOMEM: a file whose bytes did not fit).
  * Returns MC_ERR_IO with *out set (like mc_validate_path), or MC_ERR_NOMEM. */
 MC_API mc_status mc_result_io_error(const char *what, int err, const mc_options *options,
                                     mc_result **out);
