@@ -77,6 +77,7 @@ upstreams="
 aem|https://github.com/janhsimon/aem|1a273aaf7438635584d90fe35ea2b853f76bdfc0|janhsimon-aem-1a273aa|c0e7f09316cfc72edb984f45f83ed6b6b369775725d25326864439e38b68583b
 hb1|https://github.com/kiwanowski/UnnamedHB1|9d03bbb7dea5dce498b417cc625b87c8fdaa9321|kiwanowski-UnnamedHB1-9d03bbb|c9e9e2203cae858d630f341a127b29031f015d381a6b1eb061a124967b44f9a4
 semodel|https://github.com/dtzxporter/io_model_semodel|188a4437b4c43c225db6c9277449d482b740562d|dtzxporter-io_model_semodel-188a443|c699b15f6b13c0a7cca38de38424792378009dbff572a497f82166c29bb2f3cd
+aem2|https://github.com/janhsimon/aem|42bd5015a5fbd8058f4b899160acb2d2cdca68bc|janhsimon-aem-42bd501|972a6f2947d4415f2c5f315fe6d3f2b87ceaab52c8d7c5a3850147a20023a0e6
 "
 
 die() { echo "refimpls: $*" >&2; exit 2; }
@@ -90,6 +91,7 @@ need_site_tool() {
 upstream_of() { # IMPL -> the upstream key
     case $1 in
     libaem|libaem-bounded) echo aem ;;
+    libaem2025|aem-converter) echo aem2 ;;
     unnamedhb1|aamf2gltf) echo hb1 ;;
     semodel|semodel-writer) echo semodel ;;
     *) die "unknown implementation '$1' (see: $0 list)" ;;
@@ -156,6 +158,56 @@ build_libaem() { # SRC IMPL
     echo "$dir/libmc_refimpl_libaem.so"
 }
 
+# libaem @42bd501 needs no library: its cglm is the snapshot's own headers
+# (external/cglm, which has the *_make functions Debian's lacks).
+build_libaem2025() { # SRC
+    local src=$1 dir=$out/libaem2025
+    mkdir -p "$dir"
+    gcc -std=gnu11 "${san[@]}" -fPIC -shared -w \
+        -I"$root/conformance/certify" -I"$src/external/cglm/include" \
+        -I"$src/libaem/include" -I"$src/libaem/include/aem" -I"$src/libaem" \
+        "$data/libaem2025/adapter.c" "$data/libaem2025/animation_unit.c" "$src/libaem/model.c" \
+        "$src/libaem/texture.c" -lm -o "$dir/libmc_refimpl_libaem2025.so"
+    echo "$dir/libmc_refimpl_libaem2025.so"
+}
+
+# The upstream converter @42bd501, built headless by the aem-converter-build
+# kit beside the snapshots (ours, not upstream's: build.sh and shims; its
+# checksum recorded below as the snapshots' are) and cached: the build is
+# redone only when the source or the kit changes. It needs an X server and
+# OpenGL even without a window: Xvfb and Mesa's software renderer. Built with
+# ASan, as the C readers are: its heap overflows (lines_points) otherwise
+# crash or not from one run to the next (run_converter.sh turns leak
+# detection off: a converter's leaks die with it).
+converter_cflags="-fsanitize=address -fno-omit-frame-pointer"
+converter_kit_digest=3a09c9f0c36c80a0efe4eef865b4f0765e44112befb6347303e3c6d88035cbcf
+build_converter() { # SRC
+    local src=$1 kit=$refdir/aem-converter-build dir=$out/aem-converter/build stamp
+    command -v Xvfb >/dev/null ||
+        skip "aem-converter needs Xvfb (apt-get install xvfb; scripts/setup-debian.sh)"
+    [ -f /usr/include/GLFW/glfw3.h ] ||
+        skip "aem-converter needs GLFW (apt-get install libglfw3-dev; scripts/setup-debian.sh)"
+    ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 ||
+        skip "aem-converter needs Mesa's software renderer (apt-get install libgl1-mesa-dri; scripts/setup-debian.sh)"
+    [ -f "$kit/build.sh" ] || skip "aem-converter: no build kit $kit"
+    local got
+    got=$(snapshot_digest "$kit")
+    [ "$got" = "$converter_kit_digest" ] ||
+        die "aem-converter: kit $kit differs from the one recorded (sha256 $got, expected $converter_kit_digest)"
+    stamp="$(field aem2 3) $(snapshot_digest "$src") $got $converter_cflags"
+    if [ -x "$dir/converter" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
+        echo "refimpls: aem-converter: cached build $dir/converter" >&2
+    else
+        local start=$SECONDS
+        rm -rf "$dir" && mkdir -p "$dir"
+        SRC=$src CFLAGS_EXTRA=$converter_cflags sh "$kit/build.sh" "$dir" > "$dir/build.log" 2>&1 ||
+            die "aem-converter: build failed ($dir/build.log)"
+        echo "$stamp" > "$dir/stamp"
+        echo "refimpls: aem-converter: built $dir/converter in $((SECONDS - start)) s" >&2
+    fi
+    echo "$dir"
+}
+
 # The runtime is 32-bit console code that overlays its structures (4-byte
 # pointers included) on the file: built -m32 (gcc-multilib) as a command, so
 # the layouts are the console's. `1 << 31` (model.c) is undefined in C but
@@ -182,6 +234,9 @@ fuzz_build() { # IMPL SRC TARGET
     libaem|libaem-bounded)
         sources="$data/libaem/adapter.c;$data/libaem/animation_unit.c;$src/libaem/core.c"
         includes="$root/conformance/certify;$data/libaem;$src/libaem/include;$src/libaem/include/aem;$src/libaem" ;;
+    libaem2025)
+        sources="$data/libaem2025/adapter.c;$data/libaem2025/animation_unit.c;$src/libaem/model.c;$src/libaem/texture.c"
+        includes="$root/conformance/certify;$src/external/cglm/include;$src/libaem/include;$src/libaem/include/aem;$src/libaem" ;;
     unnamedhb1)
         sources="$data/unnamedhb1/adapter.c;$data/unnamedhb1/unreached.c;$src/framework/anim_model.c;$src/framework/model.c;$src/framework/scene.c"
         includes="$root/conformance/certify;$data/unnamedhb1/shim;$src/framework" ;;
@@ -265,7 +320,8 @@ triage() { # IMPL TARGET
         # reduce it by sections where the format allows (AEM)
         if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then
             cp "$dir/artifacts/$a" "$min"
-            [ "$fmt" != aem ] || reduce_aem "$bin" "$min" >/dev/null || true
+            # (reduce.py knows the aem.md layout only)
+            [ "$fmt" != aem ] || [ "$impl" = libaem2025 ] || reduce_aem "$bin" "$min" >/dev/null || true
         fi
         # one reproducer per site whatever the campaign: the smaller one stays
         local other
@@ -430,6 +486,12 @@ loader_of() {
         *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
         esac
         echo "--library"; build_libaem "$src" "$impl" ;;
+    libaem2025)
+        case ${MC_REFIMPL_HOST_ASAN:-ON} in
+        ON|1|on|TRUE|true) ;;
+        *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
+        esac
+        echo "--library"; build_libaem2025 "$src" ;;
     unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
     semodel|aamf2gltf)
         # -B: no bytecode written into the snapshot
@@ -438,13 +500,18 @@ loader_of() {
     semodel-writer)
         echo "--exporter"
         printf '%q -B %q %q {in} {out}\n' "$python" "$data/python/semodel_export.py" "$src" ;;
+    aem-converter)
+        local build
+        build=$(build_converter "$src")
+        echo "--exporter"
+        printf 'bash %q %q {in} {out}\n' "$data/converter/run_converter.sh" "$build" ;;
     *) die "$impl: not yet" ;;
     esac
 }
 
 format_of() {
     case $1 in
-    libaem|libaem-bounded) echo aem ;;
+    libaem|libaem-bounded|libaem2025|aem-converter) echo aem ;;
     unnamedhb1|aamf2gltf) echo aamf ;;
     semodel|semodel-writer) echo semodel ;;
     esac
@@ -454,6 +521,16 @@ env_of() {
     case $1 in
     libaem-bounded) echo MC_LIBAEM_TEXTURE_CHECK=bounded ;;
     *) echo MC_REFIMPL=1 ;;
+    esac
+}
+
+# Cases run at once: 2, but one for the converter (each case starts its own
+# X server with xvfb-run -a, and two starting together can pick the same
+# display, one then failing).
+jobs_of() {
+    case $1 in
+    aem-converter) echo 1 ;;
+    *) echo 2 ;;
     esac
 }
 
@@ -467,6 +544,31 @@ asan_of() { # IMPL
     echo "$asan"
 }
 
+# The layout of its format a reader reads, when the format has several:
+# libaem @42bd501 reads the current upstream AEM layout only, so it is
+# certified on that layout's cases (and the "any" ones), not on aem.md's,
+# which it reads as garbage by design. Empty: every case.
+layout_of() {
+    case $1 in
+    libaem2025) echo "${MC_REFIMPL_LAYOUT:-2025}" ;;
+    esac
+}
+
+# A corpus of the cases of one layout: a manifest of those cases beside
+# links to the corpus's folders (prints its directory).
+layout_corpus() { # LAYOUT DIR
+    local layout=$1 dir=$2 d
+    rm -rf "$dir" && mkdir -p "$dir"
+    for d in "$root/corpus"/*/; do ln -s "$d" "$dir/$(basename "$d")"; done
+    "$python" - "$root/corpus/manifest.json" "$dir/manifest.json" "$layout" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["cases"] = [c for c in m["cases"] if c["format"] == "any" or c.get("layout") == sys.argv[3]]
+json.dump(m, open(sys.argv[2], "w"), indent=1)
+PY
+    echo "$dir"
+}
+
 certify() { # IMPL DIR JOBS TIMEOUT
     local impl=$1 dir=$2 jobs=$3 timeout=$4 loader
     mkdir -p "$out"
@@ -477,7 +579,9 @@ certify() { # IMPL DIR JOBS TIMEOUT
     [ ${#loader[@]} -eq 2 ] || die "$impl: no loader"
     mkdir -p "$dir"
     # an exporter's source scenes are built into modelcheck: no corpus
-    local corpus=(--corpus "$root/corpus")
+    local corpus=(--corpus "$root/corpus") layout
+    layout=$(layout_of "$impl")
+    [ -z "$layout" ] || corpus=(--corpus "$(layout_corpus "$layout" "$out/$impl/corpus-$layout")")
     [ "${loader[0]}" != --exporter ] || corpus=()
     local rc=0
     env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
@@ -493,11 +597,20 @@ certify() { # IMPL DIR JOBS TIMEOUT
 # exporter's: scene, format, verdict and the validator's error codes).
 verdicts() {
     python3 - "$1" <<'PY'
-import json, sys
+import json, re, sys
 cert = json.load(open(sys.argv[1]))
 for c in cert["cases"]:
     if "scene" in c:
         codes = ",".join(e.split("@")[0] for e in c["errors"]) or "-"
+        tail = c.get("stderr_tail", "")
+        asan = re.search(r"SUMMARY: AddressSanitizer: (\S+) \S*?([^/\s]+:\d+) in (\S+)", tail)
+        if c["verdict"] == "crash" and asan:
+            codes = ":".join(asan.groups())
+        elif c["verdict"] == "crash" and c.get("signal"):
+            # the signal, and the failed assertion when an abort() says it
+            codes = f'signal{c["signal"]}'
+            m = re.search(r"Assertion `(.*)' failed", tail)
+            if m: codes += ":assert:" + m.group(1).replace(" ", "")
         print(f'{c["scene"]} {cert["exporter"]["format"]} {c["verdict"]} {codes}')
         continue
     site = c.get("crash_site") or "-"
@@ -553,11 +666,11 @@ build)
     loader_of "$2" | tail -1 ;;
 certify)
     [ $# -ge 2 ] || die "usage: $0 certify IMPL [DIR]"
-    certify "$2" "${3:-$out/$2/certificate}" 2 10 ;;
+    certify "$2" "${3:-$out/$2/certificate}" "$(jobs_of "$2")" 10 ;;
 check|expect)
     [ $# -eq 2 ] || die "usage: $0 $cmd IMPL"
     impl=$2 dir=$out/$2/check
-    certify "$impl" "$dir" 2 30
+    certify "$impl" "$dir" "$(jobs_of "$impl")" 30
     verdicts "$dir/$impl.json" > "$dir/verdicts.txt"
     exp=$data/expected/$impl.txt
     if [ "$cmd" = expect ]; then
@@ -587,7 +700,7 @@ replay)
 reduce)
     [ $# -ge 4 ] || die "usage: $0 reduce IMPL TARGET FILE..."
     impl=$2
-    [ "$(format_of "$impl")" = aem ] || die "reduce: AEM readers only"
+    [ "$(format_of "$impl")" = aem ] && [ "$impl" != libaem2025 ] || die "reduce: aem.md-layout readers only"
     need_site_tool
     case $3 in abi_aem|abi_aem_sa) ;; *) die "$impl: target abi_aem or abi_aem_sa" ;; esac
     bin=$(fuzz_build "$impl" "$(obtain aem)" "$3")
