@@ -158,12 +158,24 @@ build_libaem() { # SRC IMPL
     echo "$dir/libmc_refimpl_libaem.so"
 }
 
+# Sanitizer checks off for a reader, after the others. libaem @42bd501 casts
+# pointers into the file's packed sections: every section after an image
+# buffer whose size is not a multiple of 8 (the converter's are 10 bytes)
+# is read at misaligned addresses, undefined in C but harmless on the x86
+# and ARM64 machines it runs on; reported, that would be every file's crash
+# and hide all the rest (docs/REFERENCE-LOADERS.md says so).
+abi_options() { # IMPL
+    case $1 in
+    libaem2025) echo "-fno-sanitize=alignment" ;;
+    esac
+}
+
 # libaem @42bd501 needs no library: its cglm is the snapshot's own headers
 # (external/cglm, which has the *_make functions Debian's lacks).
 build_libaem2025() { # SRC
     local src=$1 dir=$out/libaem2025
     mkdir -p "$dir"
-    gcc -std=gnu11 "${san[@]}" -fPIC -shared -w \
+    gcc -std=gnu11 "${san[@]}" $(abi_options libaem2025) -fPIC -shared -w \
         -I"$root/conformance/certify" -I"$src/external/cglm/include" \
         -I"$src/libaem/include" -I"$src/libaem/include/aem" -I"$src/libaem" \
         "$data/libaem2025/adapter.c" "$data/libaem2025/animation_unit.c" "$src/libaem/model.c" \
@@ -243,7 +255,8 @@ fuzz_build() { # IMPL SRC TARGET
     *) die "$impl: not a C reader" ;;
     esac
     cmake --preset fuzz -S "$root" -B "$bdir" -DMC_FUZZ_ABI_SOURCES="$sources" \
-        -DMC_FUZZ_ABI_INCLUDES="$includes" -DMC_FUZZ_ABI_LIBRARIES=m >/dev/null
+        -DMC_FUZZ_ABI_INCLUDES="$includes" -DMC_FUZZ_ABI_LIBRARIES=m \
+        -DMC_FUZZ_ABI_OPTIONS="$(abi_options "$impl")" >/dev/null
     cmake --build "$bdir" -j2 --target "mc_fuzz_$target" >/dev/null
     echo "$bdir/fuzz/mc_fuzz_$target"
 }
@@ -258,7 +271,22 @@ fuzz() { # IMPL TARGET SECONDS
     bin=$(fuzz_build "$impl" "$src" "$target")
     dir=$out/$impl/fuzz-$target
     rm -rf "$dir" && mkdir -p "$dir/corpus" "$dir/artifacts"
-    cp "$root/corpus/$fmt"/*/* "$dir/corpus/" # libFuzzer writes into its first corpus dir
+    if [ "$impl" = libaem2025 ]; then
+        # its layout's corpus files, and the upstream converter's outputs
+        # when `outputs aem-converter` kept them
+        local layout f
+        layout=$(layout_of "$impl")
+        "$python" - "$root/corpus/manifest.json" "$layout" <<'PY' | while read -r f; do cp "$root/corpus/$f" "$dir/corpus/"; done
+import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if c.get("layout") == sys.argv[2]: print(c["file"])
+PY
+        cp "$out/aem-converter/outputs"/*.aem "$dir/corpus/" 2>/dev/null || true
+        [ -n "$(ls "$dir/corpus")" ] ||
+            die "libaem2025: no seeds (no $layout corpus files; run '$0 outputs aem-converter' first)"
+    else
+        cp "$root/corpus/$fmt"/*/* "$dir/corpus/" # libFuzzer writes into its first corpus dir
+    fi
     echo "refimpls: $impl: $target for $seconds s, log $dir/fuzz.log" >&2
     # fork mode goes on past crashes and hangs, so one campaign finds many sites;
     # header counts are allocated unchecked (up to 4 GiB): allowed, never touched
@@ -649,6 +677,26 @@ if cert.get("crash_sites"):
 PY
 }
 
+# The converter run by hand over every source scene (the corpus's .gltf
+# copies, what certify gives it), its outputs kept in DIR: the files AEM
+# users have today, for a look (modelcheck validate) and as fuzz seeds of
+# libaem2025. Prints one line per scene: exit status and output size.
+converter_outputs() { # DIR
+    local dir=$1 build scene stem rc
+    build=$(build_converter "$(obtain aem2)")
+    rm -rf "$dir" && mkdir -p "$dir/in"
+    cp "$root/corpus/scenes"/*.gltf "$root/corpus/scenes"/*.png "$dir/in/"
+    for scene in "$dir/in"/*.gltf; do
+        stem=$(basename "$scene" .gltf) rc=0
+        bash "$data/converter/run_converter.sh" "$build" "$scene" "$dir/$stem.aem" \
+            > "$dir/$stem.log" 2>&1 < /dev/null || rc=$?
+        [ -s "$dir/$stem.aem" ] || rm -f "$dir/$stem.aem"
+        printf '%s\texit %s\t%s\n' "$stem" "$rc" \
+            "$( [ -f "$dir/$stem.aem" ] && echo "$(stat -c %s "$dir/$stem.aem") bytes" || echo "no output")"
+    done | tee "$dir/outputs.tsv"
+    rm -rf "$dir/in"
+}
+
 cmd=${1:-}
 case $cmd in
 list)
@@ -721,6 +769,9 @@ blindtriage)
     need_site_tool
     [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
     blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
+outputs)
+    [ $# -ge 2 ] && [ $# -le 3 ] && [ "$2" = aem-converter ] || die "usage: $0 outputs aem-converter [DIR]"
+    converter_outputs "${3:-$out/aem-converter/outputs}" ;;
 amftools)
     [ $# -le 2 ] || die "usage: $0 amftools [DIR]"
     src=$(obtain hb1)
