@@ -106,7 +106,7 @@ typedef struct mcg_table {
  * (out->meta is still set). */
 int mcg_table_row(const mcg_table *t, size_t i, mcg_built *out);
 
-extern const mcg_table mcg_aem_table, mcg_semodel_table, mcg_aamf_table, mcg_e3d_table,
+extern const mcg_table mcg_aem_table, mcg_aem2025_table, mcg_semodel_table, mcg_aamf_table, mcg_e3d_table,
     mcg_nlm_table;
 
 /* Writes every row of t under root/<format>/{valid,invalid}. */

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     const char *root = argv[1];
     if (mcg_mkdir(root, "") != 0) return 1;
     mcg_manifest mf = {cJSON_CreateArray(), 0};
-    static const mcg_table *const tables[] = {&mcg_aem_table, &mcg_semodel_table, &mcg_aamf_table,
+    static const mcg_table *const tables[] = {&mcg_aem_table, &mcg_aem2025_table, &mcg_semodel_table, &mcg_aamf_table,
                                               &mcg_e3d_table, &mcg_nlm_table};
     int rc = mcg_write_any(root, &mf);
     for (size_t i = 0; rc == 0 && i < sizeof tables / sizeof tables[0]; i++)

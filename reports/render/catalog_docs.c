@@ -78,7 +78,13 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
           "whether a file's bytes can produce the code (`content`) or only the tool's\n"
           "environment (`tool`, e.g. I/O errors, exit code 3). *Kind* is the kind of check\n"
           "(validator/catalog/mc_kinds.def): the help of a code's SARIF rule gives the\n"
-          "advice of its kind.\n\n",
+          "advice of its kind.\n\n"
+          "AEM has two layouts under the same magic \"AEM\" and version 1: `aem1` (aem.md;\n"
+          "codes `AEM_`) and `2025`, the current upstream layout (readme.md of janhsimon/aem;\n"
+          "codes `AEM2025_`). A file is in the layout whose header counts add up to its size;\n"
+          "when both do, or neither, one error names both layouts' arithmetic\n"
+          "(`AEM_LAYOUT_AMBIGUOUS`, or `AEM_TRUNCATED` / `AEM_TRAILING_BYTES` in the terms of\n"
+          "the nearer layout). docs/formats/aem2025.md has the rule and the layout's facts.\n\n",
           out);
     fprintf(out,
             "## Tolerances\n\n"
@@ -91,6 +97,7 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
             "| quaternions | %g | \\|length - 1\\| <= tol |\n"
             "| affine last row (AEM bone matrices) | 1e-05 | each element within tol of (0, 0, 0, 1) |\n"
             "| invertible 3x3 | 1e-06 | \\|det\\| / (product of column lengths) > tol |\n"
+            "| invertible 4x4 (AEM 2025 inverse bind matrices) | 1e-06 | \\|det\\| / (product of column lengths) > tol |\n"
             "| keyframe time vs duration | 1e-06 relative | t <= duration x (1 + tol) |\n\n",
             d.weight_sum_tolerance, d.unit_tolerance, d.quaternion_tolerance);
     char group[16] = "", g[16];

@@ -33,7 +33,7 @@ def run_case(mc, corpus, case):
 
 def format_of(code):
     prefix = code.split("_", 1)[0]
-    return {"FILE": "any", "IO": "any", "SEMODEL": "semodel", "SAMF": "aamf"}.get(prefix, prefix.lower())
+    return {"FILE": "any", "IO": "any", "SEMODEL": "semodel", "SAMF": "aamf", "AEM2025": "aem"}.get(prefix, prefix.lower())
 
 
 def load_uncovered():

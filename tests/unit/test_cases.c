@@ -67,6 +67,7 @@ static void check_table(const mcg_table *t)
 }
 
 Test(cases, aem) { check_table(&mcg_aem_table); }
+Test(cases, aem2025) { check_table(&mcg_aem2025_table); }
 Test(cases, semodel) { check_table(&mcg_semodel_table); }
 Test(cases, aamf) { check_table(&mcg_aamf_table); }
 Test(cases, e3d) { check_table(&mcg_e3d_table); }

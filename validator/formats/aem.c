@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aem_layouts.h"
 #include "mc_format.h"
 #include "mc_numeric.h"
 #include "mc_reader.h"
@@ -79,15 +80,20 @@ static mc_reader record(const mc_ctx *c, const aem_file *f, enum aem_section s, 
 
 /* ---- header ---- */
 
-/* The header's counts imply f->end bytes; the file has another size. */
-static void report_size_mismatch(mc_ctx *c, const aem_file *f)
+/* The header's counts imply f->end bytes; the file has another size.
+ * other: what the 2025 layout's counts imply, NULL when its header does not
+ * fit (docs/formats/aem2025.md, telling the layouts apart). */
+static void report_size_mismatch(mc_ctx *c, const aem_file *f, const uint64_t *other)
 {
+    char also[64] = "";
+    if (other) snprintf(also, sizeof also, " (as the 2025 layout they imply %" PRIu64 " bytes)", *other);
     if (c->size > f->end) {
         mc_instance *in = mc_emit(c, MC_AEM_TRAILING_BYTES, f->end);
         mc_path(in, "/");
         mc_msg(in, "%" PRIu64 " bytes after the last section: header counts imply %" PRIu64
-               " bytes, file has %zu (another AEM layout with version 1?)",
-               (uint64_t)c->size - f->end, f->end, c->size);
+               " bytes, file has %zu%s",
+               (uint64_t)c->size - f->end, f->end, c->size,
+               other ? also : " (another AEM layout with version 1?)");
         return;
     }
     int s = SEC_COUNT - 1;
@@ -95,12 +101,12 @@ static void report_size_mismatch(mc_ctx *c, const aem_file *f)
     char path[32];
     snprintf(path, sizeof path, "/%s", section_name[s]);
     mc_truncated(c, MC_AEM_TRUNCATED, path, "file ends inside the %s section (%" PRIu32 " x %" PRIu32
-                 " bytes from 0x%" PRIx64 "): header counts imply %" PRIu64 " bytes, file has %zu",
-                 section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size);
+                 " bytes from 0x%" PRIx64 "): header counts imply %" PRIu64 " bytes, file has %zu%s",
+                 section_name[s], f->count[s], record_size[s], f->offset[s], f->end, c->size, also);
 }
 
 /* aem.md, File Header: magic, version 1, then the counts fix every section's
- * place and the exact file size. False when the layout cannot be trusted. */
+ * place and the size they imply. False when the header cannot be read. */
 static bool check_header(mc_ctx *c, aem_file *f)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
@@ -129,11 +135,42 @@ static bool check_header(mc_ctx *c, aem_file *f)
         if (!mc_add_mul_u64(&end, f->count[s], record_size[s])) end = UINT64_MAX;
     }
     f->end = end;
-    if (end != c->size) {
-        report_size_mismatch(c, f);
+    return true;
+}
+
+static uint64_t distance(uint64_t end, size_t size)
+{
+    return end > size ? end - size : size - end;
+}
+
+/* docs/formats/aem2025.md, telling the layouts apart: a file is in the
+ * layout whose header counts give its exact size. Both, or neither: one
+ * error naming both layouts' arithmetic (for neither, in the terms of the
+ * nearer one, aem1 on a tie), and no record checks, which would only add a
+ * wall of follow-on errors. True when the file is aem1. */
+static bool aem1_layout(mc_ctx *c, const aem_file *f)
+{
+    uint64_t end2025 = 0;
+    bool has2025 = mc_aem2025_implied_size(c->data, c->size, &end2025);
+    bool fits1 = f->end == c->size, fits2 = has2025 && end2025 == c->size;
+    if (fits1 && fits2) {
+        mc_instance *in = mc_emit(c, MC_AEM_LAYOUT_AMBIGUOUS, 0);
+        mc_path(in, "/header");
+        mc_msg(in, "the header counts give the file size (%zu bytes) both as aem1 (40-byte header, "
+               "92-byte vertices) and as the 2025 layout (52-byte header, 88-byte vertices): the layout cannot be told",
+               c->size);
         return false;
     }
-    return true;
+    if (fits1) return true;
+    if (fits2) {
+        mc_aem2025_validate(c);
+        return false;
+    }
+    if (has2025 && distance(end2025, c->size) < distance(f->end, c->size))
+        mc_aem2025_report_size(c, f->end);
+    else
+        report_size_mismatch(c, f, has2025 ? &end2025 : NULL);
+    return false;
 }
 
 /* ---- vertices ---- */
@@ -929,7 +966,7 @@ static void aem_validate(mc_ctx *c)
 {
     aem_file f;
     memset(&f, 0, sizeof f);
-    if (!check_header(c, &f)) return;
+    if (!check_header(c, &f) || !aem1_layout(c, &f)) return;
     c->layout = "aem1";
     fill_info(c, &f);
     bool extra_same = check_vertices(c, &f);
