@@ -164,6 +164,17 @@ static void skinning_bones(const mcl_model *m, unsigned char *skins)
     }
 }
 
+/* Does a model bone name stand for the scene's? Equal, or where the format
+ * cuts names (AEM 2025's 128-byte fields) the scene's cut to the field, at
+ * a character or not. */
+static int bone_name_is(const mcs_caps *caps, const char *model, const char *scene)
+{
+    if (strcmp(model, scene) == 0) return 1;
+    size_t len = strlen(model);
+    return caps->bone_name_bytes && len > 0 && len <= caps->bone_name_bytes && strlen(scene) > caps->bone_name_bytes &&
+           strncmp(model, scene, len) == 0;
+}
+
 static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m,
                         const float *rest_global, int *bone_map, int *model_of, mcx_findings *out)
 {
@@ -181,7 +192,7 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         int found = -1;
         if (caps->bone_names && fb->name[0]) {
             for (uint32_t b = 0; b < m->bone_count && found < 0; b++)
-                if (bone_map[b] < 0 && strcmp(m->bones[b].name, fb->name) == 0) found = (int)b;
+                if (bone_map[b] < 0 && bone_name_is(caps, m->bones[b].name, fb->name)) found = (int)b;
         }
         if (found < 0) {
             /* the nearest; on a tie a bone that skins vertices (an exporter's
@@ -202,7 +213,7 @@ static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         bone_map[found] = (int)k;
         model_of[k] = found;
         char na[48], nb[48];
-        if (caps->bone_names && fb->name[0] && strcmp(m->bones[found].name, fb->name) != 0)
+        if (caps->bone_names && fb->name[0] && !bone_name_is(caps, m->bones[found].name, fb->name))
             mcx_find(out, "bone '%s': name changed to '%s'", shown(fb->name, na), shown(m->bones[found].name, nb));
     }
     for (uint32_t k = 0; k < f->bone_count; k++) {
@@ -747,6 +758,58 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
     free(used);
 }
 
+/* ---- textures ------------------------------------------------------------------ */
+
+/* MIP levels of a whole chain: w x h halving (floor, at least 1) to 1x1. */
+static uint32_t chain_levels(uint32_t w, uint32_t h)
+{
+    uint32_t n = 1;
+    while (w > 1 || h > 1) w = w > 1 ? w / 2 : 1, h = h > 1 ? h / 2 : 1, n++;
+    return n;
+}
+
+/* Where the format embeds textures (AEM 2025): every base colour texture
+ * of the scene's materials is some material's base colour texture, at the
+ * image's size, with its whole MIP chain. Which triangles use it is not
+ * compared (the format may merge or add materials), nor are texels (colour
+ * space and compression: docs/CERTIFY.md calls them lossy). */
+static void compare_textures(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out)
+{
+    if (!caps->textures || !f->texture_count) return;
+    unsigned char *used = calloc((size_t)m->material_count + 1, 1);
+    if (!used) {
+        mcx_find(out, "out of memory comparing the output with the scene");
+        return;
+    }
+    for (uint32_t k = 0; k < f->texture_count; k++) {
+        const mcs_ftexture *ft = &f->textures[k];
+        uint32_t found = UINT32_MAX, other = UINT32_MAX;
+        for (uint32_t i = 0; i < m->material_count && found == UINT32_MAX; i++) {
+            const mcl_material *ma = &m->materials[i];
+            if (used[i] || !ma->texture_data) continue;
+            if (ma->texture_width == ft->width && ma->texture_height == ft->height) found = i;
+            else if (other == UINT32_MAX && (ma->texture_width > 1 || ma->texture_height > 1)) other = i;
+        }
+        char na[48];
+        if (found == UINT32_MAX) {
+            if (other != UINT32_MAX)
+                mcx_find(out, "material '%s': base colour texture of %ux%u lost (the output has %ux%u)",
+                         shown(ft->material, na), ft->width, ft->height, m->materials[other].texture_width,
+                         m->materials[other].texture_height);
+            else
+                mcx_find(out, "material '%s': base colour texture of %ux%u lost", shown(ft->material, na), ft->width,
+                         ft->height);
+            continue;
+        }
+        used[found] = 1;
+        uint32_t want = chain_levels(ft->width, ft->height);
+        if (m->materials[found].texture_levels != want)
+            mcx_find(out, "material '%s': base colour texture has %u MIP levels (expected %u, %ux%u down to 1x1)",
+                     shown(ft->material, na), m->materials[found].texture_levels, want, ft->width, ft->height);
+    }
+    free(used);
+}
+
 void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out, mcx_loops *loops)
 {
     memset(loops, 0, sizeof *loops);
@@ -770,6 +833,7 @@ void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, 
     compare_triangles(f, caps, mt, mcount, out);
     compare_lines(f, caps, lines, lcount, out);
     compare_anims(f, caps, m, model_of, out, loops);
+    compare_textures(f, caps, m, out);
 done:
     free(mt);
     free(lines);

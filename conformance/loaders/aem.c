@@ -25,6 +25,7 @@
  *     LINEAR, times in seconds as stored.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mcl_internal.h"
@@ -626,11 +627,59 @@ static mcl_status build_materials(mcl_ctx *c, const aem_file *f, mcl_model *mode
     return MCL_OK;
 }
 
+/* The size the aem1 header counts imply; false when the file is shorter
+ * than the header (the sum of 9 u32 x record products cannot overflow). */
+static bool aem1_size(const uint8_t *data, size_t size, uint64_t *implied)
+{
+    if (size < AEM_HEADER_SIZE) return false;
+    uint64_t end = AEM_HEADER_SIZE;
+    for (int s = 0; s < AEM_SECTION_COUNT; s++)
+        if (!mc_add_mul_u64(&end, mc_le32(data + 4 + 4 * s), record_size[s])) return false;
+    *implied = end;
+    return true;
+}
+
+/* Two layouts share the magic and version 1 (docs/formats/aem2025.md): a
+ * file is in the one whose header counts add up to its size. Both: an
+ * ambiguous file, rejected. Only files with the magic and version get here;
+ * *current tells the 2025 layout, *other_size (0: none) the size the 2025
+ * counts imply when neither layout fits, for the aem1 error to name. */
+static mcl_status pick_layout(mcl_ctx *c, const uint8_t *data, size_t size, bool *current, uint64_t *other_size)
+{
+    uint64_t old_size = 0, new_size = 0;
+    bool old_fits = aem1_size(data, size, &old_size) && old_size == size;
+    if (!mcl__aem2025_size(data, size, &new_size)) new_size = 0; /* shorter than its header, or overflowing */
+    bool new_fits = new_size == size;
+    *current = new_fits && !old_fits;
+    *other_size = !old_fits && !new_fits ? new_size : 0;
+    if (old_fits && new_fits)
+        return mcl__fail(c, MCL_ERR_STRUCTURE, 4,
+                         "header counts add up to the file size (%zu) in both the aem1 and the 2025 layout", size);
+    return MCL_OK;
+}
+
+/* Appends what the 2025 layout's counts imply to an aem1 size error. */
+static void name_other_layout(mcl_ctx *c, uint64_t other_size)
+{
+    size_t used = strlen(c->err->reason);
+    if (other_size && used < sizeof c->err->reason)
+        snprintf(c->err->reason + used, sizeof c->err->reason - used, " (as the 2025 layout: %llu bytes)",
+                 (unsigned long long)other_size);
+}
+
 mcl_status mcl__load_aem(mcl_ctx *c, const uint8_t *data, size_t size)
 {
     aem_file f;
     memset(&f, 0, sizeof f);
+    bool current = false;
+    uint64_t other_size = 0;
+    if (size >= 4 && memcmp(data, "AEM", 3) == 0 && data[3] == 1) {
+        mcl_status s = pick_layout(c, data, size, &current, &other_size);
+        if (s != MCL_OK) return s;
+    }
+    if (current) return mcl__load_aem2025(c, data, size);
     mcl_status s = parse_header(c, &f, data, size);
+    if (s != MCL_OK) name_other_layout(c, other_size);
     if (s == MCL_OK) s = check_vertices(c, &f);
     if (s == MCL_OK) s = check_indices(c, &f);
     if (s == MCL_OK) s = check_textures(c, &f);

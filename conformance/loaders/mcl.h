@@ -98,12 +98,26 @@ typedef struct mcl_mesh {
     const int32_t *face_materials; /* one per primitive (E3D), or NULL: `material` for all */
 } mcl_mesh;
 
+/* How texture_data stores its texels. */
+typedef enum mcl_texels {
+    MCL_TEXELS_FILE = 0,  /* an image file (PNG, JPEG, ...) or none: not decoded */
+    MCL_TEXELS_RAW = 1,   /* texture_channels bytes per texel, rows top first, MIP levels after each other */
+    MCL_TEXELS_BC5 = 2,   /* 4x4 blocks of 16 bytes, MIP levels after each other */
+    MCL_TEXELS_BC7 = 3
+} mcl_texels;
+
 typedef struct mcl_material {
     const char *name;              /* "" when none */
     const char *texture_path;      /* NULL when none */
     const uint8_t *texture_data;   /* embedded image bytes (copied), NULL when none */
     uint64_t texture_size;
     float base_color[4];           /* RGBA, 1 1 1 1 when the format has none */
+    /* What the format states of the embedded texture's texels (AEM 2025);
+     * all 0 (MCL_TEXELS_FILE) when it states nothing. texture_levels counts
+     * the MIP levels in texture_data, width x height down to 1x1 halving
+     * (floor, at least 1) when the format stores a whole chain. */
+    mcl_texels texture_texels;
+    uint32_t texture_width, texture_height, texture_channels, texture_levels;
 } mcl_material;
 
 typedef struct mcl_bone {

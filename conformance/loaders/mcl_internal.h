@@ -44,6 +44,12 @@ void mcl__scratch_free(mcl_ctx *c, void *p, uint64_t count, uint64_t size);
 /* One loader per format: fills c->model (meshes, materials, bones,
  * animations, layout) or returns the first failure through mcl__fail. */
 mcl_status mcl__load_aem(mcl_ctx *c, const uint8_t *data, size_t size);
+/* The current upstream AEM layout ("2025", aem2025.c); mcl__load_aem hands
+ * a file over when its header counts add up to the file size in that layout
+ * alone. mcl__aem2025_size reports the size the counts imply (false when
+ * the file is shorter than the header or the sum overflows). */
+mcl_status mcl__load_aem2025(mcl_ctx *c, const uint8_t *data, size_t size);
+bool mcl__aem2025_size(const uint8_t *data, size_t size, uint64_t *implied);
 mcl_status mcl__load_semodel(mcl_ctx *c, const uint8_t *data, size_t size);
 mcl_status mcl__load_aamf(mcl_ctx *c, const uint8_t *data, size_t size);
 mcl_status mcl__load_e3d(mcl_ctx *c, const uint8_t *data, size_t size);

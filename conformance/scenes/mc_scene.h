@@ -142,6 +142,8 @@ typedef struct mcs_caps {
     int anim_scale;            /* keeps animated bone scale (SAMF's MATRIX holds a rotation) */
     int colors;                /* vertex colour channels kept: 0 none, 3 RGB (alpha reads 1), 4 RGBA */
     double color_tol;          /* per channel, after the format's rounding */
+    uint32_t bone_name_bytes;  /* longest bone name kept (a longer one is cut); 0: any */
+    int textures;              /* embeds base colour textures with their size and a whole MIP chain */
 } mcs_caps;
 
 /* Only printable ASCII bytes. */
@@ -165,6 +167,10 @@ int mcs_form_parse(const char *name);       /* -1 unknown */
  * references (external buffer, images); *main_file gets the main file's
  * name (static storage). 0, or -1 (I/O, OOM, or OBJ for a scene without). */
 int mcs_write_form(const mcs_scene *s, mcs_form f, const char *dir, const char **main_file);
+
+/* The size of texture t's image, read from the PNG the writers embed or
+ * write beside the scene; 0 0 when t names no image. */
+void mcs_image_size(const mcs_scene *s, int t, uint32_t *width, uint32_t *height);
 
 /* The OBJ form alone (scene_obj.c); 0 or -1. */
 int mcs_write_obj(const mcs_scene *s, const char *dir, const char *name);
@@ -195,6 +201,11 @@ typedef struct mcs_fanim {
     float *skin;                    /* per sample per bone: 16 floats, posed * inverse(bind) */
 } mcs_fanim;
 
+typedef struct mcs_ftexture {
+    const char *material;           /* the material's name (owned by the scene) */
+    uint32_t width, height;         /* of the base colour image */
+} mcs_ftexture;
+
 typedef struct mcs_facts {
     uint32_t triangle_count;        /* vertices[3 * t .. 3 * t + 2], world space, bind pose */
     mcs_fvertex *tri;
@@ -207,6 +218,8 @@ typedef struct mcs_facts {
     mcs_fanim *anims;
     float max_abs_coord;            /* largest |coordinate| of any position */
     uint32_t max_influences;        /* most non-zero weights on one vertex */
+    uint32_t texture_count;         /* the base colour textures of the materials triangles use */
+    mcs_ftexture *textures;
 } mcs_facts;
 
 /* 0, or -1 on OOM. */

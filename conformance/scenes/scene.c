@@ -345,6 +345,25 @@ static int build_anims(const mcs_scene *s, mcs_facts *f, const int *node_bone, c
     return 0;
 }
 
+/* The base colour textures of the materials some triangle primitive uses,
+ * in material order. 0, or -1 on OOM. */
+static int collect_textures(const mcs_scene *s, mcs_facts *f)
+{
+    f->textures = calloc((size_t)s->material_count + 1, sizeof *f->textures);
+    if (!f->textures) return -1;
+    for (uint32_t m = 0; m < s->material_count; m++) {
+        int used = 0;
+        for (uint32_t i = 0; i < s->mesh_count && !used; i++)
+            for (uint32_t p = 0; p < s->meshes[i].prim_count; p++)
+                used |= s->meshes[i].prims[p].material == (int)m && s->meshes[i].prims[p].mode == MCS_TRIANGLES;
+        if (!used || s->materials[m].texture < 0) continue;
+        mcs_ftexture *t = &f->textures[f->texture_count++];
+        t->material = s->materials[m].name ? s->materials[m].name : "";
+        mcs_image_size(s, s->materials[m].texture, &t->width, &t->height);
+    }
+    return 0;
+}
+
 int mcs_facts_build(const mcs_scene *s, mcs_facts *f)
 {
     memset(f, 0, sizeof *f);
@@ -365,6 +384,7 @@ int mcs_facts_build(const mcs_scene *s, mcs_facts *f)
         if ((uint32_t)f->tri[v].influences > f->max_influences) f->max_influences = (uint32_t)f->tri[v].influences;
     }
     rc = build_anims(s, f, node_bone, rest);
+    if (rc == 0) rc = collect_textures(s, f);
 out:
     free(rest);
     free(node_bone);
@@ -379,5 +399,6 @@ void mcs_facts_free(mcs_facts *f)
     free(f->bones);
     for (uint32_t a = 0; a < f->anim_count; a++) free(f->anims[a].skin);
     free(f->anims);
+    free(f->textures);
     memset(f, 0, sizeof *f);
 }

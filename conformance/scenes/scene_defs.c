@@ -16,30 +16,30 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
      * bones, animation names of 127 bytes, times in seconds, u32 indices,
      * no vertex colours (aem.md's vertex has none) */
     {"aem", 0x7FFFFFFF, 4, 0xFFFFFFFF, 0x55555555, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1, 0, 0},
+     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1, 0, 0, 0, 0},
     /* SEModel (2018): float positions and normals, up to 255 influences,
      * NUL-terminated bone names (empty is an error), no animations, vertex
      * colours as vec4_b (RGBA u8: 1/255, a writer may truncate or round) */
     {"semodel", 0xFFFFFFFF, 255, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 4, 1.01 / 255},
+     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 4, 1.01 / 255, 0, 0},
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
      * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
      * animation names, times in frames, keyframes without scale (a MATRIX
      * holds a rotation; FIELD-NOTES: the writer drops scale), no vertex
      * colours */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
-     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0, 0, 0},
+     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0, 0, 0, 0, 0},
     /* E3D: float attributes, u8 bone ids and weights per skin, node names;
      * bones are nested meshNode blocks, and readers (modelcheck's too)
      * stop at 64 levels of blocks; the `colors` attribute (0x2070) is RGBA
      * u8 (0..1 mapped to 0..255) */
     {"e3d", 255, 8, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 2.5e-3, 1e-4, 1.01 / 255, 1e-3,
-     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1, 4, 1.01 / 255},
+     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1, 4, 1.01 / 255, 0, 0},
     /* NLM: float vertices of 4 influences, bone slots of a 100-entry array,
      * line lists, no names, one animation in ticks; a float RGB colour in
      * every vertex (nlm.md: vec3, no alpha: loaders read alpha as 1) */
     {"nlm", 100, 4, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 3, 1e-4},
+     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 3, 1e-4, 0, 0},
 };
 
 /* binary16 keeps 11 significant bits: a value in [0.5, 1] is rounded by at
@@ -50,6 +50,15 @@ const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
 mcs_caps mcs_caps_of_layout(int f, const char *layout)
 {
     mcs_caps c = mcs_format_caps[f];
+    /* AEM's current layout (docs/formats/aem2025.md) adds to aem1's: joint
+     * names (128-byte fields: 127 bytes kept, empty allowed) and embedded
+     * textures with their MIP chains. */
+    if (strcmp(c.format, "aem") == 0 && layout && strcmp(layout, "2025") == 0) {
+        c.bone_names = 1;
+        c.empty_names = 1;
+        c.bone_name_bytes = 127;
+        c.textures = 1;
+    }
     if (strcmp(c.format, "semodel") == 0 && layout && strcmp(layout, "draft") == 0) {
         if (c.weight_tol < MCS_HALF_TOL) c.weight_tol = MCS_HALF_TOL;
         if (c.normal_tol < MCS_HALF_TOL) c.normal_tol = MCS_HALF_TOL;

@@ -23,6 +23,17 @@ static const unsigned char tiny_png[] = {
     0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
     0x42, 0x60, 0x82};
 
+void mcs_image_size(const mcs_scene *s, int t, uint32_t *width, uint32_t *height)
+{
+    *width = *height = 0;
+    if (t < 0 || (uint32_t)t >= s->texture_count) return;
+    /* every image is tiny_png (embedded or beside the scene): its IHDR,
+     * big-endian width and height at bytes 16 and 20 */
+    const unsigned char *p = tiny_png + 16;
+    *width = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    *height = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
+}
+
 static const char *const form_names[] = {"gltf", "gltf-separate", "glb", "obj"};
 
 const char *mcs_form_name(mcs_form f)

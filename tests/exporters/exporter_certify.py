@@ -347,5 +347,42 @@ for args, what in (([], "no --format"), (["--format", "aem", "--exporter", "x {i
     p = subprocess.run([mc, "certify", *base, *args], capture_output=True, text=True)
     check(p.returncode == 2 and p.stderr.count("\n") == 1, f"usage error ({what}): exit {p.returncode}: {p.stderr}")
 
+# 8. AEM's current upstream layout (2025: toy --layout 2025), certified with
+# --format aem like aem1 (the output's layout is told by its structure). The
+# correct toy is 100% even with --werror: joint names kept (the 128- and
+# 300-byte ones cut to 127 bytes), base colour textures at their size with
+# their MIP chain, from a data: URI, a glb buffer view or a file beside.
+aem2025 = f"{toy} --format aem --layout 2025 {{in}} {{out}}"
+rc, doc, out = certify("aem", command=aem2025, extra=("--werror",), name="correct-aem2025")
+check(rc == 0 and doc["total"]["score"] == 100.0, f"aem 2025: exit {rc}, {doc and doc['total']}\n{out}")
+for scene, c in verdicts(doc).items():
+    want = "refused" if scene == "empty" else "conforming"
+    check(c["verdict"] == want, f"aem 2025 {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+for form in ("glb", "gltf-separate"):
+    rc, doc, out = certify("aem", command=aem2025, extra=("--werror", "--scene", "textures", "--scene-format", form),
+                           name=f"aem2025-{form}")
+    check(rc == 0 and verdicts(doc)["textures"]["verdict"] == "conforming", f"aem 2025 textures as {form}: exit {rc}\n{out}")
+bugs2025 = [
+    ("filler-index", "skin_1_to_4", "conforming", "AEM2025_FILLER_JOINT_INDEX", ()),
+    ("filler-index", "skin_1_to_4", "invalid_output", "AEM2025_FILLER_JOINT_INDEX", ("--werror",)),
+    ("weight-sum", "skin_1_to_4", "invalid_output", "AEM2025_WEIGHT_SUM@0x7c", ()),
+    ("name-garbage", "joints_reversed", "invalid_output", "AEM2025_NAME_TRAILING_BYTES", ("--werror",)),
+    ("texture-size", "textures", "unfaithful",
+     "material 'embedded_texture': base colour texture of 1x1 lost (the output has 2x2)", ()),
+    ("mip-chain", "textures", "invalid_output", "AEM2025_TEXTURE_DATA_RANGE@", ()),
+    ("anim-rest", "skin_1_to_4", "unfaithful", "animation 'bend' at 0.37 s: bone 'bone2' posed differently", ()),
+    ("joint-index", "joints_reversed", "unfaithful", "skin weights changed at 6 vertices", ()),
+    # parents after children are allowed (an info, not a warning): the reference loader orders them
+    ("source-order", "joints_reversed", "conforming", "", ("--werror",)),
+]
+for i, (bug, scene, want, mark, extra) in enumerate(bugs2025):
+    rc, doc, out = certify("aem", extra=("--scene", scene, *extra), name=f"aem2025-bug{i}",
+                           command=f"{toy} --format aem --layout 2025 --bug {bug} {{in}} {{out}}")
+    c = verdicts(doc)[scene]
+    text = json.dumps(c)
+    check(c["verdict"] == want, f"{bug} (aem 2025) on {scene}: {c['verdict']} ({c['detail']}), expected {want}")
+    check(mark in text, f"{bug} (aem 2025) on {scene}: '{mark}' not named in {text[:400]}")
+    check(rc == (0 if want == "conforming" else 1), f"{bug} (aem 2025) on {scene}: exit {rc}")
+
 print(f"{passed} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

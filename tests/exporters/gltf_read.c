@@ -254,6 +254,44 @@ static void read_rest(const ctx *c, gr_scene *s)
     }
 }
 
+/* Width and height from a PNG's IHDR (big-endian at 16 and 20); 0 0 when
+ * the bytes are no PNG. */
+static void png_size(const unsigned char *p, size_t n, uint32_t *wh)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    wh[0] = wh[1] = 0;
+    if (!p || n < 24 || memcmp(p, sig, 8) != 0 || memcmp(p + 12, "IHDR", 4) != 0) return;
+    for (int k = 0; k < 2; k++)
+        wh[k] = (uint32_t)p[16 + 4 * k] << 24 | (uint32_t)p[17 + 4 * k] << 16 | (uint32_t)p[18 + 4 * k] << 8 | p[19 + 4 * k];
+}
+
+/* Each image's size: a data: URI, a buffer view or a file beside the scene. */
+static void read_image_sizes(const ctx *c, const char *path, gr_scene *s)
+{
+    s->image_size = calloc((size_t)s->image_count * 2 + 2, sizeof *s->image_size);
+    for (uint32_t i = 0; s->image_size && i < s->image_count; i++) {
+        const cJSON *img = item(c, "images", (int)i);
+        const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(img, "uri"));
+        size_t n = 0;
+        unsigned char *bytes = NULL;
+        if (uri && strncmp(uri, "data:", 5) == 0 && strchr(uri, ',')) {
+            bytes = unbase64(strchr(uri, ',') + 1, &n);
+        } else if (uri) {
+            char full[4096];
+            const char *slash = strrchr(path, '/');
+            snprintf(full, sizeof full, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, uri);
+            bytes = slurp(full, &n);
+        } else {
+            const cJSON *v = item(c, "bufferViews", num(img, "bufferView", -1));
+            size_t off = (size_t)num(v, "byteOffset", 0), len = (size_t)num(v, "byteLength", 0);
+            if (v && off <= c->bin_size && len <= c->bin_size - off) png_size(c->bin + off, len, &s->image_size[2 * i]);
+            continue;
+        }
+        png_size(bytes, n, &s->image_size[2 * i]);
+        free(bytes);
+    }
+}
+
 int gr_load(const char *path, gr_scene *out)
 {
     memset(out, 0, sizeof *out);
@@ -281,6 +319,7 @@ int gr_load(const char *path, gr_scene *out)
         read_nodes(&c, out);
         read_rest(&c, out);
         read_anims(&c, out);
+        read_image_sizes(&c, path, out);
     } else {
         fprintf(stderr, "%s: not glTF this reader understands\n", path);
     }
@@ -333,5 +372,6 @@ void gr_free(gr_scene *s)
     }
     for (uint32_t i = 0; s->images && i < s->image_count; i++) free(s->images[i]);
     free(s->nodes), free(s->meshes), free(s->skins), free(s->anims), free(s->materials), free(s->images);
+    free(s->image_size);
     memset(s, 0, sizeof *s);
 }

@@ -66,6 +66,7 @@ typedef struct gr_scene {
     uint32_t material_count;
     char **images;               /* uri of each image ("" for embedded) */
     uint32_t image_count;
+    uint32_t *image_size;        /* width, height per image from its PNG header; 0 0 when unknown */
 } gr_scene;
 
 /* 0, or -1 with a message on stderr. */

@@ -1,8 +1,9 @@
 /*
- * toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft] [--loop] [--bug NAME] IN.gltf OUT
+ * toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft|2025] [--loop] [--bug NAME] IN.gltf OUT
  *
  * The toy exporters of the exporter-certification tests: a glTF scene to
- * AEM, SAMF v2, NLM, SEModel (2018 layout, or with --layout draft the 2017
+ * AEM (aem.md's layout, or with --layout 2025 the current upstream layout
+ * that today's converter writes: docs/formats/aem2025.md), SAMF v2, NLM, SEModel (2018 layout, or with --layout draft the 2017
  * draft's half-float normals and weights) or E3D through the project's builders, written the way a careful
  * exporter would (bones parents first, weights pruned to 4 and
  * renormalised, SAMF weights rounded to sum 255, names cut at a UTF-8
@@ -25,6 +26,18 @@
  *   anim-rest         SAMF and E3D keyframes all the rest pose (the animation frozen)
  *   swap-rb           vertex colours written B, G, R (A): red and blue swapped
  *
+ * and for --format aem --layout 2025:
+ *
+ *   filler-index      unused joint slots of skinned vertices carry glTF's
+ *                     filler index 0, not -1 (what the converter writes)
+ *   weight-sum        skin weights scaled by 0.75 (sums of 0.75)
+ *   name-garbage      joint and animation names with non-zero bytes after the NUL
+ *   texture-size      source images written at twice their size (a whole chain)
+ *   mip-chain         source images declared at twice their size, the first
+ *                     level's bytes alone written (the chain runs short)
+ *   anim-rest         every key the rest pose (the animation frozen)
+ *   source-order      joints in the skin's order (parents may follow children)
+ *
  * --loop is no bug: SAMF and E3D animations written as looping game
  * exporters write them, N frames over [0, T) (frame i at i * T / N, no frame
  * at T), since the runtime wraps from the last frame to the first (the
@@ -41,6 +54,7 @@
 #include <unistd.h>
 
 #include "aamf_builder.h"
+#include "aem2025_builder.h"
 #include "aem_builder.h"
 #include "e3d_builder.h"
 #include "gltf_read.h"
@@ -410,6 +424,167 @@ static int write_aem(xmodel *x, const char *out)
     aemb_write(m, &buf);
     int rc = save(&buf, out);
     aemb_free(m);
+    return rc;
+}
+
+/* ---- AEM, the current upstream layout (2025) ------------------------------------------ */
+
+/* A bone's keys of one channel in the 2025 layout: as aem1's (aem_channel),
+ * or with --bug anim-rest the rest pose alone. */
+static void aem2025_channel(const xmodel *x, int a, int node, int path, aemb_key *keys, uint32_t *n)
+{
+    if (!bug(x, "anim-rest")) {
+        aem_channel(x->s, a, node, path, keys, n);
+        return;
+    }
+    float tr[3], r[4], sc[3];
+    gr_local_trs(x->s, -1, 0, (uint32_t)node, tr, r, sc);
+    const float *v = path == MCS_T ? tr : path == MCS_R ? r : sc;
+    keys[0] = (aemb_key){0, v[0], v[1], v[2], path == MCS_R ? v[3] : 0};
+    *n = 1;
+}
+
+/* A name field of 128 bytes: the name cut at a character within 127 bytes
+ * and zeros, or with --bug name-garbage non-zero bytes after the NUL (the
+ * converter's uninitialised stack). */
+static void aem2025_name(const xmodel *x, char *field, const char *name)
+{
+    memset(field, bug(x, "name-garbage") ? 0xA5 : 0, AEM2025B_NAME_SIZE);
+    cut(field, name, AEM2025B_NAME_SIZE - 1);
+}
+
+/* Textures as the converter writes them: a shared flat normal map (0), a
+ * shared PBR texture (1), a white 1x1 base colour for materials without a
+ * texture (2), then one per source image at its size (3 + i), last in the
+ * image buffer. The texels of a source image are not decoded (a toy): its
+ * levels are written white. --bug texture-size writes them at twice the
+ * size with a whole chain; --bug mip-chain declares twice the size but
+ * writes the first level's bytes alone. */
+static int aem2025_textures(const xmodel *x, aem2025b_model *m)
+{
+    static const uint8_t flat[2] = {128, 128}, pbr[4] = {255, 255, 0, 0}, white[4] = {255, 255, 255, 255};
+    const uint32_t repeat[2] = {AEM2025B_REPEAT, AEM2025B_REPEAT};
+    int rc = aem2025b_add_image(m, 1, 1, 2, repeat, flat, NULL) | aem2025b_add_image(m, 1, 1, 4, repeat, pbr, NULL) |
+             aem2025b_add_image(m, 1, 1, 4, repeat, white, NULL);
+    for (uint32_t i = 0; i < x->s->image_count && rc == 0; i++) {
+        uint32_t w = x->s->image_size[2 * i], h = x->s->image_size[2 * i + 1];
+        if (!w || !h) return -1; /* a careful exporter does not guess */
+        int bigger = bug(x, "texture-size") || bug(x, "mip-chain");
+        if (bigger) w *= 2, h *= 2;
+        uint8_t *level = malloc((size_t)w * h * 4);
+        if (!level) return -1;
+        memset(level, 255, (size_t)w * h * 4);
+        if (bug(x, "mip-chain")) {
+            aem2025b_texture t = {0, w, h, {AEM2025B_REPEAT, AEM2025B_REPEAT}, 4, AEM2025B_UNCOMPRESSED};
+            rc = aem2025b_add_texture(m, t, level, (uint64_t)w * h * 4, NULL);
+        } else {
+            rc = aem2025b_add_image(m, w, h, 4, repeat, level, NULL);
+        }
+        free(level);
+    }
+    return rc;
+}
+
+static void aem2025_vertex(const xmodel *x, const xvert *xv, aem2025b_vertex *v)
+{
+    memcpy(v->position, xv->pos, sizeof v->position);
+    memcpy(v->normal, xv->nrm, sizeof v->normal);
+    /* a unit tangent frame: the source's, or (as the converter generates
+     * one) any tangent perpendicular to the normal, handedness +1 */
+    float t[4] = {xv->tan[0], xv->tan[1], xv->tan[2], xv->tan[3] < 0 ? -1.0f : 1.0f};
+    const float *n = xv->nrm;
+    if (!t[0] && !t[1] && !t[2]) {
+        float axis[3] = {0, 0, 0};
+        axis[fabsf(n[0]) < 0.5f ? 0 : fabsf(n[1]) < 0.5f ? 1 : 2] = 1;
+        float c[3] = {axis[1] * n[2] - axis[2] * n[1], axis[2] * n[0] - axis[0] * n[2], axis[0] * n[1] - axis[1] * n[0]};
+        memcpy(t, c, sizeof c);
+    }
+    normalize(t);
+    memcpy(v->tangent, t, sizeof v->tangent);
+    float b[3] = {n[1] * t[2] - n[2] * t[1], n[2] * t[0] - n[0] * t[2], n[0] * t[1] - n[1] * t[0]};
+    normalize(b);
+    for (int k = 0; k < 3; k++) v->bitangent[k] = b[k] * t[3];
+    memcpy(v->uv, xv->uv, sizeof v->uv);
+    /* unused slots: -1 (the readme), or glTF's filler 0 with --bug filler-index */
+    int32_t unused = bug(x, "filler-index") && xv->influences ? 0 : -1;
+    for (int k = 0; k < 4; k++) {
+        v->joint[k] = k < xv->influences ? xv->bone[k] : unused;
+        v->weight[k] = k < xv->influences ? xv->w[k] * (bug(x, "weight-sum") ? 0.75f : 1.0f) : 0;
+    }
+}
+
+static int aem2025_animations(const xmodel *x, aem2025b_model *m, uint32_t keys_cap)
+{
+    const gr_scene *s = x->s;
+    aemb_key *keys = malloc(((size_t)keys_cap + 1) * sizeof *keys);
+    if (!keys) return -1;
+    uint32_t ai = 0, kn = 0;
+    for (uint32_t a = 0; a < s->anim_count; a++) {
+        if (!(s->anims[a].duration > 0)) continue; /* durations are > 0: a static pose is dropped */
+        aem2025_name(x, m->animations[ai].name, s->anims[a].name);
+        m->animations[ai].duration = s->anims[a].duration;
+        for (uint32_t b = 0; b < x->nbones; b++) {
+            aem2025b_track *t = &m->tracks[(uint64_t)ai * x->nbones + b];
+            t->first_keyframe = kn;
+            for (int path = 0; path < 3; path++) {
+                uint32_t n = 0;
+                aem2025_channel(x, (int)a, x->bone_node[b], path, keys + kn, &n);
+                t->count[path] = n;
+                kn += n;
+            }
+        }
+        ai++;
+    }
+    int rc = aem2025b_resize(m, AEM2025B_KEYFRAMES, kn);
+    for (uint32_t k = 0; rc == 0 && k < kn; k++)
+        m->keys[k] = (aem2025b_key){keys[k].time, keys[k].x, keys[k].y, keys[k].z, keys[k].w};
+    free(keys);
+    return rc;
+}
+
+static int write_aem2025(xmodel *x, const char *out)
+{
+    const gr_scene *s = x->s;
+    aem2025b_model *m = aem2025b_new();
+    if (!m) return -1;
+    uint32_t nmat = s->material_count ? s->material_count : 1, anims = 0, keys_cap = 0;
+    for (uint32_t a = 0; a < s->anim_count; a++) {
+        if (!(s->anims[a].duration > 0)) continue;
+        anims++;
+        for (uint32_t k = 0; k < s->anims[a].channel_count; k++)
+            keys_cap += s->anims[a].channels[k].key_count + sample_count(s->anims[a].duration);
+        keys_cap += 3 * x->nbones;
+    }
+    int rc = aem2025b_resize(m, AEM2025B_VERTICES, x->nv) | aem2025b_resize(m, AEM2025B_INDICES, x->nv) |
+             aem2025b_resize(m, AEM2025B_MESHES, x->nmeshes) | aem2025b_resize(m, AEM2025B_MATERIALS, nmat) |
+             aem2025b_resize(m, AEM2025B_JOINTS, x->nbones) | aem2025b_resize(m, AEM2025B_ANIMATIONS, anims) |
+             aem2025b_resize(m, AEM2025B_TRACKS, (uint64_t)anims * x->nbones);
+    if (rc == 0) rc = aem2025_textures(x, m);
+    if (rc == 0) rc = aem2025_animations(x, m, keys_cap);
+    if (rc != 0) {
+        aem2025b_free(m);
+        return -1;
+    }
+    for (uint32_t i = 0; i < x->nv; i++) {
+        aem2025_vertex(x, &x->v[i], &m->vertices[i]);
+        m->indices[i] = i;
+    }
+    for (uint32_t k = 0; k < nmat; k++) {
+        int image = k < s->material_count ? s->materials[k].texture : -1;
+        m->materials[k] = (aem2025b_material){{image >= 0 ? 3 + (uint32_t)image : 2, 0, 1}, AEM2025B_OPAQUE};
+    }
+    for (uint32_t k = 0; k < x->nmeshes; k++)
+        m->meshes[k] = (aem2025b_mesh){x->meshes[k].first, x->meshes[k].count,
+                                       x->meshes[k].material >= 0 ? (uint32_t)x->meshes[k].material : 0};
+    for (uint32_t b = 0; b < x->nbones; b++) {
+        aem2025_name(x, m->joints[b].name, s->nodes[x->bone_node[b]].name);
+        memcpy(m->joints[b].inverse_bind, x->ibm + b * 16, 64);
+        m->joints[b].parent = x->bone_parent[b];
+    }
+    mcb_buf buf = {0};
+    aem2025b_write(m, &buf);
+    rc = save(&buf, out);
+    aem2025b_free(m);
     return rc;
 }
 
@@ -955,9 +1130,10 @@ int main(int argc, char **argv)
     static const char *const formats[5] = {"aem", "aamf", "nlm", "semodel", "e3d"};
     int f = 0;
     while (format && f < 5 && strcmp(format, formats[f]) != 0) f++;
-    if (!format || argc - i != 2 || f == 5 || (!draft && strcmp(layout, "2018") != 0) || (draft && f != 3)) {
-        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft (semodel)] [--loop] [--bug NAME] "
-              "IN OUT\n",
+    int aem2025 = f == 0 && strcmp(layout, "2025") == 0;
+    if (!format || argc - i != 2 || f == 5 || (!draft && !aem2025 && strcmp(layout, "2018") != 0) || (draft && f != 3)) {
+        fputs("usage: toy_export --format aem|aamf|nlm|semodel|e3d [--layout 2018|draft (semodel) | 2025 (aem)] [--loop] "
+              "[--bug NAME] IN OUT\n",
               stderr);
         return 2;
     }
@@ -977,7 +1153,7 @@ int main(int argc, char **argv)
         rc = refuse("the scene holds no triangles");
         goto done;
     }
-    rc = f == 0 ? write_aem(&x, argv[i + 1]) : f == 1 ? write_samf(&x, argv[i + 1])
+    rc = aem2025 ? write_aem2025(&x, argv[i + 1]) : f == 0 ? write_aem(&x, argv[i + 1]) : f == 1 ? write_samf(&x, argv[i + 1])
          : f == 2 ? write_nlm(&x, argv[i + 1]) : f == 3 ? write_semodel(&x, argv[i + 1], draft) : write_e3d(&x, argv[i + 1]);
     if (rc < 0) rc = refuse("cannot write the output");
 done:
