@@ -573,11 +573,12 @@ asan_of() { # IMPL
 }
 
 # The layout of its format a reader reads, when the format has several:
-# libaem @42bd501 reads the current upstream AEM layout only, so it is
-# certified on that layout's cases (and the "any" ones), not on aem.md's,
-# which it reads as garbage by design. Empty: every case.
+# libaem @1a273aa reads aem.md's AEM layout, libaem @42bd501 the current
+# upstream one, each the other's files as garbage by design; each is
+# certified on its layout's cases (and the "any" ones). Empty: every case.
 layout_of() {
     case $1 in
+    libaem|libaem-bounded) echo "${MC_REFIMPL_LAYOUT:-aem1}" ;;
     libaem2025) echo "${MC_REFIMPL_LAYOUT:-2025}" ;;
     esac
 }
