@@ -56,6 +56,8 @@ static void parse(mcm_layout *l, const uint8_t *d, size_t size, void *ctx)
 
 size_t mcm_mutate_aem(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {
+    /* the 2025 layout: its counts fit the size better (docs/formats/aem2025.md) */
+    if (size <= max_size && mcm_aem_is_2025(data, size)) return mcm_mutate_aem2025(data, size, max_size, seed);
     mcm_rng r;
     mcm_rng_seed(&r, seed, data, size);
     if (size > max_size) size = max_size;

@@ -7,7 +7,7 @@ static const struct {
     const char *name;
     mcm_mutator fn;
 } table[] = {
-    {"auto", mcm_mutate_auto}, {"aem", mcm_mutate_aem}, {"semodel", mcm_mutate_semodel},
+    {"auto", mcm_mutate_auto}, {"aem", mcm_mutate_aem}, {"aem2025", mcm_mutate_aem2025}, {"semodel", mcm_mutate_semodel},
     {"aamf", mcm_mutate_aamf}, {"e3d", mcm_mutate_e3d}, {"nlm", mcm_mutate_nlm},
 };
 

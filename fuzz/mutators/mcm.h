@@ -28,6 +28,9 @@
 typedef size_t (*mcm_mutator)(uint8_t *data, size_t size, size_t max_size, unsigned seed);
 
 size_t mcm_mutate_aem(uint8_t *data, size_t size, size_t max_size, unsigned seed);
+/* AEM in the 2025 layout (mutators/aem2025.c); mcm_mutate_aem hands such files over. */
+size_t mcm_mutate_aem2025(uint8_t *data, size_t size, size_t max_size, unsigned seed);
+bool mcm_aem_is_2025(const uint8_t *data, size_t size);
 size_t mcm_mutate_semodel(uint8_t *data, size_t size, size_t max_size, unsigned seed);
 size_t mcm_mutate_aamf(uint8_t *data, size_t size, size_t max_size, unsigned seed);
 size_t mcm_mutate_e3d(uint8_t *data, size_t size, size_t max_size, unsigned seed);

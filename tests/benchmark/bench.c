@@ -42,10 +42,11 @@ typedef struct config {
 } config;
 
 static const char *const format_names[BENCH_FORMATS] = {
-    "AEM", "SEModel 2018", "SEModel draft", "SAMF v2", "AAMF legacy", "NLM", "E3D", "E3D skinned"};
+    "AEM", "SEModel 2018", "SEModel draft", "SAMF v2", "AAMF legacy", "NLM", "E3D", "E3D skinned",
+    "AEM 2025"};
 static const char *const format_files[BENCH_FORMATS] = {
     "big.aem", "big2018.semodel", "bigdraft.semodel", "big.samf", "big.aamf", "big.nlm", "big.e3d",
-    "bigskin.e3d"};
+    "bigskin.e3d", "big2025.aem"};
 
 static int is_e3d(int f)
 {

@@ -15,6 +15,7 @@ typedef enum bench_format {
     BENCH_NLM,
     BENCH_E3D,
     BENCH_E3D_SKINNED, /* the same with boneWeights on every vertex */
+    BENCH_AEM2025,     /* AEM in the current upstream layout (docs/formats/aem2025.md) */
     BENCH_FORMATS
 } bench_format;
 

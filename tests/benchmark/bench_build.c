@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "aamf_builder.h"
+#include "aem2025_builder.h"
 #include "aem_builder.h"
 #include "bench.h"
 #include "e3d_builder.h"
@@ -82,6 +83,50 @@ static int build_aem(uint64_t bytes, const char *path)
     mcb_buf b = {0};
     aemb_write(m, &b);
     aemb_free(m);
+    return write_buf(&b, path);
+}
+
+/* AEM 2025: 92 bytes per skinned vertex (88) and index (4), as the
+ * converter writes them: odd vertices with glTF's filler joint 0 in their
+ * unused slots (the folded warning), even ones with -1; keyframes besides. */
+static int build_aem2025(uint64_t bytes, const char *path)
+{
+    uint32_t nv = (uint32_t)(bytes / 100), nk = nv / 22;
+    aem2025b_model *m = aem2025b_sample(AEM2025B_SKINNED_ANIMATED);
+    if (!m) return -1;
+    aem2025b_vertex proto = m->vertices[0];
+    uint32_t ni = nv / 3 * 3, per_channel = nk / 9 ? nk / 9 : 1;
+    /* one animation: 3 tracks */
+    int rc = aem2025b_resize(m, AEM2025B_VERTICES, nv) || aem2025b_resize(m, AEM2025B_INDICES, ni) ||
+             aem2025b_resize(m, AEM2025B_MESHES, 1) || aem2025b_resize(m, AEM2025B_ANIMATIONS, 1) ||
+             aem2025b_resize(m, AEM2025B_TRACKS, 3) || aem2025b_resize(m, AEM2025B_KEYFRAMES, per_channel * 9);
+    if (rc) {
+        aem2025b_free(m);
+        return -1;
+    }
+    for (uint32_t i = 0; i < nv; i++) {
+        m->vertices[i] = proto;
+        m->vertices[i].position[0] = (float)i;
+        unsigned k = influences_at(i, nv, 3); /* 3 joints */
+        float_skin(m->vertices[i].joint, m->vertices[i].weight, k);
+        for (unsigned j = k; (i & 1) && j < 4; j++) m->vertices[i].joint[j] = 0;
+    }
+    for (uint32_t k = 0; k < ni; k++) m->indices[k] = k;
+    m->meshes[0] = (aem2025b_mesh){0, ni, 0};
+    uint32_t k = 0;
+    for (uint32_t t = 0; t < 3; t++) {
+        m->tracks[t].first_keyframe = k;
+        for (int ch = 0; ch < 3; ch++) {
+            m->tracks[t].count[ch] = per_channel;
+            for (uint32_t j = 0; j < per_channel; j++, k++) {
+                m->keys[k] = (aem2025b_key){(float)j / (float)per_channel, 0, 0, 0, 0};
+                if (ch == 1) m->keys[k].w = 1.0f;
+            }
+        }
+    }
+    mcb_buf b = {0};
+    aem2025b_write(m, &b);
+    aem2025b_free(m);
     return write_buf(&b, path);
 }
 
@@ -270,6 +315,7 @@ int bench_build(bench_format f, uint64_t bytes, const char *path, bench_e3d_bloc
     case BENCH_NLM: return build_nlm(bytes, path);
     case BENCH_E3D: return bench_build_e3d(bytes, path, false, true, blocks);
     case BENCH_E3D_SKINNED: return bench_build_e3d(bytes, path, true, true, blocks);
+    case BENCH_AEM2025: return build_aem2025(bytes, path);
     default: return -1;
     }
 }

@@ -267,7 +267,8 @@ static int check_one_built(run *rn, int f, int e3d, const char *name)
 static int check_built(run *rn)
 {
     static const char *names[BENCH_FORMATS] = {"aem", "semodel-2018", "semodel-draft", "samf",
-                                               "aamf-legacy", "nlm", "e3d", "e3d-skinned"};
+                                               "aamf-legacy", "nlm", "e3d", "e3d-skinned",
+                                               "aem2025"};
     for (int f = 0; f < BENCH_FORMATS; f++)
         if (check_one_built(rn, f, 0, names[f]) != 0) return -1;
     if (check_one_built(rn, 0, 1, "e3d-plain") != 0 || check_one_built(rn, 0, 2, "e3d-plain-skinned") != 0)

@@ -226,7 +226,7 @@ Test(core, forced_format_out_of_range)
 
 Test(catalog, names_unique_prefixed_and_described)
 {
-    static const char *const prefixes[] = {"IO_", "FILE_", "AEM_", "SEMODEL_", "AAMF_", "SAMF_",
+    static const char *const prefixes[] = {"IO_", "FILE_", "AEM_", "AEM2025_", "SEMODEL_", "AAMF_", "SAMF_",
                                            "E3D_", "NLM_"};
     for (int i = 0; i < MC_CODE_COUNT; i++) {
         const mc_code_info *a = mc_code_get((mc_code)i);

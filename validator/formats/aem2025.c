@@ -250,12 +250,12 @@ static void check_vertex_weight_sum(mc_ctx *c, uint64_t off, uint64_t i, const a
 }
 
 /* The clean path (as aem1's, issue 16): true when the vertex certainly
- * passes every check above and adds to no folded warning, judged against
- * precomputed bounds; its influences are counted. Anything else goes
- * through the exact checks, which alone report. A slot naming a joint
- * with weight 0 (the filler) declines: it is tallied there. */
+ * passes every check above, judged against precomputed bounds; its
+ * influences and its weight-0 slots naming a joint (the folded warnings,
+ * in slot order as the exact checks add them) go to t. Anything else goes
+ * through the exact checks, which alone report. */
 static bool vertex_surely_clean(const mc_ctx *c, const aem_vertex *v, uint64_t joints,
-                                unsigned *influences)
+                                uint64_t off, uint64_t i, vertex_tally *t)
 {
     const float *a = v->attr;
     if (!(isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]) && isfinite(a[12]) &&
@@ -265,23 +265,28 @@ static bool vertex_surely_clean(const mc_ctx *c, const aem_vertex *v, uint64_t j
           mc_surely_unit(a + 9, 3, c->unit)))
         return false;
     double sum = 0.0;
-    unsigned nonzero = 0, used = 0;
+    unsigned nonzero = 0, influences = 0, weightless = 0; /* bit j: slot j names a joint, weight 0 */
     for (int j = 0; j < 4; j++) {
         float w = v->weight[j];
         int32_t b = v->joint[j];
         if (!(w >= 0.0f && w <= 1.0f)) return false;
         if (b == -1) {
             if (w != 0.0f) return false;
-        } else if (!(b >= 0 && (uint64_t)b < joints && w > 0.0f)) {
+        } else if (!(b >= 0 && (uint64_t)b < joints)) {
             return false;
+        } else if (w > 0.0f) {
+            influences++;
         } else {
-            used++;
+            weightless |= 1u << j;
         }
         sum += (double)w;
         nonzero += w != 0.0f;
     }
     if (nonzero && !(fabs(sum - 1.0) <= c->opt->weight_sum_tolerance * nonzero)) return false;
-    *influences = used;
+    if (influences > t->max_influences) t->max_influences = influences;
+    for (int j = 0; weightless && j < 4; j++)
+        if (weightless & (1u << j))
+            fold_add(v->joint[j] == 0 ? &t->filler : &t->zero_weight, off + 56 + 4u * (unsigned)j, i);
     return true;
 }
 
@@ -291,14 +296,10 @@ static void check_vertex(mc_ctx *c, const aem_file *f, uint64_t i, vertex_tally 
     aem_vertex v;
     read_vertex(&r, &v);
     if (r.fail) return;
-    unsigned inf;
-    if (c->fast && vertex_surely_clean(c, &v, f->count[SEC_JOINTS], &inf)) {
-        if (inf > t->max_influences) t->max_influences = inf;
-        return;
-    }
     uint64_t off = at(f, SEC_VERTICES, i);
+    if (c->fast && vertex_surely_clean(c, &v, f->count[SEC_JOINTS], off, i, t)) return;
     check_vertex_vectors(c, off, i, &v);
-    inf = check_vertex_slots(c, f, off, i, &v, t);
+    unsigned inf = check_vertex_slots(c, f, off, i, &v, t);
     if (inf > t->max_influences) t->max_influences = inf;
     check_vertex_weight_sum(c, off, i, &v);
 }
@@ -314,11 +315,102 @@ static void report_fold(mc_ctx *c, mc_code code, const fold *f, uint64_t vertice
            f->count, vertices, what, f->first_vertex);
 }
 
+/* Vertices judged together by the clean path: one decision per chunk. */
+enum { CHUNK = 64 };
+
+#if defined(MC_LANES)
+static uint32_t lanes_sum(__m128i v)
+{
+    uint32_t x[4];
+    _mm_storeu_si128((__m128i *)(void *)x, v);
+    return x[0] + x[1] + x[2] + x[3];
+}
+
+/*
+ * vertex_surely_clean of n vertices (a multiple of four) at p, four at a
+ * time in lanes (mc_numeric.h), read in place, with the same rules lane by
+ * lane. True when every one passes; then their influences and weight-0
+ * slots go to t. A weight-0 slot is only counted here when its fold
+ * already has its first instance: otherwise the chunk declines, and the
+ * per-vertex path records where the first one is. False at any doubt,
+ * with t untouched.
+ */
+static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint64_t joints,
+                               vertex_tally *t)
+{
+    int32_t hi = joints > INT32_MAX ? INT32_MAX : (int32_t)joints - 1;
+    const __m128i none = _mm_set1_epi32(-1), zero_i = _mm_setzero_si128(),
+                  lo_m1 = _mm_set1_epi32(-1), hi_v = _mm_set1_epi32(hi);
+    const __m128 zero = _mm_setzero_ps();
+    __m128 ok = _mm_castsi128_ps(none);
+    __m128i influences = zero_i, fillers = zero_i, others = zero_i;
+    for (uint64_t i = 0; i < n; i += 4, p += 4 * V_SIZE) {
+        __m128 w[V_SIZE / 4];
+        mc_lanes_block(p, V_SIZE, 0, w);
+        __m128 v = _mm_and_ps(_mm_and_ps(mc_lanes_finite(w[0]), mc_lanes_finite(w[1])),
+                              mc_lanes_finite(w[2]));
+        mc_lanes_block(p, V_SIZE, 4, w);
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[3], w[4], w[5], c->unit));
+        mc_lanes_block(p, V_SIZE, 8, w);
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[6], w[7], w[8], c->unit));
+        v = _mm_and_ps(v, mc_lanes_surely_unit3(w[9], w[10], w[11], c->unit));
+        mc_lanes_block(p, V_SIZE, 12, w);
+        v = _mm_and_ps(v, _mm_and_ps(mc_lanes_finite(w[12]), mc_lanes_finite(w[13])));
+        mc_lanes_block(p, V_SIZE, 16, w); /* words 16-19 */
+        mc_lanes_block(p, V_SIZE, 18, w); /* words 18-21: the weights */
+        __m128 all_zero = _mm_castsi128_ps(none);
+        __m128i used_count = zero_i;
+        for (int j = 0; j < 4; j++) {
+            __m128i b = mc_lanes_i32(w[14 + j]);
+            __m128 wt = w[18 + j];
+            __m128 unused = _mm_castsi128_ps(_mm_cmpeq_epi32(b, none));
+            __m128 in_range = _mm_castsi128_ps(
+                _mm_andnot_si128(_mm_cmpgt_epi32(b, hi_v), _mm_cmpgt_epi32(b, lo_m1)));
+            __m128 wzero = _mm_cmpeq_ps(wt, zero);
+            __m128 slot = _mm_or_ps(_mm_and_ps(unused, wzero), in_range);
+            v = _mm_and_ps(v, _mm_and_ps(slot, mc_lanes_within(wt, 0.0f, 1.0f)));
+            all_zero = _mm_and_ps(all_zero, wzero);
+            __m128i weightless = _mm_castps_si128(_mm_and_ps(in_range, wzero));
+            __m128i filler = _mm_and_si128(weightless, _mm_cmpeq_epi32(b, zero_i));
+            fillers = _mm_sub_epi32(fillers, filler);
+            others = _mm_sub_epi32(others, _mm_andnot_si128(filler, weightless));
+            used_count = _mm_sub_epi32(used_count,
+                                       _mm_castps_si128(_mm_and_ps(in_range, _mm_cmpgt_ps(wt, zero))));
+        }
+        v = _mm_and_ps(v, _mm_or_ps(all_zero, mc_lanes_weight_sum_ok(w + 18, c->opt->weight_sum_tolerance)));
+        ok = _mm_and_ps(ok, v);
+        influences = _mm_max_epi16(influences, used_count);
+    }
+    if (!mc_lanes_all(ok)) return false;
+    uint32_t nf = lanes_sum(fillers), no = lanes_sum(others);
+    if ((nf && !t->filler.count) || (no && !t->zero_weight.count)) return false;
+    t->filler.count += nf;
+    t->zero_weight.count += no;
+    uint32_t m[4];
+    _mm_storeu_si128((__m128i *)(void *)m, influences);
+    for (int k = 0; k < 4; k++)
+        if (m[k] > t->max_influences) t->max_influences = m[k];
+    return true;
+}
+#endif
+
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     vertex_tally t = {0, {0, 0, 0}, {0, 0, 0}};
     uint64_t n = f->count[SEC_VERTICES];
-    for (uint64_t i = 0; i < n; i++) check_vertex(c, f, i, &t);
+    for (uint64_t i = 0; i < n;) {
+        uint64_t end = n - i > CHUNK ? i + CHUNK : n;
+#if defined(MC_LANES)
+        /* in place: the section lies inside the file (the size matched) */
+        const uint8_t *p = c->data + f->offset[SEC_VERTICES] + i * V_SIZE;
+        if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 &&
+            chunk_surely_clean(c, p, end - i, f->count[SEC_JOINTS], &t)) {
+            i = end;
+            continue;
+        }
+#endif
+        for (; i < end; i++) check_vertex(c, f, i, &t);
+    }
     c->info->max_influences = t.max_influences;
     report_fold(c, MC_AEM2025_FILLER_JOINT_INDEX, &t.filler, n, "name joint 0 (glTF's filler)");
     report_fold(c, MC_AEM2025_ZERO_WEIGHT_JOINT, &t.zero_weight, n, "name a joint");
@@ -426,7 +518,7 @@ static bool check_texture(mc_ctx *c, const aem_file *f, uint64_t i, extent *e)
     if (!compression_ok)
         texture_issue(c, MC_AEM2025_TEXTURE_COMPRESSION, off + 28, i, "compression",
                       "expected 0 none, 1 BC5 or 2 BC7", t.compression);
-    else if ((t.compression == 1 && t.channels != 2) || (t.compression == 2 && t.channels != 4))
+    else if (channels_ok && ((t.compression == 1 && t.channels != 2) || (t.compression == 2 && t.channels != 4)))
         texture_issue(c, MC_AEM2025_TEXTURE_CHANNELS_COMPRESSION, off + 24, i, "channels",
                       t.compression == 1 ? "BC5 holds 2" : "BC7 holds 4", t.channels);
     if (t.width == 0 || t.height == 0) {
