@@ -166,13 +166,12 @@ static void skinning_bones(const mcl_model *m, unsigned char *skins)
 
 /* Does a model bone name stand for the scene's? Equal, or where the format
  * cuts names (AEM 2025's 128-byte fields) the scene's cut to the field, at
- * a character or not. */
+ * most 3 bytes short of it (a cut at a UTF-8 character boundary). */
 static int bone_name_is(const mcs_caps *caps, const char *model, const char *scene)
 {
     if (strcmp(model, scene) == 0) return 1;
-    size_t len = strlen(model);
-    return caps->bone_name_bytes && len > 0 && len <= caps->bone_name_bytes && strlen(scene) > caps->bone_name_bytes &&
-           strncmp(model, scene, len) == 0;
+    size_t len = strlen(model), field = caps->bone_name_bytes;
+    return field && len <= field && len + 3 >= field && strlen(scene) > field && strncmp(model, scene, len) == 0;
 }
 
 static void match_bones(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m,

@@ -529,53 +529,47 @@ static mcl_status load_animations(mcl_ctx *c, const aem_file *f, mcl_model *mode
 
 /* ---- building meshes and materials ---- */
 
-static void copy_vertex(const aem_file *f, uint32_t v, uint32_t j, mcl_mesh *me, float *pos, float *nrm, float *uv,
-                        uint32_t *joints, float *weights)
+/* Vertex j of a mesh from file vertex v (both layouts place position,
+ * normal, UV, joints and weights alike in the first 88 bytes). */
+static void copy_vertex(const uint8_t *o, uint32_t j, mcl_mesh *me, const uint32_t *bone_of, float *pos, float *nrm,
+                        float *uv, uint32_t *joints, float *weights)
 {
-    uint64_t o = rec(f, AEM_VERTICES, v);
     for (unsigned i = 0; i < 3; i++) {
-        pos[(uint64_t)j * 3 + i] = f32_at(f, o + 4 * i);
-        nrm[(uint64_t)j * 3 + i] = f32_at(f, o + 12 + 4 * i);
+        pos[(uint64_t)j * 3 + i] = mc_le_f32(o + 4 * i);
+        nrm[(uint64_t)j * 3 + i] = mc_le_f32(o + 12 + 4 * i);
     }
-    uv[(uint64_t)j * 2] = f32_at(f, o + 48);
-    uv[(uint64_t)j * 2 + 1] = f32_at(f, o + 52);
+    uv[(uint64_t)j * 2] = mc_le_f32(o + 48);
+    uv[(uint64_t)j * 2 + 1] = mc_le_f32(o + 52);
     for (unsigned k = 0; k < me->influences; k++) {
-        int32_t b = i32_at(f, o + 56 + 4 * k);
-        joints[(uint64_t)j * 4 + k] = b < 0 ? 0 : (uint32_t)b; /* -1 carries weight 0 */
-        weights[(uint64_t)j * 4 + k] = f32_at(f, o + 72 + 4 * k);
+        int32_t b = (int32_t)mc_le32(o + 56 + 4 * k);
+        /* -1 carries weight 0; other indices were checked < the bone count */
+        joints[(uint64_t)j * 4 + k] = b < 0 ? 0 : bone_of ? bone_of[b] : (uint32_t)b;
+        weights[(uint64_t)j * 4 + k] = mc_le_f32(o + 72 + 4 * k);
     }
 }
 
-/* One mesh: its index range, with the vertices it uses compacted in
- * first-use order. remap (vertex count entries, all UINT32_MAX) is left as
- * found. The indices are allocated first: the passes over them are then
- * paid for by memory the limit allowed. */
-static mcl_status build_mesh(mcl_ctx *c, const aem_file *f, uint32_t m, uint32_t *remap, mcl_mesh *me)
+mcl_status mcl__aem_mesh_vertices(mcl_ctx *c, const uint8_t *vertices, uint32_t stride, const uint8_t *indices,
+                                  uint32_t count, uint32_t influences, const uint32_t *bone_of, uint32_t *remap,
+                                  mcl_mesh *me)
 {
-    uint64_t o = rec(f, AEM_MESHES, m);
-    uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
-    me->name = "";
-    me->material = (int32_t)u32_at(f, o + 8); /* < material count, checked */
-    me->primitive = MCL_TRIANGLES;
-    me->rigid_bone = count ? i32_at(f, rec(f, AEM_VERTICES, u32_at(f, rec(f, AEM_INDICES, first))) + 88) : -1;
     uint32_t *idx = mcl__alloc(c, count, sizeof *idx);
     if (!idx) return c->err->status;
     uint32_t used = 0;
     for (uint32_t k = 0; k < count; k++) {
-        uint32_t v = u32_at(f, rec(f, AEM_INDICES, (uint64_t)first + k));
+        uint32_t v = mc_le32(indices + 4 * (uint64_t)k);
         if (remap[v] == UINT32_MAX) remap[v] = used++;
         idx[k] = remap[v];
     }
-    me->influences = f->count[AEM_BONES] ? 4 : 0;
+    me->influences = influences;
     float *pos = mcl__alloc(c, used, 3 * sizeof(float));
     float *nrm = pos ? mcl__alloc(c, used, 3 * sizeof(float)) : NULL;
     float *uv = nrm ? mcl__alloc(c, used, 2 * sizeof(float)) : NULL;
-    uint32_t *joints = uv ? mcl__alloc(c, used, me->influences * sizeof(uint32_t)) : NULL;
-    float *weights = joints ? mcl__alloc(c, used, me->influences * sizeof(float)) : NULL;
+    uint32_t *joints = uv ? mcl__alloc(c, used, influences * sizeof(uint32_t)) : NULL;
+    float *weights = joints ? mcl__alloc(c, used, influences * sizeof(float)) : NULL;
     for (uint32_t k = 0; k < count; k++) { /* fills each vertex once and resets remap */
-        uint32_t v = u32_at(f, rec(f, AEM_INDICES, (uint64_t)first + k));
+        uint32_t v = mc_le32(indices + 4 * (uint64_t)k);
         if (remap[v] == UINT32_MAX) continue;
-        if (weights) copy_vertex(f, v, remap[v], me, pos, nrm, uv, joints, weights);
+        if (weights) copy_vertex(vertices + (uint64_t)v * stride, remap[v], me, bone_of, pos, nrm, uv, joints, weights);
         remap[v] = UINT32_MAX;
     }
     if (!weights) return c->err->status;
@@ -589,6 +583,19 @@ static mcl_status build_mesh(mcl_ctx *c, const aem_file *f, uint32_t m, uint32_t
     me->index_count = count;
     me->indices = idx;
     return MCL_OK;
+}
+
+static mcl_status build_mesh(mcl_ctx *c, const aem_file *f, uint32_t m, uint32_t *remap, mcl_mesh *me)
+{
+    uint64_t o = rec(f, AEM_MESHES, m);
+    uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
+    me->name = "";
+    me->material = (int32_t)u32_at(f, o + 8); /* < material count, checked */
+    me->primitive = MCL_TRIANGLES;
+    me->rigid_bone = count ? i32_at(f, rec(f, AEM_VERTICES, u32_at(f, rec(f, AEM_INDICES, first))) + 88) : -1;
+    return mcl__aem_mesh_vertices(c, f->data + f->start[AEM_VERTICES], record_size[AEM_VERTICES],
+                                  f->data + rec(f, AEM_INDICES, first), count, f->count[AEM_BONES] ? 4 : 0, NULL,
+                                  remap, me);
 }
 
 static mcl_status build_meshes(mcl_ctx *c, const aem_file *f, mcl_model *model)
@@ -639,6 +646,11 @@ static bool aem1_size(const uint8_t *data, size_t size, uint64_t *implied)
     return true;
 }
 
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
 /* Two layouts share the magic and version 1 (docs/formats/aem2025.md): a
  * file is in the one whose header counts add up to its size. Both: an
  * ambiguous file, rejected. Only files with the magic and version get here;
@@ -655,6 +667,15 @@ static mcl_status pick_layout(mcl_ctx *c, const uint8_t *data, size_t size, bool
     if (old_fits && new_fits)
         return mcl__fail(c, MCL_ERR_STRUCTURE, 4,
                          "header counts add up to the file size (%zu) in both the aem1 and the 2025 layout", size);
+    /* Neither: the error is the nearer layout's (a file cut short or grown
+     * is nearer its own layout), naming the other's size too. */
+    if (*other_size && size >= AEM_HEADER_SIZE && distance(new_size, size) < distance(old_size, size)) {
+        if (new_size > size)
+            return mcl__fail(c, MCL_ERR_TRUNCATED, size, "2025 layout: counts imply %llu bytes, the file has %zu (as aem1: %llu)",
+                             (unsigned long long)new_size, size, (unsigned long long)old_size);
+        return mcl__fail(c, MCL_ERR_SIZE, new_size, "2025 layout: %llu trailing bytes after the keyframe section (as aem1: %llu bytes)",
+                         (unsigned long long)(size - new_size), (unsigned long long)old_size);
+    }
     return MCL_OK;
 }
 

@@ -14,7 +14,8 @@
  *   - Meshes as in aem1: each mesh's index range with the vertices it uses
  *     compacted; tangents and bitangents dropped; no extra bone.
  *   - Skinning: 4 influences per vertex when the file has joints; a -1 slot
- *     becomes joint 0 with weight 0 (so does the converter's filler 0).
+ *     becomes bone 0 with weight 0; the converter's filler index 0 keeps
+ *     its weight 0 (on joint 0's bone).
  *   - Joints become bones with their names. The converter writes joints in
  *     the glTF skin's order, where a parent may follow its child: the
  *     loader orders them parents first (by depth, stable) and renumbers
@@ -594,66 +595,19 @@ static mcl_status load_animations(mcl_ctx *c, const file25 *f, mcl_model *model)
 
 /* ---- building meshes and materials ---- */
 
-static void copy_vertex(const file25 *f, uint32_t v, uint32_t j, mcl_mesh *me, float *pos, float *nrm, float *uv,
-                        uint32_t *joints, float *weights)
-{
-    uint64_t o = at(f, S_VERTICES, v);
-    for (unsigned i = 0; i < 3; i++) {
-        pos[(uint64_t)j * 3 + i] = f32_at(f, o + 4 * i);
-        nrm[(uint64_t)j * 3 + i] = f32_at(f, o + 12 + 4 * i);
-    }
-    uv[(uint64_t)j * 2] = f32_at(f, o + 48);
-    uv[(uint64_t)j * 2 + 1] = f32_at(f, o + 52);
-    for (unsigned k = 0; k < me->influences; k++) {
-        int32_t b = i32_at(f, o + 56 + 4 * k);
-        float w = f32_at(f, o + 72 + 4 * k);
-        joints[(uint64_t)j * 4 + k] = b < 0 || w == 0.0f ? 0 : f->bone_of[b]; /* unused slots carry weight 0 */
-        weights[(uint64_t)j * 4 + k] = w;
-    }
-}
-
-/* One mesh as in aem1 (aem.c, build_mesh): the index range with the
- * vertices it uses compacted in first-use order; remap is left all
- * UINT32_MAX. */
+/* One mesh, as aem1's (aem.c, mcl__aem_mesh_vertices), joints renumbered
+ * parents first. */
 static mcl_status build_mesh(mcl_ctx *c, const file25 *f, uint64_t m, uint32_t *remap, mcl_mesh *me)
 {
     uint64_t o = at(f, S_MESHES, m);
     uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
     me->name = "";
-    me->material = (int32_t)u32_at(f, o + 8);
+    me->material = (int32_t)u32_at(f, o + 8); /* < material count, checked */
     me->primitive = MCL_TRIANGLES;
     me->rigid_bone = -1;
-    uint32_t *idx = mcl__alloc(c, count, sizeof *idx);
-    if (!idx) return c->err->status;
-    uint32_t used = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t v = u32_at(f, at(f, S_INDICES, (uint64_t)first + k));
-        if (remap[v] == UINT32_MAX) remap[v] = used++;
-        idx[k] = remap[v];
-    }
-    me->influences = f->count[S_JOINTS] ? 4 : 0;
-    float *pos = mcl__alloc(c, used, 3 * sizeof(float));
-    float *nrm = pos ? mcl__alloc(c, used, 3 * sizeof(float)) : NULL;
-    float *uv = nrm ? mcl__alloc(c, used, 2 * sizeof(float)) : NULL;
-    uint32_t *joints = uv ? mcl__alloc(c, used, me->influences * sizeof(uint32_t)) : NULL;
-    float *weights = joints ? mcl__alloc(c, used, me->influences * sizeof(float)) : NULL;
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t v = u32_at(f, at(f, S_INDICES, (uint64_t)first + k));
-        if (remap[v] == UINT32_MAX) continue;
-        if (weights) copy_vertex(f, v, remap[v], me, pos, nrm, uv, joints, weights);
-        remap[v] = UINT32_MAX;
-    }
-    if (!weights) return c->err->status;
-    me->vertex_count = used;
-    me->positions = pos;
-    me->normals = nrm;
-    me->uv_layer_count = 1;
-    me->uvs = uv;
-    me->joints = joints;
-    me->weights = weights;
-    me->index_count = count;
-    me->indices = idx;
-    return MCL_OK;
+    return mcl__aem_mesh_vertices(c, f->data + f->start[S_VERTICES], rec_size[S_VERTICES],
+                                  f->data + at(f, S_INDICES, first), count, f->count[S_JOINTS] ? 4 : 0, f->bone_of,
+                                  remap, me);
 }
 
 static mcl_status build_meshes(mcl_ctx *c, const file25 *f, mcl_model *model)

@@ -7,6 +7,8 @@
   certify_check.py lenient REPORT.json        every too_lenient case lists exactly its expected errors
   certify_check.py junit FILE                 well-formed; prints "testcases failures errors skipped"
   certify_check.py html FILE                  well-formed enough, self-contained; prints the failing count
+  certify_check.py layout REPORT.json FORMAT LAYOUT   the certificate ran cases of that layout, all conforming;
+                                              prints their count
 """
 import json
 import sys
@@ -119,9 +121,18 @@ def html(path):
     print(p.failing)
 
 
+def layout(path, fmt, name):
+    with open(path) as f:
+        cases = [c for c in json.load(f)["cases"] if c["format"] == fmt and c["layout"] == name]
+    bad = [f"{c['file']}: {c['verdict']}" for c in cases if c["verdict"] != "conforming"]
+    if not cases or bad:
+        sys.exit(f"{path}: {len(cases)} {fmt} {name} cases; not conforming: {bad}")
+    print(len(cases))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    commands = {"expect": expect, "get": get, "lenient": lenient, "junit": junit, "html": html,
+    commands = {"expect": expect, "get": get, "lenient": lenient, "junit": junit, "html": html, "layout": layout,
                 "schema": lambda s, *reports: schema(s, reports)}
     if cmd not in commands:
         sys.exit(__doc__)

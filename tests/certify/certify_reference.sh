@@ -29,4 +29,9 @@ run command --loader "$mcload --format {format} {}"
 run library --library "$refso"
 run reference --reference
 $check schema "$schema" "$tmp"/*.json || failed=$((failed + 1))
+# Both AEM layouts are covered: the current upstream one (2025) has cases of its own.
+for name in command library reference; do
+    n=$($check layout "$tmp/$name.json" aem 2025) || { failed=$((failed + 1)); echo "FAIL: $name: AEM 2025 cases: $n"; continue; }
+    echo "ok: $name: $n AEM 2025 cases conforming"
+done
 [ "$failed" -eq 0 ]
