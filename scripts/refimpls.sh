@@ -46,13 +46,22 @@
 #                                             SITES.tsv
 #   scripts/refimpls.sh blindtriage unnamedhb1
 #                                             that last step again, on the last campaign's findings
+#   scripts/refimpls.sh outputs aem-converter [DIR]
+#                                             the upstream AEM converter run on every source
+#                                             scene, its files kept in DIR (default
+#                                             build/refimpl/aem-converter/outputs): a line per
+#                                             scene with exit status and size; seeds of
+#                                             `fuzz libaem2025`
 #   scripts/refimpls.sh amftools [DIR]        UnnamedHB1's amf2gltf.py and amf2obj.py (standalone
 #                                             AMF converters: no certify cases) run on the distinct
 #                                             AMF blocks embedded in the corpus's legacy AAMF
 #                                             (conformance/refimpl/python/amf_tools.py; blocks and
 #                                             outputs in DIR, default build/refimpl/amftools)
 #
-# IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
+# IMPL: libaem, libaem-bounded (the viewer's texture test fixed), libaem2025
+# (libaem @42bd501, the current upstream AEM layout, used as its viewer uses
+# it), aem-converter (the upstream converter @42bd501, an exporter, run
+# under Xvfb; `outputs aem-converter [DIR]` keeps its files), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python), and
 # semodel-writer: semodel.py's writer (save()), driven by our exporter adapter
 # conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model).
@@ -704,6 +713,8 @@ list)
     cat <<'L'
 libaem          janhsimon/aem @1a273aa  libaem + the viewer's use (C, ASan+UBSan .so)  aem
 libaem-bounded  the same, the viewer's texture test bounded by the texture count       aem
+libaem2025      janhsimon/aem @42bd501  libaem (the 2025 layout) + the viewer's use (C, ASan+UBSan .so)  aem
+aem-converter   janhsimon/aem @42bd501  converter/ (glTF to AEM 2025; ASan build, Xvfb + Mesa) (exporter)  aem
 unnamedhb1      kiwanowski/UnnamedHB1 @9d03bbb  aamfInitData/samfInitData + animation (C, 32-bit, ASan+UBSan)  aamf
 aamf2gltf       kiwanowski/UnnamedHB1 @9d03bbb  tools/aamf2gltf.py (Python command)  aamf
 semodel         dtzxporter/io_model_semodel @188a443  semodel.py (Python command)  semodel
@@ -777,5 +788,5 @@ amftools)
     [ $# -le 2 ] || die "usage: $0 amftools [DIR]"
     src=$(obtain hb1)
     "$python" -B "$data/python/amf_tools.py" "$src" "$root/corpus" "${2:-$out/amftools}" ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, or amftools (see the top of this file)" ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, outputs aem-converter, or amftools (see the top of this file)" ;;
 esac
