@@ -384,6 +384,16 @@ static void free_failed(struct AEMModel *model, enum AEMModelResult r)
     free(model);
 }
 
+/* A mixer whose allocation failed half way, which libaem leaks (the viewer
+ * gives up then): its channels when the transforms were what failed (the
+ * transforms are unset when the channels failed). */
+static void free_failed_mixer(struct AEMAnimationMixer *mixer)
+{
+    if (!mixer) return;
+    free(mixer->channels);
+    free(mixer);
+}
+
 int mc_certify_load(const char *format, const unsigned char *data, size_t size, char *reason,
                     size_t reason_size)
 {
@@ -409,7 +419,8 @@ int mc_certify_load(const char *format, const unsigned char *data, size_t size, 
     if (!v.scratch || !load_model(&v)) {
         snprintf(reason, reason_size, "aem_load_animation_mixer: OutOfMemory");
         aem_finish_loading_model(v.model);
-        v.mixer = NULL; /* what a failed mixer holds is libaem's leak */
+        free_failed_mixer(v.mixer);
+        v.mixer = NULL;
         free_viewer(&v);
         return 1;
     }
