@@ -46,13 +46,22 @@
 #                                             SITES.tsv
 #   scripts/refimpls.sh blindtriage unnamedhb1
 #                                             that last step again, on the last campaign's findings
+#   scripts/refimpls.sh outputs aem-converter [DIR]
+#                                             the upstream AEM converter run on every source
+#                                             scene, its files kept in DIR (default
+#                                             build/refimpl/aem-converter/outputs): a line per
+#                                             scene with exit status and size; seeds of
+#                                             `fuzz libaem2025`
 #   scripts/refimpls.sh amftools [DIR]        UnnamedHB1's amf2gltf.py and amf2obj.py (standalone
 #                                             AMF converters: no certify cases) run on the distinct
 #                                             AMF blocks embedded in the corpus's legacy AAMF
 #                                             (conformance/refimpl/python/amf_tools.py; blocks and
 #                                             outputs in DIR, default build/refimpl/amftools)
 #
-# IMPL: libaem, libaem-bounded (the viewer's texture test fixed), unnamedhb1
+# IMPL: libaem, libaem-bounded (the viewer's texture test fixed), libaem2025
+# (libaem @42bd501, the current upstream AEM layout, used as its viewer uses
+# it), aem-converter (the upstream converter @42bd501, an exporter, run
+# under Xvfb; `outputs aem-converter [DIR]` keeps its files), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python), and
 # semodel-writer: semodel.py's writer (save()), driven by our exporter adapter
 # conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model).
@@ -77,6 +86,7 @@ upstreams="
 aem|https://github.com/janhsimon/aem|1a273aaf7438635584d90fe35ea2b853f76bdfc0|janhsimon-aem-1a273aa|c0e7f09316cfc72edb984f45f83ed6b6b369775725d25326864439e38b68583b
 hb1|https://github.com/kiwanowski/UnnamedHB1|9d03bbb7dea5dce498b417cc625b87c8fdaa9321|kiwanowski-UnnamedHB1-9d03bbb|c9e9e2203cae858d630f341a127b29031f015d381a6b1eb061a124967b44f9a4
 semodel|https://github.com/dtzxporter/io_model_semodel|188a4437b4c43c225db6c9277449d482b740562d|dtzxporter-io_model_semodel-188a443|c699b15f6b13c0a7cca38de38424792378009dbff572a497f82166c29bb2f3cd
+aem2|https://github.com/janhsimon/aem|42bd5015a5fbd8058f4b899160acb2d2cdca68bc|janhsimon-aem-42bd501|972a6f2947d4415f2c5f315fe6d3f2b87ceaab52c8d7c5a3850147a20023a0e6
 "
 
 die() { echo "refimpls: $*" >&2; exit 2; }
@@ -90,6 +100,7 @@ need_site_tool() {
 upstream_of() { # IMPL -> the upstream key
     case $1 in
     libaem|libaem-bounded) echo aem ;;
+    libaem2025|aem-converter) echo aem2 ;;
     unnamedhb1|aamf2gltf) echo hb1 ;;
     semodel|semodel-writer) echo semodel ;;
     *) die "unknown implementation '$1' (see: $0 list)" ;;
@@ -156,6 +167,68 @@ build_libaem() { # SRC IMPL
     echo "$dir/libmc_refimpl_libaem.so"
 }
 
+# Sanitizer checks off for a reader, after the others. libaem @42bd501 casts
+# pointers into the file's packed sections: every section after an image
+# buffer whose size is not a multiple of 8 (the converter's are 10 bytes)
+# is read at misaligned addresses, undefined in C but harmless on the x86
+# and ARM64 machines it runs on; reported, that would be every file's crash
+# and hide all the rest (docs/REFERENCE-LOADERS.md says so).
+abi_options() { # IMPL
+    case $1 in
+    libaem2025) echo "-fno-sanitize=alignment" ;;
+    esac
+}
+
+# libaem @42bd501 needs no library: its cglm is the snapshot's own headers
+# (external/cglm, which has the *_make functions Debian's lacks).
+build_libaem2025() { # SRC
+    local src=$1 dir=$out/libaem2025
+    mkdir -p "$dir"
+    gcc -std=gnu11 "${san[@]}" $(abi_options libaem2025) -fPIC -shared -w \
+        -I"$root/conformance/certify" -I"$src/external/cglm/include" \
+        -I"$src/libaem/include" -I"$src/libaem/include/aem" -I"$src/libaem" \
+        "$data/libaem2025/adapter.c" "$data/libaem2025/animation_unit.c" "$src/libaem/model.c" \
+        "$src/libaem/texture.c" -lm -o "$dir/libmc_refimpl_libaem2025.so"
+    echo "$dir/libmc_refimpl_libaem2025.so"
+}
+
+# The upstream converter @42bd501, built headless by the aem-converter-build
+# kit beside the snapshots (ours, not upstream's: build.sh and shims; its
+# checksum recorded below as the snapshots' are) and cached: the build is
+# redone only when the source or the kit changes. It needs an X server and
+# OpenGL even without a window: Xvfb and Mesa's software renderer. Built with
+# ASan, as the C readers are: its heap overflows (lines_points) otherwise
+# crash or not from one run to the next (run_converter.sh turns leak
+# detection off: a converter's leaks die with it).
+converter_cflags="-fsanitize=address -fno-omit-frame-pointer"
+converter_kit_digest=3a09c9f0c36c80a0efe4eef865b4f0765e44112befb6347303e3c6d88035cbcf
+build_converter() { # SRC
+    local src=$1 kit=$refdir/aem-converter-build dir=$out/aem-converter/build stamp
+    command -v Xvfb >/dev/null ||
+        skip "aem-converter needs Xvfb (apt-get install xvfb; scripts/setup-debian.sh)"
+    [ -f /usr/include/GLFW/glfw3.h ] ||
+        skip "aem-converter needs GLFW (apt-get install libglfw3-dev; scripts/setup-debian.sh)"
+    ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 ||
+        skip "aem-converter needs Mesa's software renderer (apt-get install libgl1-mesa-dri; scripts/setup-debian.sh)"
+    [ -f "$kit/build.sh" ] || skip "aem-converter: no build kit $kit"
+    local got
+    got=$(snapshot_digest "$kit")
+    [ "$got" = "$converter_kit_digest" ] ||
+        die "aem-converter: kit $kit differs from the one recorded (sha256 $got, expected $converter_kit_digest)"
+    stamp="$(field aem2 3) $(snapshot_digest "$src") $got $converter_cflags"
+    if [ -x "$dir/converter" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
+        echo "refimpls: aem-converter: cached build $dir/converter" >&2
+    else
+        local start=$SECONDS
+        rm -rf "$dir" && mkdir -p "$dir"
+        SRC=$src CFLAGS_EXTRA=$converter_cflags sh "$kit/build.sh" "$dir" > "$dir/build.log" 2>&1 ||
+            die "aem-converter: build failed ($dir/build.log)"
+        echo "$stamp" > "$dir/stamp"
+        echo "refimpls: aem-converter: built $dir/converter in $((SECONDS - start)) s" >&2
+    fi
+    echo "$dir"
+}
+
 # The runtime is 32-bit console code that overlays its structures (4-byte
 # pointers included) on the file: built -m32 (gcc-multilib) as a command, so
 # the layouts are the console's. `1 << 31` (model.c) is undefined in C but
@@ -182,13 +255,17 @@ fuzz_build() { # IMPL SRC TARGET
     libaem|libaem-bounded)
         sources="$data/libaem/adapter.c;$data/libaem/animation_unit.c;$src/libaem/core.c"
         includes="$root/conformance/certify;$data/libaem;$src/libaem/include;$src/libaem/include/aem;$src/libaem" ;;
+    libaem2025)
+        sources="$data/libaem2025/adapter.c;$data/libaem2025/animation_unit.c;$src/libaem/model.c;$src/libaem/texture.c"
+        includes="$root/conformance/certify;$src/external/cglm/include;$src/libaem/include;$src/libaem/include/aem;$src/libaem" ;;
     unnamedhb1)
         sources="$data/unnamedhb1/adapter.c;$data/unnamedhb1/unreached.c;$src/framework/anim_model.c;$src/framework/model.c;$src/framework/scene.c"
         includes="$root/conformance/certify;$data/unnamedhb1/shim;$src/framework" ;;
     *) die "$impl: not a C reader" ;;
     esac
     cmake --preset fuzz -S "$root" -B "$bdir" -DMC_FUZZ_ABI_SOURCES="$sources" \
-        -DMC_FUZZ_ABI_INCLUDES="$includes" -DMC_FUZZ_ABI_LIBRARIES=m >/dev/null
+        -DMC_FUZZ_ABI_INCLUDES="$includes" -DMC_FUZZ_ABI_LIBRARIES=m \
+        -DMC_FUZZ_ABI_OPTIONS="$(abi_options "$impl")" >/dev/null
     cmake --build "$bdir" -j2 --target "mc_fuzz_$target" >/dev/null
     echo "$bdir/fuzz/mc_fuzz_$target"
 }
@@ -203,7 +280,22 @@ fuzz() { # IMPL TARGET SECONDS
     bin=$(fuzz_build "$impl" "$src" "$target")
     dir=$out/$impl/fuzz-$target
     rm -rf "$dir" && mkdir -p "$dir/corpus" "$dir/artifacts"
-    cp "$root/corpus/$fmt"/*/* "$dir/corpus/" # libFuzzer writes into its first corpus dir
+    if [ "$impl" = libaem2025 ]; then
+        # its layout's corpus files, and the upstream converter's outputs
+        # when `outputs aem-converter` kept them
+        local layout f
+        layout=$(layout_of "$impl")
+        "$python" - "$root/corpus/manifest.json" "$layout" <<'PY' | while read -r f; do cp "$root/corpus/$f" "$dir/corpus/"; done
+import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if c.get("layout") == sys.argv[2]: print(c["file"])
+PY
+        cp "$out/aem-converter/outputs"/*.aem "$dir/corpus/" 2>/dev/null || true
+        [ -n "$(ls "$dir/corpus")" ] ||
+            die "libaem2025: no seeds (no $layout corpus files; run '$0 outputs aem-converter' first)"
+    else
+        cp "$root/corpus/$fmt"/*/* "$dir/corpus/" # libFuzzer writes into its first corpus dir
+    fi
     echo "refimpls: $impl: $target for $seconds s, log $dir/fuzz.log" >&2
     # fork mode goes on past crashes and hangs, so one campaign finds many sites;
     # header counts are allocated unchecked (up to 4 GiB): allowed, never touched
@@ -265,7 +357,8 @@ triage() { # IMPL TARGET
         # reduce it by sections where the format allows (AEM)
         if [ ! -s "$min" ] || [ "$(site_of "$bin" "$min")" != "$site" ]; then
             cp "$dir/artifacts/$a" "$min"
-            [ "$fmt" != aem ] || reduce_aem "$bin" "$min" >/dev/null || true
+            # (reduce.py knows the aem.md layout only)
+            [ "$fmt" != aem ] || [ "$impl" = libaem2025 ] || reduce_aem "$bin" "$min" >/dev/null || true
         fi
         # one reproducer per site whatever the campaign: the smaller one stays
         local other
@@ -430,6 +523,12 @@ loader_of() {
         *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
         esac
         echo "--library"; build_libaem "$src" "$impl" ;;
+    libaem2025)
+        case ${MC_REFIMPL_HOST_ASAN:-ON} in
+        ON|1|on|TRUE|true) ;;
+        *) skip "$impl: the ASan adapter library needs an ASan modelcheck (the asan preset)" ;;
+        esac
+        echo "--library"; build_libaem2025 "$src" ;;
     unnamedhb1) echo "--loader"; build_unnamedhb1 "$src" ;;
     semodel|aamf2gltf)
         # -B: no bytecode written into the snapshot
@@ -438,13 +537,18 @@ loader_of() {
     semodel-writer)
         echo "--exporter"
         printf '%q -B %q %q {in} {out}\n' "$python" "$data/python/semodel_export.py" "$src" ;;
+    aem-converter)
+        local build
+        build=$(build_converter "$src")
+        echo "--exporter"
+        printf 'bash %q %q {in} {out}\n' "$data/converter/run_converter.sh" "$build" ;;
     *) die "$impl: not yet" ;;
     esac
 }
 
 format_of() {
     case $1 in
-    libaem|libaem-bounded) echo aem ;;
+    libaem|libaem-bounded|libaem2025|aem-converter) echo aem ;;
     unnamedhb1|aamf2gltf) echo aamf ;;
     semodel|semodel-writer) echo semodel ;;
     esac
@@ -454,6 +558,16 @@ env_of() {
     case $1 in
     libaem-bounded) echo MC_LIBAEM_TEXTURE_CHECK=bounded ;;
     *) echo MC_REFIMPL=1 ;;
+    esac
+}
+
+# Cases run at once: 2, but one for the converter (each case starts its own
+# X server with xvfb-run -a, and two starting together can pick the same
+# display, one then failing).
+jobs_of() {
+    case $1 in
+    aem-converter) echo 1 ;;
+    *) echo 2 ;;
     esac
 }
 
@@ -467,6 +581,32 @@ asan_of() { # IMPL
     echo "$asan"
 }
 
+# The layout of its format a reader reads, when the format has several:
+# libaem @1a273aa reads aem.md's AEM layout, libaem @42bd501 the current
+# upstream one, each the other's files as garbage by design; each is
+# certified on its layout's cases (and the "any" ones). Empty: every case.
+layout_of() {
+    case $1 in
+    libaem|libaem-bounded) echo "${MC_REFIMPL_LAYOUT:-aem1}" ;;
+    libaem2025) echo "${MC_REFIMPL_LAYOUT:-2025}" ;;
+    esac
+}
+
+# A corpus of the cases of one layout: a manifest of those cases beside
+# links to the corpus's folders (prints its directory).
+layout_corpus() { # LAYOUT DIR
+    local layout=$1 dir=$2 d
+    rm -rf "$dir" && mkdir -p "$dir"
+    for d in "$root/corpus"/*/; do ln -s "$d" "$dir/$(basename "$d")"; done
+    "$python" - "$root/corpus/manifest.json" "$dir/manifest.json" "$layout" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["cases"] = [c for c in m["cases"] if c["format"] == "any" or c.get("layout") == sys.argv[3]]
+json.dump(m, open(sys.argv[2], "w"), indent=1)
+PY
+    echo "$dir"
+}
+
 certify() { # IMPL DIR JOBS TIMEOUT
     local impl=$1 dir=$2 jobs=$3 timeout=$4 loader
     mkdir -p "$out"
@@ -477,7 +617,9 @@ certify() { # IMPL DIR JOBS TIMEOUT
     [ ${#loader[@]} -eq 2 ] || die "$impl: no loader"
     mkdir -p "$dir"
     # an exporter's source scenes are built into modelcheck: no corpus
-    local corpus=(--corpus "$root/corpus")
+    local corpus=(--corpus "$root/corpus") layout
+    layout=$(layout_of "$impl")
+    [ -z "$layout" ] || corpus=(--corpus "$(layout_corpus "$layout" "$out/$impl/corpus-$layout")")
     [ "${loader[0]}" != --exporter ] || corpus=()
     local rc=0
     env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
@@ -493,11 +635,20 @@ certify() { # IMPL DIR JOBS TIMEOUT
 # exporter's: scene, format, verdict and the validator's error codes).
 verdicts() {
     python3 - "$1" <<'PY'
-import json, sys
+import json, re, sys
 cert = json.load(open(sys.argv[1]))
 for c in cert["cases"]:
     if "scene" in c:
         codes = ",".join(e.split("@")[0] for e in c["errors"]) or "-"
+        tail = c.get("stderr_tail", "")
+        asan = re.search(r"SUMMARY: AddressSanitizer: (\S+) \S*?([^/\s]+:\d+) in (\S+)", tail)
+        if c["verdict"] == "crash" and asan:
+            codes = ":".join(asan.groups())
+        elif c["verdict"] == "crash" and c.get("signal"):
+            # the signal, and the failed assertion when an abort() says it
+            codes = f'signal{c["signal"]}'
+            m = re.search(r"Assertion `(.*)' failed", tail)
+            if m: codes += ":assert:" + m.group(1).replace(" ", "")
         print(f'{c["scene"]} {cert["exporter"]["format"]} {c["verdict"]} {codes}')
         continue
     site = c.get("crash_site") or "-"
@@ -536,12 +687,34 @@ if cert.get("crash_sites"):
 PY
 }
 
+# The converter run by hand over every source scene (the corpus's .gltf
+# copies, what certify gives it), its outputs kept in DIR: the files AEM
+# users have today, for a look (modelcheck validate) and as fuzz seeds of
+# libaem2025. Prints one line per scene: exit status and output size.
+converter_outputs() { # DIR
+    local dir=$1 build scene stem rc
+    build=$(build_converter "$(obtain aem2)")
+    rm -rf "$dir" && mkdir -p "$dir/in"
+    cp "$root/corpus/scenes"/*.gltf "$root/corpus/scenes"/*.png "$dir/in/"
+    for scene in "$dir/in"/*.gltf; do
+        stem=$(basename "$scene" .gltf) rc=0
+        bash "$data/converter/run_converter.sh" "$build" "$scene" "$dir/$stem.aem" \
+            > "$dir/$stem.log" 2>&1 < /dev/null || rc=$?
+        [ -s "$dir/$stem.aem" ] || rm -f "$dir/$stem.aem"
+        printf '%s\texit %s\t%s\n' "$stem" "$rc" \
+            "$( [ -f "$dir/$stem.aem" ] && echo "$(stat -c %s "$dir/$stem.aem") bytes" || echo "no output")"
+    done | tee "$dir/outputs.tsv"
+    rm -rf "$dir/in"
+}
+
 cmd=${1:-}
 case $cmd in
 list)
     cat <<'L'
 libaem          janhsimon/aem @1a273aa  libaem + the viewer's use (C, ASan+UBSan .so)  aem
 libaem-bounded  the same, the viewer's texture test bounded by the texture count       aem
+libaem2025      janhsimon/aem @42bd501  libaem (the 2025 layout) + the viewer's use (C, ASan+UBSan .so)  aem
+aem-converter   janhsimon/aem @42bd501  converter/ (glTF to AEM 2025; ASan build, Xvfb + Mesa) (exporter)  aem
 unnamedhb1      kiwanowski/UnnamedHB1 @9d03bbb  aamfInitData/samfInitData + animation (C, 32-bit, ASan+UBSan)  aamf
 aamf2gltf       kiwanowski/UnnamedHB1 @9d03bbb  tools/aamf2gltf.py (Python command)  aamf
 semodel         dtzxporter/io_model_semodel @188a443  semodel.py (Python command)  semodel
@@ -553,11 +726,11 @@ build)
     loader_of "$2" | tail -1 ;;
 certify)
     [ $# -ge 2 ] || die "usage: $0 certify IMPL [DIR]"
-    certify "$2" "${3:-$out/$2/certificate}" 2 10 ;;
+    certify "$2" "${3:-$out/$2/certificate}" "$(jobs_of "$2")" 10 ;;
 check|expect)
     [ $# -eq 2 ] || die "usage: $0 $cmd IMPL"
     impl=$2 dir=$out/$2/check
-    certify "$impl" "$dir" 2 30
+    certify "$impl" "$dir" "$(jobs_of "$impl")" 30
     verdicts "$dir/$impl.json" > "$dir/verdicts.txt"
     exp=$data/expected/$impl.txt
     if [ "$cmd" = expect ]; then
@@ -587,7 +760,7 @@ replay)
 reduce)
     [ $# -ge 4 ] || die "usage: $0 reduce IMPL TARGET FILE..."
     impl=$2
-    [ "$(format_of "$impl")" = aem ] || die "reduce: AEM readers only"
+    [ "$(format_of "$impl")" = aem ] && [ "$impl" != libaem2025 ] || die "reduce: aem.md-layout readers only"
     need_site_tool
     case $3 in abi_aem|abi_aem_sa) ;; *) die "$impl: target abi_aem or abi_aem_sa" ;; esac
     bin=$(fuzz_build "$impl" "$(obtain aem)" "$3")
@@ -608,9 +781,12 @@ blindtriage)
     need_site_tool
     [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
     blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
+outputs)
+    [ $# -ge 2 ] && [ $# -le 3 ] && [ "$2" = aem-converter ] || die "usage: $0 outputs aem-converter [DIR]"
+    converter_outputs "${3:-$out/aem-converter/outputs}" ;;
 amftools)
     [ $# -le 2 ] || die "usage: $0 amftools [DIR]"
     src=$(obtain hb1)
     "$python" -B "$data/python/amf_tools.py" "$src" "$root/corpus" "${2:-$out/amftools}" ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, or amftools (see the top of this file)" ;;
+*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, outputs aem-converter, or amftools (see the top of this file)" ;;
 esac
