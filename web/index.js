@@ -128,3 +128,101 @@ export async function catalogText() {
 export async function catalog() {
   return JSON.parse(await catalogText());
 }
+
+/**
+ * An inspection of one file held in the module (modelcheck inspect): its
+ * bytes are copied in once, and any number of byte lookups follow. Call
+ * close() when done. options: {path, format}.
+ */
+export async function openInspector(bytes, options = {}) {
+  const M = await core();
+  const b = asBytes(bytes);
+  const data = M._malloc(Math.max(b.length, 1));
+  if (!data) throw new RangeError('modelcheck: out of memory');
+  M.HEAPU8.set(b, data);
+  const fmt = cString(M, options.format || '');
+  const w = M._mcw_inspect_open(data, b.length, fmt); // owns data from here
+  M._free(fmt);
+  if (!w) throw new RangeError(`modelcheck: unknown format or out of memory`);
+  const name = String(options.path ?? '-');
+  const status = M._mcw_inspect_status(w);
+  let closed = false;
+  const call = (fn, ...strings) => {
+    if (closed) throw new Error('modelcheck: the inspector is closed');
+    const ptrs = strings.map((s) => (typeof s === 'string' ? cString(M, s) : s));
+    try {
+      return fn(w, ...ptrs);
+    } finally {
+      strings.forEach((s, i) => typeof s === 'string' && M._free(ptrs[i]));
+    }
+  };
+  const need = (p, what) => {
+    if (!p) throw new RangeError(`modelcheck: out of memory ${what}`);
+    return M.UTF8ToString(p);
+  };
+  return {
+    /** 0 when the file could be inspected (else the tree is empty). */
+    status,
+    valid: M._mcw_inspect_valid(w) === 1,
+    /** The file's object of the JSON document, as text (first: no comma). */
+    fileJsonText(first = true) {
+      return need(call(M._mcw_inspect_report, name, 1, first ? 1 : 0), 'writing the structure');
+    },
+    /** The document `modelcheck inspect --output json FILE` writes. */
+    jsonText() {
+      return M.UTF8ToString(M._mcw_inspect_frame(0)) + this.fileJsonText(true) + M.UTF8ToString(M._mcw_inspect_frame(1));
+    },
+    /** What `modelcheck inspect FILE` prints. */
+    text() {
+      return need(call(M._mcw_inspect_report, name, 0, 1), 'writing the structure');
+    },
+    /**
+     * The byte at `at` (a number, or --at's text: "0x23c", "0xc+0x18e124",
+     * "lzma@0xc+0x18e124"): {offset, space, path, node, field, record}, or
+     * null when there is no such byte.
+     */
+    at(at) {
+      return JSON.parse(need(call(M._mcw_inspect_at_json, String(at)), 'locating a byte'));
+    },
+    /** What `modelcheck inspect --at AT FILE` prints; throws its refusal. */
+    atText(at) {
+      const p = call(M._mcw_inspect_at_text, name, String(at));
+      if (!p) throw new RangeError(M.UTF8ToString(M._mcw_inspect_err(w)).trim() || 'modelcheck: out of memory');
+      return M.UTF8ToString(p);
+    },
+    close() {
+      if (!closed) M._mcw_inspect_free(w);
+      closed = true;
+    },
+  };
+}
+
+/** The JSON document of `modelcheck inspect` around its files: its head (0) or tail (1). */
+export async function inspectFrame(end) {
+  const M = await core();
+  return M.UTF8ToString(M._mcw_inspect_frame(end ? 1 : 0));
+}
+
+/**
+ * What is inside one file: the document `modelcheck inspect --output json`
+ * writes (reports/schema/inspect.schema.json), parsed. options: {path, format}.
+ */
+export async function inspect(bytes, options = {}) {
+  const ins = await openInspector(bytes, options);
+  try {
+    if (ins.status !== 0) throw new RangeError('modelcheck: the file could not be inspected');
+    return JSON.parse(ins.jsonText());
+  } finally {
+    ins.close();
+  }
+}
+
+/** The byte at `at` in one file, as inspect's --at finds it: see openInspector's at(). */
+export async function at(bytes, where, options = {}) {
+  const ins = await openInspector(bytes, options);
+  try {
+    return ins.at(where);
+  } finally {
+    ins.close();
+  }
+}
