@@ -90,6 +90,10 @@ export interface FileInput {
   error?: string;
   /** met while walking a folder: skipped when no format recognises it */
   fromWalk?: boolean;
+  /** instead of bytes: the file's size, and a reader that fills the module's memory with
+   * it (returns the bytes read; throws an error with an errno code when it cannot) */
+  size?: number;
+  readInto?: (view: Uint8Array) => number;
 }
 
 /** One file's bytes validated: the CLI's JSON report. */

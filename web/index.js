@@ -1,13 +1,21 @@
 // modelcheck in JavaScript: the C validator compiled to WebAssembly
 // (web/src/mc_wasm.c), the same reports as the command line. Node 20+ and
 // browsers; ES module; no dependency. Types: index.d.ts.
-import createCore from './modelcheck-core.mjs';
+import createCore, { wasmDataURI } from './modelcheck-core.mjs';
 
 let corePromise = null;
 
 /** The WebAssembly instance, made on first use and then shared. */
 function core() {
-  if (!corePromise) corePromise = createCore();
+  if (!corePromise) {
+    const options = {};
+    // Node: the module's bytes decoded here, at once (its loader would fetch
+    // the data: URI through Node's fetch, about 0.2 s); browsers fetch it.
+    if (typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function') {
+      options.wasmBinary = Buffer.from(wasmDataURI.slice(wasmDataURI.indexOf(',') + 1), 'base64');
+    }
+    corePromise = createCore(options);
+  }
   return corePromise;
 }
 
@@ -31,12 +39,13 @@ function optionsJson(options) {
 }
 
 // SHA-256 by the platform: WebCrypto (browsers, and Node's globalThis.crypto),
-// else node:crypto.
-async function sha256(bytes) {
+// else node:crypto. The bytes are read (copied) before this returns: the
+// caller may free or reuse them at once.
+function sha256(bytes) {
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
-  if (subtle) return new Uint8Array(await subtle.digest('SHA-256', bytes));
-  const { createHash } = await import('node:crypto');
-  return new Uint8Array(createHash('sha256').update(bytes).digest());
+  if (subtle) return subtle.digest('SHA-256', bytes).then((d) => new Uint8Array(d));
+  const copy = bytes.slice();
+  return import('node:crypto').then(({ createHash }) => new Uint8Array(createHash('sha256').update(copy).digest()));
 }
 
 function cString(M, s) {
@@ -57,7 +66,9 @@ function asBytes(b) {
 /**
  * Validates a list of files into one report, as `modelcheck PATH...` does.
  * files: [{path, bytes, fromWalk?}] or [{path, error: 'ENOENT'}] (a file
- * the caller could not read). Returns {text, exitCode}: text is what the CLI
+ * the caller could not read), or [{path, size, readInto}]: readInto(view)
+ * fills view (size bytes of the module's memory) and returns the bytes it
+ * read, or throws an error with an errno code (the file is then unreadable). Returns {text, exitCode}: text is what the CLI
  * writes on standard output for options.output (json by default).
  */
 export async function run(files, options = {}) {
@@ -80,18 +91,40 @@ export async function run(files, options = {}) {
           M._free(e);
           continue;
         }
-        const bytes = asBytes(f.bytes);
-        const digest = wantHash && bytes.length <= limit ? await sha256(bytes) : null;
+        const bytes = f.readInto ? null : asBytes(f.bytes);
+        const size = bytes ? bytes.length : f.size;
         // malloc(0) may be NULL: one byte keeps an empty file distinct from out of memory
-        const data = M._malloc(Math.max(bytes.length, 1));
-        const hash = digest ? M._malloc(32) : 0;
-        if (!data || (digest && !hash)) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
-        M.HEAPU8.set(bytes, data);
-        if (digest) M.HEAPU8.set(digest, hash);
-        const verdict = M._mcw_file(r, data, bytes.length, path, hash, f.fromWalk ? 1 : 0);
+        const data = M._malloc(Math.max(size, 1));
+        if (!data) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
+        let length = size;
+        if (bytes) {
+          M.HEAPU8.set(bytes, data);
+        } else {
+          // read straight into the module's memory: no second copy of the file
+          try {
+            length = f.readInto(M.HEAPU8.subarray(data, data + size));
+          } catch (e) {
+            M._free(data);
+            if (!e || typeof e.code !== 'string') throw e;
+            const code = cString(M, e.code);
+            M._mcw_unreadable(r, path, code);
+            M._free(code);
+            continue;
+          }
+        }
+        // The hash runs while the file is validated, as the command's second
+        // thread: WebCrypto copies the bytes when called (before the module's
+        // memory can move) and hashes them off this thread.
+        const digesting = wantHash && length <= limit ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
+        const verdict = M._mcw_file_check(r, data, length);
         M._free(data);
-        if (hash) M._free(hash);
+        const digest = digesting ? await digesting : null;
         if (verdict < 0) throw new RangeError(`modelcheck: out of memory validating ${f.path}`);
+        const hash = digest ? M._malloc(32) : 0;
+        if (digest && !hash) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
+        if (digest) M.HEAPU8.set(digest, hash);
+        M._mcw_file_report(r, path, hash, f.fromWalk ? 1 : 0);
+        if (hash) M._free(hash);
       } finally {
         M._free(path);
       }

@@ -138,6 +138,34 @@ function walk(dir, out, errors) {
   }
 }
 
+// A file opened now and read later, by run(), straight into the module's
+// memory (no copy of 100 MB through a Buffer). Standard input is read whole.
+function openFile(path) {
+  if (path === '-') return readFile(path);
+  let fd;
+  try {
+    fd = fs.openSync(path, 'r');
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    return {
+      path,
+      size: st.size,
+      readInto(view) {
+        try {
+          let n = 0;
+          for (let got = 1; n < view.length && got > 0; n += got) got = fs.readSync(fd, view, n, view.length - n, n);
+          return n;
+        } finally {
+          fs.closeSync(fd);
+        }
+      },
+    };
+  } catch (e) {
+    if (fd !== undefined) fs.closeSync(fd);
+    return { path, error: e.code || 'EIO' };
+  }
+}
+
 function readFile(path) {
   try {
     const bytes = path === '-' ? fs.readFileSync(0) : fs.readFileSync(path);
@@ -296,7 +324,7 @@ async function main(argv) {
         fromWalk = true;
       }
       for (const { path } of list) {
-        const f = readFile(path);
+        const f = openFile(path);
         if (f.error) process.stderr.write(`modelcheck-wasm: ${f.path}: cannot open (${f.error})\n`);
         yield { ...f, fromWalk };
       }

@@ -4,6 +4,8 @@
  *
  *   run = mcw_begin(options_json)      the CLI's main options, as JSON
  *   mcw_file(run, bytes, size, path, sha256, from_walk)   once per file, in order
+ *     (or mcw_file_check(run, bytes, size), then mcw_file_report(run, path,
+ *     sha256, from_walk): the hash computed while the file is validated)
  *   mcw_unreadable(run, path, errno_name)                 a file JS could not read
  *   text = mcw_end(run)                the very document the CLI writes
  *   mcw_exit_code(run), mcw_free(run)
@@ -44,6 +46,8 @@ mcw_run *mcw_begin(const char *options_json);
 const char *mcw_error(const mcw_run *r);
 int mcw_file(mcw_run *r, const uint8_t *data, size_t size, const char *path, const uint8_t *sha256,
              int from_walk);
+int mcw_file_check(mcw_run *r, const uint8_t *data, size_t size);
+int mcw_file_report(mcw_run *r, const char *path, const uint8_t *sha256, int from_walk);
 int mcw_unreadable(mcw_run *r, const char *path, const char *errno_name);
 const char *mcw_end(mcw_run *r);
 int mcw_exit_code(const mcw_run *r);
@@ -78,6 +82,8 @@ struct mcw_run {
     mc_sarif *sarif;
     mc_run_summary summary;
     int exit_code;
+    mc_result *pending; /* mcw_file_check's result, until mcw_file_report */
+    mc_status pending_status;
     char error[256]; /* why mcw_begin refused the options */
 };
 
@@ -253,32 +259,51 @@ static void report(mcw_run *r, const char *path, int from_walk, const mc_result 
     if (rc != 0) raise_exit(r, EXIT_UNREADABLE);
 }
 
-/* One file's bytes. sha256: 32 bytes from the platform, or NULL. Returns
- * the file's verdict: 0 valid, 1 invalid, -1 out of memory or a run that
- * refused its options. */
-EMSCRIPTEN_KEEPALIVE int mcw_file(mcw_run *r, const uint8_t *data, size_t size, const char *path,
-                                  const uint8_t *sha256, int from_walk)
+/* One file in two steps, for the platform's hash to run while the file is
+ * validated (as the command hashes on a second thread): mcw_file_check
+ * validates and keeps the result; mcw_file_report adds the hash (32 bytes,
+ * or NULL) and reports it under path. check returns the verdict: 0 valid,
+ * 1 invalid, -1 out of memory or a run that refused its options (nothing
+ * to report then). */
+EMSCRIPTEN_KEEPALIVE int mcw_file_check(mcw_run *r, const uint8_t *data, size_t size)
 {
     if (r->error[0]) return -1;
+    mc_result_free(r->pending);
+    r->pending = NULL;
     mc_options opt = r->opt;
     /* the library has no hash of its own here: it comes from the caller */
     opt.skip_sha256 = 1;
-    mc_result *res = NULL;
-    mc_status st = mc_validate_memory(data, size, &opt, &res);
-    if (!res) {
+    r->pending_status = mc_validate_memory(data, size, &opt, &r->pending);
+    if (!r->pending) {
         raise_exit(r, EXIT_UNREADABLE);
         return -1;
     }
+    return mc_result_valid(r->pending) ? 0 : 1;
+}
+
+EMSCRIPTEN_KEEPALIVE int mcw_file_report(mcw_run *r, const char *path, const uint8_t *sha256, int from_walk)
+{
+    mc_result *res = r->pending;
+    if (!res) return -1;
+    r->pending = NULL;
     mc_options eff;
     mc_options_effective(&r->opt, &eff);
     /* as the library hashes: not a file refused for its size */
-    if (sha256 && !r->opt.skip_sha256 && r->output != OUT_TEXT && size <= eff.max_file_bytes) {
+    if (sha256 && !r->opt.skip_sha256 && r->output != OUT_TEXT && res->size <= eff.max_file_bytes) {
         memcpy(res->sha256, sha256, sizeof res->sha256);
         res->hashed = 1;
     }
-    int verdict = mc_result_valid(res) ? 0 : 1;
-    report(r, path, from_walk, res, st);
+    report(r, path, from_walk, res, r->pending_status);
     mc_result_free(res);
+    return 0;
+}
+
+/* Both steps, the hash known beforehand. */
+EMSCRIPTEN_KEEPALIVE int mcw_file(mcw_run *r, const uint8_t *data, size_t size, const char *path,
+                                  const uint8_t *sha256, int from_walk)
+{
+    int verdict = mcw_file_check(r, data, size);
+    if (verdict >= 0) mcw_file_report(r, path, sha256, from_walk);
     return verdict;
 }
 
@@ -351,6 +376,7 @@ EMSCRIPTEN_KEEPALIVE void mcw_free(mcw_run *r)
         fclose(r->out);
     }
     free(r->text);
+    mc_result_free(r->pending);
     mc_severity_map_free(r->severity);
     free(r);
 }
