@@ -4,6 +4,7 @@
 import createCore, { wasmDataURI } from './modelcheck-core.mjs';
 
 let corePromise = null;
+let nodeCreateHash = null; // node:crypto's createHash, in Node
 
 /** The WebAssembly instance, made on first use and then shared. */
 function core() {
@@ -11,10 +12,12 @@ function core() {
     const options = {};
     // Node: the module's bytes decoded here, at once (its loader would fetch
     // the data: URI through Node's fetch, about 0.2 s); browsers fetch it.
-    if (typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function') {
-      options.wasmBinary = Buffer.from(wasmDataURI.slice(wasmDataURI.indexOf(',') + 1), 'base64');
-    }
-    corePromise = createCore(options);
+    const node = typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function';
+    if (node) options.wasmBinary = Buffer.from(wasmDataURI.slice(wasmDataURI.indexOf(',') + 1), 'base64');
+    // Node: node:crypto's hash, which reads the bytes where they are (WebCrypto's
+    // copies them first, on this thread: twice the time for 100 MB)
+    const hashing = node ? import('node:crypto').then((c) => { nodeCreateHash = c.createHash; }) : Promise.resolve();
+    corePromise = hashing.then(() => createCore(options));
   }
   return corePromise;
 }
@@ -38,14 +41,14 @@ function optionsJson(options) {
   return JSON.stringify(o);
 }
 
-// SHA-256 by the platform: WebCrypto (browsers, and Node's globalThis.crypto),
-// else node:crypto. The bytes are read (copied) before this returns: the
-// caller may free or reuse them at once.
+// SHA-256 by the platform: node:crypto in Node, WebCrypto in browsers.
+// The bytes are read (copied by WebCrypto) before this returns: the caller
+// may free or reuse them at once.
 function sha256(bytes) {
+  if (nodeCreateHash) return Promise.resolve(new Uint8Array(nodeCreateHash('sha256').update(bytes).digest()));
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
   if (subtle) return subtle.digest('SHA-256', bytes).then((d) => new Uint8Array(d));
-  const copy = bytes.slice();
-  return import('node:crypto').then(({ createHash }) => new Uint8Array(createHash('sha256').update(copy).digest()));
+  return Promise.reject(new Error('modelcheck: no SHA-256 here (no WebCrypto): pass noSha256'));
 }
 
 function cString(M, s) {
@@ -112,9 +115,9 @@ export async function run(files, options = {}) {
             continue;
           }
         }
-        // The hash runs while the file is validated, as the command's second
-        // thread: WebCrypto copies the bytes when called (before the module's
-        // memory can move) and hashes them off this thread.
+        // In a browser the hash runs while the file is validated, as the
+        // command's second thread: WebCrypto copies the bytes when called
+        // (before the module's memory can move) and hashes them off this thread.
         const digesting = wantHash && length <= limit ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
         const verdict = M._mcw_file_check(r, data, length);
         M._free(data);
