@@ -263,7 +263,9 @@
     document.querySelectorAll('#files tbody tr').forEach((tr) => tr.classList.toggle('sel', Number(tr.dataset.index) === i));
     const f = state.files[i];
     state.model = loadModel(f);
-    openInspector(f);
+    // the structure after the preview: inspecting 100 MB takes a walk of its own
+    closeInspector();
+    state.structurePending = f;
     renderIssues();
     renderStructure();
     renderHex();
@@ -275,6 +277,17 @@
       ? `${m.meshes.length} mesh(es)${partial}, ${tris} triangles, as the reference loader reads them. Drag to turn, wheel to zoom.`
       : `No preview: ${m.reason || 'no mesh in this file'}.`;
     if (!('previewMs' in document.body.dataset)) document.body.dataset.previewMs = Math.round(performance.now() - state.t0);
+    setTimeout(ensureStructure, 0);
+  }
+
+  // The selected file's structure, inspected on first need.
+  function ensureStructure() {
+    const f = state.structurePending;
+    if (!f) return;
+    state.structurePending = null;
+    if (state.files[state.selected] !== f) return;
+    openInspector(f);
+    renderStructure();
   }
 
   function renderIssues() {
@@ -308,6 +321,7 @@
     state.issue = { issue, inst };
     document.querySelectorAll('#issues tbody tr').forEach((r) => r.classList.toggle('sel', r === tr));
     explain(issue.code);
+    ensureStructure();
     renderHex();
     preview.show(state.model, highlightOf(inst.path));
     showNode(findNode(inst.path, inst));
@@ -499,10 +513,13 @@
     const doc = state.structure;
     box.replaceChildren();
     delete box.dataset.node;
+    delete box.dataset.nodes;
+    delete box.dataset.file;
     if (!doc) {
-      box.append(el('div', { className: 'muted', textContent: state.selected < 0 ? 'Select a file.' : 'This file could not be inspected.' }));
+      box.append(el('div', { className: 'muted', textContent: state.selected < 0 ? 'Select a file.' : state.structurePending ? 'Inspecting…' : 'This file could not be inspected.' }));
       return;
     }
+    box.dataset.file = doc.path;
     const root = doc.structure;
     box.append(el('div', {}, el('strong', { textContent: doc.path }),
       ` ${doc.format}${doc.layout ? ` (${doc.layout})` : ''}, ${doc.size} bytes${doc.truncated ? ' (the tree was cut at its node limit)' : ''}`));
@@ -585,6 +602,7 @@
   // The hex view's bytes: hovering one says its path, field and value
   // (inspect --at); a click keeps it and selects its node.
   function describeByte(off, keep) {
+    ensureStructure();
     const out = $('#hex-at');
     const l = byteAt(off);
     if (!l) {

@@ -134,6 +134,8 @@ try {
     const index = rows.findIndex((r) => r[0] === name);
     await page.click(`#files tbody tr[data-index="${index}"]`);
     const want = JSON.parse(inspectNative(file, ['-o', 'json'])).files[0];
+    // the structure comes once the preview is drawn
+    await page.waitForFunction((n) => document.querySelector('#structure').dataset.file === n, { timeout: 30000 }, name);
     const nodes = await page.$eval('#structure', (b) => Number(b.dataset.nodes));
     check(nodes === countNodes(want.structure) && nodes > 3, `${name}: structure view holds the ${nodes} nodes of modelcheck inspect (${countNodes(want.structure)})`);
     const meshes = await page.$$eval('#structure .kind-mesh tr', (trs) => trs.length);
