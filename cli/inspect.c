@@ -98,384 +98,6 @@ static unsigned char *read_file(const char *path, size_t *size, uint64_t limit, 
     return buf;
 }
 
-/* "123", "0x7b"; the whole string must be a number. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+') return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end) return -1;
-    *out = v;
-    return 0;
-}
-
-/* OFFSET, or BLOCK+OFFSET for a byte of a decoded LZMA block (BLOCK is its
- * file offset, optionally written as the path segment lzma@BLOCK, or as a
- * whole path ending in it). */
-static int parse_at(const mc_inspect *in, const char *s, uint32_t *space, uint64_t *off)
-{
-    *space = 0;
-    const char *plus = strrchr(s, '+');
-    if (!plus) return parse_u64(s, off);
-    char block[256];
-    size_t n = (size_t)(plus - s);
-    if (n >= sizeof block) return -1;
-    memcpy(block, s, n);
-    block[n] = '\0';
-    char *b = strrchr(block, '@');
-    b = b ? b + 1 : block;
-    char *slash = strchr(b, '/'); /* a whole issue path: its last block */
-    if (slash) *slash = '\0';
-    uint64_t boff;
-    if (parse_u64(b, &boff) != 0 || parse_u64(plus + 1, off) != 0) return -1;
-    *space = mc_inspect_space_of_block(in, boff);
-    return *space ? 0 : -2;
-}
-
-/* ---- text ---- */
-
-static void print_attr_value(FILE *out, const mc_attr *a)
-{
-    switch (a->type) {
-    case MC_VALUE_U64: fprintf(out, "%" PRIu64, a->u); break;
-    case MC_VALUE_I64: fprintf(out, "%" PRId64, a->i); break;
-    case MC_VALUE_F64: fprintf(out, "%g", a->f); break;
-    case MC_VALUE_STRING: {
-        if (!a->s[0]) {
-            fputs("\"\"", out);
-            break;
-        }
-        char *q = mc_text_quote(a->s);
-        fputs(q ? q : "?", out);
-        free(q);
-        break;
-    }
-    case MC_VALUE_VEC:
-    case MC_VALUE_U64S:
-        fputc('(', out);
-        for (size_t i = 0; i < a->n; i++) {
-            if (i) fputs(", ", out);
-            if (a->type == MC_VALUE_VEC)
-                fprintf(out, "%g", a->v[i]);
-            else
-                fprintf(out, "%" PRIu64, a->list[i]);
-        }
-        fputc(')', out);
-        break;
-    }
-}
-
-static void print_attrs(FILE *out, const mc_node *n)
-{
-    for (const mc_attr *a = n->attrs; a; a = a->next) {
-        fprintf(out, "  %s=", a->key);
-        print_attr_value(out, a);
-    }
-}
-
-static int is_structural(const char *kind)
-{
-    static const char *const kinds[] = {"file", "header", "section", "array", "block", "lzma",
-                                        "chunk", "record", NULL};
-    for (int i = 0; kinds[i]; i++)
-        if (strcmp(kind, kinds[i]) == 0) return 1;
-    return 0;
-}
-
-static int depth_of(const mc_node *n)
-{
-    int d = 0;
-    for (; n && n->parent; n = n->parent) d++;
-    return d;
-}
-
-/* Next node in depth-first order (no recursion). */
-static const mc_node *next_node(const mc_node *root, const mc_node *n)
-{
-    if (n->first_child) return n->first_child;
-    while (n && n != root) {
-        if (n->next) return n->next;
-        n = n->parent;
-    }
-    return NULL;
-}
-
-/* The section map: structural nodes (sections, arrays, blocks) with their
- * place; their records are counted, not listed. */
-static void print_map(FILE *out, const mc_inspect *in)
-{
-    const mc_node *root = mc_inspect_root(in);
-    fputs("  sections:\n", out);
-    fprintf(out, "    %-40s %12s %12s %10s\n", "path", "offset", "size", "count");
-    for (const mc_node *n = root->first_child; n; n = next_node(root, n)) {
-        if (!is_structural(n->kind) || strcmp(n->kind, "record") == 0) continue;
-        char path[256];
-        mc_node_path(n, path, sizeof path);
-        int d = depth_of(n) - 1;
-        char label[300];
-        snprintf(label, sizeof label, "%*s%s", 2 * (d < 10 ? d : 10), "", path);
-        fprintf(out, "    %-40s %12" PRIu64 " %12" PRIu64, label, n->offset, n->size);
-        const mc_attr *cnt = mc_node_attr(n, "count");
-        if (n->stride)
-            fprintf(out, " %10" PRIu64, n->count);
-        else if (cnt)
-            fprintf(out, " %10" PRIu64, cnt->u);
-        else
-            fprintf(out, " %10s", "");
-        for (const mc_attr *a = n->attrs; a; a = a->next) {
-            if (strcmp(a->key, "count") == 0) continue;
-            fprintf(out, "  %s=", a->key);
-            print_attr_value(out, a);
-        }
-        if (n->space) fprintf(out, "  (decoded space %" PRIu32 ")", n->space);
-        if (n->inner_space != n->space) {
-            uint64_t size = 0;
-            mc_inspect_space(in, n->inner_space, &size, NULL);
-            fprintf(out, "  LZMA: %" PRIu64 " packed, %" PRIu64 " unpacked", n->size, size);
-        }
-        fputc('\n', out);
-    }
-}
-
-/* Nodes of one kind (meshes, materials, ...): one line each with their
- * decoded attributes. */
-static void print_kind(FILE *out, const mc_inspect *in, const char *kind, const char *title)
-{
-    const mc_node *root = mc_inspect_root(in);
-    int any = 0;
-    for (const mc_node *n = root->first_child; n; n = next_node(root, n)) {
-        if (strcmp(n->kind, kind) != 0) continue;
-        if (!any) fprintf(out, "  %s:\n", title);
-        any = 1;
-        char path[256];
-        mc_node_path(n, path, sizeof path);
-        fprintf(out, "    %s", path);
-        print_attrs(out, n);
-        /* names stored as strings of their own (SEModel, E3D blocks) */
-        for (const mc_node *k = n->first_child; k; k = k->next) {
-            const mc_attr *t = mc_node_attr(k, "text");
-            if (!t || (strcmp(k->kind, "string") != 0 && strcmp(k->kind, "block") != 0)) continue;
-            fprintf(out, "  %s=", k->name);
-            print_attr_value(out, t);
-        }
-        fputc('\n', out);
-    }
-}
-
-typedef struct bone {
-    const mc_node *n;
-    int64_t parent;
-    uint64_t first_child, next; /* indices + 1; 0 none */
-    int seen;
-} bone;
-
-/* The skeleton as an indented tree: bones list their parent's index; a
- * bone whose parent is not an earlier bone is a root, and a bone on a
- * cycle (unreachable from a root) is listed after the tree. */
-static void print_skeleton(FILE *out, const mc_inspect *in)
-{
-    const mc_node *root = mc_inspect_root(in);
-    uint64_t count = 0;
-    for (const mc_node *n = root->first_child; n; n = next_node(root, n))
-        count += strcmp(n->kind, "bone") == 0;
-    if (!count) return;
-    bone *b = calloc(count, sizeof *b);
-    uint64_t *stack = calloc(count, sizeof *stack);
-    int *depth = calloc(count, sizeof *depth);
-    if (!b || !stack || !depth) goto done;
-    uint64_t k = 0;
-    for (const mc_node *n = root->first_child; n; n = next_node(root, n)) {
-        if (strcmp(n->kind, "bone") != 0) continue;
-        const mc_attr *p = mc_node_attr(n, "parent");
-        b[k].n = n;
-        b[k].parent = p ? (p->type == MC_VALUE_I64 ? p->i : (int64_t)p->u) : -1;
-        k++;
-    }
-    /* children in order: link in reverse */
-    for (uint64_t i = count; i-- > 0;) {
-        int64_t p = b[i].parent;
-        if (p >= 0 && (uint64_t)p < count && (uint64_t)p != i) {
-            b[i].next = b[p].first_child;
-            b[p].first_child = i + 1;
-        }
-    }
-    fprintf(out, "  skeleton (%" PRIu64 " bones):\n", count);
-    for (uint64_t r = 0; r < count; r++) {
-        int64_t p = b[r].parent;
-        if (p >= 0 && (uint64_t)p < count && (uint64_t)p != r) continue;
-        uint64_t sp = 0;
-        stack[sp] = r;
-        depth[sp++] = 0;
-        while (sp) {
-            uint64_t i = stack[--sp];
-            int d = depth[sp];
-            if (b[i].seen) continue;
-            b[i].seen = 1;
-            const mc_attr *name = mc_node_attr(b[i].n, "name");
-            fprintf(out, "    %*s%" PRIu64, 2 * (d < 40 ? d : 40), "", i);
-            if (name) {
-                fputc(' ', out);
-                print_attr_value(out, name);
-            }
-            fprintf(out, "  (parent %" PRId64 ")\n", b[i].parent);
-            /* push children in reverse so the first prints first */
-            uint64_t kids[64], nk = 0;
-            for (uint64_t c = b[i].first_child; c; c = b[c - 1].next) {
-                if (nk < 64) kids[nk++] = c - 1;
-                else if (sp < count) stack[sp] = c - 1, depth[sp++] = d + 1;
-            }
-            while (nk && sp < count) stack[sp] = kids[--nk], depth[sp++] = d + 1;
-        }
-    }
-    for (uint64_t i = 0; i < count; i++)
-        if (!b[i].seen)
-            fprintf(out, "    %" PRIu64 "  (parent %" PRId64 "; on a cycle: no root reaches it)\n",
-                    i, b[i].parent);
-done:
-    free(b);
-    free(stack);
-    free(depth);
-}
-
-static const mc_instance *first_error(const mc_result *r, const mc_issue **issue)
-{
-    const mc_instance *best = NULL;
-    for (size_t i = 0; i < r->issue_count; i++) {
-        const mc_issue *is = &r->issues[i];
-        if (is->severity != MC_SEVERITY_ERROR || !is->instance_count) continue;
-        if (!best || is->instances[0].offset < best->offset) {
-            best = &is->instances[0];
-            *issue = is;
-        }
-    }
-    return best;
-}
-
-static void print_text(FILE *out, const mc_inspect *in, const char *name)
-{
-    const mc_result *r = mc_inspect_result(in);
-    char *q = mc_text_quote(name);
-    fprintf(out, "%s: %s", q ? q : "?", mc_format_name(r->format));
-    free(q);
-    if (r->layout[0]) fprintf(out, " (%s)", r->layout);
-    uint64_t e = r->counts[MC_SEVERITY_ERROR], w = r->counts[MC_SEVERITY_WARNING];
-    fprintf(out, ", %" PRIu64 " bytes: %s (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", r->size,
-            mc_result_valid(r) ? "valid" : "invalid", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
-    const mc_issue *is = NULL;
-    const mc_instance *first = first_error(r, &is);
-    if (first) {
-        fprintf(out, "  first error: %s at 0x%" PRIx64 " [%s]: %s\n", mc_code_get(is->code)->name,
-                first->offset, first->path, first->message);
-        fputs("  (the structure below is what could be followed)\n", out);
-    }
-    if (mc_inspect_truncated(in)) fputs("  note: the tree was cut at its node limit\n", out);
-    print_map(out, in);
-    print_kind(out, in, "mesh", "meshes");
-    print_kind(out, in, "material", "materials");
-    print_kind(out, in, "texture", "textures");
-    print_skeleton(out, in);
-    print_kind(out, in, "animation", "animations");
-    print_kind(out, in, "string", "strings");
-    print_kind(out, in, "uv_set", "UV sets");
-}
-
-/* ---- JSON ---- */
-
-static void json_text(FILE *out, const char *s)
-{
-    int escaped = 0;
-    char *e = mc_utf8_escape(s, &escaped);
-    fputc('"', out);
-    for (const char *p = e ? e : ""; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-    free(e);
-}
-
-static int print_json(FILE *out, const mc_inspect *in, const char *name, int first)
-{
-    const mc_result *r = mc_inspect_result(in);
-    char *tree = mc_inspect_json(in);
-    if (!tree) return -1;
-    fputs(first ? "\n" : ",\n", out);
-    fputs("{\"path\":", out);
-    json_text(out, name);
-    fprintf(out, ",\"format\":\"%s\",\"layout\":", mc_format_name(r->format));
-    json_text(out, r->layout);
-    fprintf(out, ",\"size\":%" PRIu64 ",\"valid\":%s,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
-            ",\"truncated\":%s,\"first_error\":",
-            r->size, mc_result_valid(r) ? "true" : "false", r->counts[MC_SEVERITY_ERROR],
-            r->counts[MC_SEVERITY_WARNING], mc_inspect_truncated(in) ? "true" : "false");
-    const mc_issue *is = NULL;
-    const mc_instance *e = first_error(r, &is);
-    if (e) {
-        fprintf(out, "{\"code\":\"%s\",\"offset\":%" PRIu64 ",\"path\":", mc_code_get(is->code)->name,
-                e->offset);
-        json_text(out, e->path);
-        fputs(",\"message\":", out);
-        json_text(out, e->message);
-        fputc('}', out);
-    } else {
-        fputs("null", out);
-    }
-    fprintf(out, ",\"structure\":%s}", tree);
-    free(tree);
-    return 0;
-}
-
-/* ---- --at and --extract-block ---- */
-
-static int print_at(FILE *out, mc_inspect *in, const char *name, const char *at)
-{
-    uint32_t space;
-    uint64_t off;
-    int p = parse_at(in, at, &space, &off);
-    if (p == -2) {
-        fprintf(stderr, "modelcheck inspect: %s: no decoded LZMA block at %s\n", name, at);
-        return EXIT_USAGE;
-    }
-    if (p != 0) return usage_error("--at needs OFFSET or BLOCK+OFFSET (decimal or 0x hex)");
-    uint64_t size = 0;
-    const uint8_t *bytes = mc_inspect_space(in, space, &size, NULL);
-    const mc_location *l = mc_inspect_at(in, space, off);
-    char *q = mc_text_quote(name);
-    if (!l) {
-        fprintf(stderr, "modelcheck inspect: %s: offset %s is past the end (%" PRIu64 " bytes)\n",
-                q ? q : "?", at, size);
-        free(q);
-        return EXIT_USAGE;
-    }
-    fprintf(out, "%s: 0x%" PRIx64 " (%" PRIu64 ")", q ? q : "?", off, off);
-    free(q);
-    if (space) fprintf(out, " in decoded space %" PRIu32, space);
-    char node[256];
-    mc_node_path(l->node, node, sizeof node);
-    fprintf(out, "\n  path:   %s\n  node:   %s (%s) at 0x%" PRIx64 ", %" PRIu64 " bytes", l->path, node,
-            l->node->kind, l->node->offset, l->node->size);
-    if (l->node->stride)
-        fprintf(out, ", %" PRIu64 " records of %" PRIu64 " bytes", l->node->count, l->node->stride);
-    fputc('\n', out);
-    if (l->field) {
-        char value[160];
-        uint64_t fs = l->record_offset + l->field->offset;
-        mc_report_field_value(value, sizeof value, l->field, bytes + fs, size - fs);
-        fprintf(out, "  field:  %s, %s x %" PRIu32 " at +%" PRIu32 ", element %" PRIu32 "\n",
-                l->field->name[0] ? l->field->name : "value", mc_field_type_name(l->field->type),
-                l->field->count ? l->field->count
-                                : (uint32_t)(l->record_size - l->field->offset), /* to the end */
-                l->field->offset, l->field_element);
-        fprintf(out, "  value:  %s\n", value);
-    }
-    fprintf(out, "  record: 0x%" PRIx64 ", %" PRIu64 " bytes\n", l->record_offset, l->record_size);
-    mc_report_bytes(out, l, bytes, size, off, "  ");
-    return EXIT_VALID;
-}
-
 static int extract(mc_inspect *in, const char *name, const char *block, const char *dest)
 {
     if (!dest) return usage_error("--extract-block needs -O FILE");
@@ -483,7 +105,7 @@ static int extract(mc_inspect *in, const char *name, const char *block, const ch
     snprintf(spec, sizeof spec, "%s+0", block);
     uint32_t space;
     uint64_t off;
-    if (parse_at(in, spec, &space, &off) != 0 || space == 0) {
+    if (mc_inspect_parse_at(in, spec, &space, &off) != 0 || space == 0) {
         fprintf(stderr, "modelcheck inspect: %s: no decoded LZMA block at %s\n", name, block);
         return EXIT_USAGE;
     }
@@ -521,15 +143,15 @@ static int inspect_one(inspect_cli *c, const char *name)
     } else if (c->at_count) {
         rc = EXIT_VALID;
         for (size_t i = 0; i < c->at_count && rc == EXIT_VALID; i++)
-            rc = print_at(stdout, in, name, c->at[i]);
+            rc = mc_inspect_report_at(stdout, stderr, in, name, c->at[i]);
     } else if (c->extract) {
         rc = extract(in, name, c->extract, c->extract_out);
     } else {
         if (c->json) {
-            if (print_json(stdout, in, name, c->first_json) != 0) fputs("null", stdout);
+            if (mc_inspect_report_json(stdout, in, name, c->first_json) != 0) fputs("null", stdout);
             c->first_json = 0;
         } else {
-            print_text(stdout, in, name);
+            mc_inspect_report_text(stdout, in, name);
         }
         rc = mc_result_valid(mc_inspect_result(in)) ? EXIT_VALID : EXIT_INVALID;
     }
@@ -600,12 +222,11 @@ static int inspect_files(inspect_cli *c, int n, char **files)
     int rc = EXIT_VALID;
     int document = c->json && !c->at_count && !c->extract;
     if (document)
-        fprintf(stdout, "{\"tool\":{\"name\":\"modelcheck\",\"version\":\"%s\"},\"files\":[",
-                MC_VERSION_STRING);
+        mc_inspect_report_begin(stdout);
     for (int i = 0; i < n; i++) {
         int r = inspect_one(c, files[i]);
         if (r > rc) rc = r;
     }
-    if (document) fputs("\n]}\n", stdout);
+    if (document) mc_inspect_report_end(stdout);
     return rc;
 }

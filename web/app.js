@@ -2,7 +2,8 @@
 // modelcheck-core.js (the C validator in WebAssembly, web/src/mc_wasm.c),
 // each file's report is the JSON `modelcheck --output json` writes; the 3D
 // preview comes from the reference loader (web/src/mc_wasm_model.c) and is
-// drawn by the small WebGL renderer below. A classic script, not a module:
+// drawn by the small WebGL renderer below; the structure view and the
+// byte lookups of the hex view are `modelcheck inspect`'s (mcw_inspect_*). A classic script, not a module:
 // Chromium refuses module scripts on pages opened from file://.
 'use strict';
 
@@ -17,7 +18,12 @@
     selected: -1,
     issue: null, // {issue, instance}
     model: null, // {meshes: [{positions, indices, lines}], reason}
+    inspector: 0, // the selected file's mcw_inspect (its bytes held in the module)
+    structure: null, // that file's object of `modelcheck inspect --output json`
+    hexAt: null, // the byte the hex view shows when no issue is selected
   };
+
+  const STRUCTURE_MAX_CHILDREN = 1000; // per node shown; the rest are counted
 
   const PREVIEW_MAX_INDICES = 3000000; // a million triangles
 
@@ -100,6 +106,52 @@
     return out;
   }
 
+  // ---- inspection: the structure tree and the byte under the pointer ----
+
+  function closeInspector() {
+    if (state.inspector) state.M._mcw_inspect_free(state.inspector);
+    state.inspector = 0;
+    state.structure = null;
+  }
+
+  // The file's object of `modelcheck inspect --output json FILE` (the same
+  // bytes: reports/render/report_inspect.c), nodes given their parent and path.
+  function openInspector(f) {
+    closeInspector();
+    const M = state.M;
+    const data = M._malloc(Math.max(f.bytes.length, 1));
+    if (!data) return null;
+    M.HEAPU8.set(f.bytes, data);
+    const fmt = cString(state.options.format || '');
+    state.inspector = M._mcw_inspect_open(data, f.bytes.length, fmt); // owns data
+    M._free(fmt);
+    if (!state.inspector || M._mcw_inspect_status(state.inspector) !== 0) return null;
+    const path = cString(f.path);
+    const text = M._mcw_inspect_report(state.inspector, path, 1, 1);
+    M._free(path);
+    if (!text) return null;
+    const doc = JSON.parse(M.UTF8ToString(text));
+    // parents and paths, without recursion (E3D blocks nest deep)
+    const stack = [[doc.structure, null]];
+    while (stack.length) {
+      const [n, parent] = stack.pop();
+      n.parent = parent;
+      n.path = !parent ? '/' : n.name === '' ? parent.path : `${parent.path === '/' ? '' : parent.path}/${n.name}`;
+      for (const c of n.children || []) stack.push([c, n]);
+    }
+    state.structure = doc;
+    return doc;
+  }
+
+  // --at's facts for a byte of the file: {path, node, field, record}, or null.
+  function byteAt(offset) {
+    if (!state.inspector) return null;
+    const at = cString(String(offset));
+    const p = state.M._mcw_inspect_at_json(state.inspector, at);
+    state.M._free(at);
+    return p ? JSON.parse(state.M.UTF8ToString(p)) : null;
+  }
+
   // ---- files in ----
 
   function readEntries(reader) {
@@ -151,6 +203,7 @@
     state.files = kept;
     state.selected = -1;
     state.issue = null;
+    closeInspector();
     renderFiles();
     const ms = Math.round(performance.now() - t0);
     // from the files given to the table shown: read, hashed, validated
@@ -204,10 +257,17 @@
   function selectFile(i) {
     state.selected = i;
     state.issue = null;
+    state.hexAt = null;
+    state.pinnedByte = undefined;
+    $('#hex-at').textContent = '';
     document.querySelectorAll('#files tbody tr').forEach((tr) => tr.classList.toggle('sel', Number(tr.dataset.index) === i));
     const f = state.files[i];
     state.model = loadModel(f);
+    // the structure after the preview: inspecting 100 MB takes a walk of its own
+    closeInspector();
+    state.structurePending = f;
     renderIssues();
+    renderStructure();
     renderHex();
     preview.show(state.model, null);
     const m = state.model;
@@ -217,6 +277,17 @@
       ? `${m.meshes.length} mesh(es)${partial}, ${tris} triangles, as the reference loader reads them. Drag to turn, wheel to zoom.`
       : `No preview: ${m.reason || 'no mesh in this file'}.`;
     if (!('previewMs' in document.body.dataset)) document.body.dataset.previewMs = Math.round(performance.now() - state.t0);
+    setTimeout(ensureStructure, 0);
+  }
+
+  // The selected file's structure, inspected on first need.
+  function ensureStructure() {
+    const f = state.structurePending;
+    if (!f) return;
+    state.structurePending = null;
+    if (state.files[state.selected] !== f) return;
+    openInspector(f);
+    renderStructure();
   }
 
   function renderIssues() {
@@ -250,8 +321,10 @@
     state.issue = { issue, inst };
     document.querySelectorAll('#issues tbody tr').forEach((r) => r.classList.toggle('sel', r === tr));
     explain(issue.code);
+    ensureStructure();
     renderHex();
     preview.show(state.model, highlightOf(inst.path));
+    showNode(findNode(inst.path, inst));
   }
 
   // What a code means: the catalog (docs/ISSUES.md is generated from the same).
@@ -278,11 +351,11 @@
     const sel = state.issue;
     pre.replaceChildren();
     delete pre.dataset.offset;
-    if (!f || !sel) {
-      pre.textContent = 'Select an issue.';
+    if (!f || (!sel && state.hexAt === null)) {
+      pre.textContent = 'Select an issue, or a node of the structure.';
       return;
     }
-    const at = sel.inst.offset;
+    const at = sel ? sel.inst.offset : state.hexAt;
     const bytes = f.bytes;
     if (at >= bytes.length) {
       pre.textContent = `Offset ${at} is past the end of the file (${bytes.length} bytes).`;
@@ -298,6 +371,7 @@
       for (let i = row; i < row + 16; i++) {
         if (i < end) {
           const s = el('span', { textContent: hex2(bytes[i]) });
+          s.dataset.off = i;
           if (i === at) s.className = 'hit';
           line.append(s, i === row + 7 ? '  ' : ' ');
           text += bytes[i] >= 0x20 && bytes[i] < 0x7f ? String.fromCharCode(bytes[i]) : '.';
@@ -308,11 +382,241 @@
       line.append(` |${text}|\n`);
       pre.append(line);
     }
-    if (sel.inst.payload_offset !== undefined) {
+    if (sel && sel.inst.payload_offset !== undefined) {
       pre.append(`\nThe issue is inside the data this block decodes to, at offset ${sel.inst.payload_offset} there;\nthe bytes above are the block's, as stored.`);
     }
     pre.className = '';
     pre.dataset.offset = at;
+  }
+
+  // ---- the structure view (modelcheck inspect) ----
+
+  function hexNum(n) {
+    return `0x${n.toString(16)}`;
+  }
+
+  function valueText(v) {
+    if (Array.isArray(v)) return `(${v.map((x) => (x === null ? 'null' : x)).join(', ')})`;
+    return typeof v === 'string' ? JSON.stringify(v) : String(v);
+  }
+
+  function attrsText(n) {
+    return Object.entries(n.attributes || {}).map(([k, v]) => `${k}=${valueText(v)}`).join('  ');
+  }
+
+  // One line of a node: its path segment, kind, place and decoded attributes.
+  function nodeLine(n) {
+    const line = el('span', { className: 'node' },
+      el('code', { textContent: n.parent ? (n.name === '' ? '(elements)' : n.name) : '/' }),
+      ` ${n.kind}`, el('span', { className: 'muted', textContent: ` @${hexNum(n.offset)}${n.space ? ` in block ${n.space}` : ''}, ${n.size} B` }));
+    if (n.stride) line.append(el('span', { className: 'muted', textContent: `, ${n.count} × ${n.stride} B` }));
+    if (n.fields && n.fields.length > 1) line.append(el('span', { className: 'muted', textContent: ` [${n.fields.map((x) => x.name || x.type).join(', ')}]` }));
+    const a = attrsText(n);
+    if (a) line.append(`  ${a}`);
+    line.title = n.path;
+    line.addEventListener('click', (e) => {
+      e.preventDefault(); // a click on the line selects, the marker opens
+      showNode(n, false);
+      if (!n.space) {
+        state.hexAt = n.offset;
+        if (!state.issue) renderHex();
+      }
+    });
+    return line;
+  }
+
+  // A node and, built when first opened, its children.
+  function nodeElement(n) {
+    const kids = n.children || [];
+    let e;
+    if (!kids.length) {
+      e = el('div', { className: 'leaf' }, nodeLine(n));
+    } else {
+      e = el('details', {}, el('summary', {}, nodeLine(n)));
+      e.addEventListener('toggle', () => { if (e.open) buildChildren(e, n); });
+    }
+    n.element = e;
+    e.dataset.path = n.path;
+    return e;
+  }
+
+  function buildChildren(e, n) {
+    if (e.dataset.built) return;
+    e.dataset.built = '1';
+    const kids = n.children || [];
+    const box = el('div', { className: 'kids' });
+    for (const c of kids.slice(0, STRUCTURE_MAX_CHILDREN)) box.append(nodeElement(c));
+    if (kids.length > STRUCTURE_MAX_CHILDREN) box.append(el('div', { className: 'muted', textContent: `… ${kids.length - STRUCTURE_MAX_CHILDREN} more (modelcheck inspect --output json lists them)` }));
+    e.append(box);
+  }
+
+  function nodesOfKind(root, kind) {
+    const out = [];
+    const stack = [root];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n.kind === kind) out.push(n);
+      const kids = n.children || [];
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+    return out;
+  }
+
+  // A table of the nodes of one kind (meshes, materials, ...), each row
+  // selecting its node in the tree.
+  function kindTable(root, kind, title) {
+    const nodes = nodesOfKind(root, kind);
+    if (!nodes.length) return null;
+    const body = el('tbody');
+    for (const n of nodes.slice(0, STRUCTURE_MAX_CHILDREN)) {
+      // names stored as strings of their own (SEModel, E3D blocks)
+      const names = (n.children || []).filter((k) => k.attributes && typeof k.attributes.text === 'string')
+        .map((k) => `${k.name}=${JSON.stringify(k.attributes.text)}`).join('  ');
+      body.append(el('tr', { onclick: () => showNode(n, true) },
+        el('td', {}, el('code', { textContent: n.path })),
+        el('td', { textContent: [attrsText(n), names].filter(Boolean).join('  ') })));
+    }
+    return el('details', { open: true, className: `kind-${kind}` },
+      el('summary', { textContent: `${title} (${nodes.length})` }), el('table', {}, body));
+  }
+
+  // The skeleton as an indented tree, by each bone's parent index.
+  function skeletonTree(root) {
+    const bones = nodesOfKind(root, 'bone');
+    if (!bones.length) return null;
+    const parentOf = (b) => (b.attributes && typeof b.attributes.parent === 'number' ? b.attributes.parent : -1);
+    const kids = bones.map(() => []);
+    const roots = [];
+    bones.forEach((b, i) => {
+      const p = parentOf(b);
+      if (p >= 0 && p < bones.length && p !== i) kids[p].push(i); else roots.push(i);
+    });
+    const list = el('div', { className: 'skeleton' });
+    const seen = new Set();
+    const stack = roots.slice().reverse().map((i) => [i, 0]);
+    while (stack.length && seen.size < STRUCTURE_MAX_CHILDREN) {
+      const [i, d] = stack.pop();
+      if (seen.has(i)) continue;
+      seen.add(i);
+      const b = bones[i];
+      const name = b.attributes && b.attributes.name !== undefined ? ` ${valueText(b.attributes.name)}` : '';
+      list.append(el('div', { style: `padding-left: ${Math.min(d, 40) * 14}px`, textContent: `${i}${name}`, onclick: () => showNode(b, true) }));
+      for (let k = kids[i].length - 1; k >= 0; k--) stack.push([kids[i][k], d + 1]);
+    }
+    const cycle = bones.length - seen.size;
+    if (cycle > 0 && seen.size < STRUCTURE_MAX_CHILDREN) list.append(el('div', { className: 'muted', textContent: `${cycle} bone(s) on a parent cycle: no root reaches them` }));
+    return el('details', { open: true, className: 'kind-bone' }, el('summary', { textContent: `skeleton (${bones.length} bones)` }), list);
+  }
+
+  function renderStructure() {
+    const box = $('#structure');
+    const doc = state.structure;
+    box.replaceChildren();
+    delete box.dataset.node;
+    delete box.dataset.nodes;
+    delete box.dataset.file;
+    if (!doc) {
+      box.append(el('div', { className: 'muted', textContent: state.selected < 0 ? 'Select a file.' : state.structurePending ? 'Inspecting…' : 'This file could not be inspected.' }));
+      return;
+    }
+    box.dataset.file = doc.path;
+    const root = doc.structure;
+    box.append(el('div', {}, el('strong', { textContent: doc.path }),
+      ` ${doc.format}${doc.layout ? ` (${doc.layout})` : ''}, ${doc.size} bytes${doc.truncated ? ' (the tree was cut at its node limit)' : ''}`));
+    if (doc.first_error) {
+      box.append(el('div', { className: 'sev-error', textContent: `first error ${doc.first_error.code} at ${hexNum(doc.first_error.offset)} ${doc.first_error.path}: the tree holds what could be followed` }));
+    }
+    const tree = nodeElement(root);
+    tree.open = true;
+    buildChildren(tree, root);
+    box.append(el('details', { open: true, className: 'map' }, el('summary', { textContent: 'section map (click a node for its bytes)' }), tree));
+    for (const part of [kindTable(root, 'mesh', 'meshes'), kindTable(root, 'material', 'materials'),
+      kindTable(root, 'texture', 'textures'), skeletonTree(root), kindTable(root, 'animation', 'animations')]) {
+      if (part) box.append(part);
+    }
+    let count = 0;
+    for (const stack = [root]; stack.length; count++) stack.push(...(stack.pop().children || []));
+    box.dataset.nodes = count;
+  }
+
+  // The deepest node an issue's path names (the same syntax: docs/INSPECT.md):
+  // children match one or more segments (E3D's mesh/3; '' none); among
+  // siblings of one name (SEModel's vertices arrays) the one holding the
+  // issue's byte wins.
+  function findNode(path, inst) {
+    const doc = state.structure;
+    if (!doc) return null;
+    if (!path) {
+      const l = inst ? byteAt(inst.offset) : null;
+      if (!l) return null;
+      path = l.node.path;
+    }
+    const segs = path.split('/').filter((x) => x !== '');
+    const holds = (n) => {
+      if (!inst) return false;
+      const off = n.space ? inst.payload_offset : inst.offset;
+      return off !== undefined && off >= n.offset && off < n.offset + n.size;
+    };
+    let node = doc.structure;
+    let k = 0;
+    for (;;) {
+      let best = null;
+      let bestUsed = 0;
+      for (const c of node.children || []) {
+        const cs = c.name === '' ? [] : c.name.split('/');
+        if (!cs.every((x, j) => segs[k + j] === x)) continue;
+        if (cs.length === 0 && !holds(c)) continue; // an unnamed run of elements: by place only
+        if (!best || (holds(c) && !holds(best))) { best = c; bestUsed = cs.length; }
+      }
+      if (!best) return node;
+      node = best;
+      k += bestUsed;
+    }
+  }
+
+  // Opens the tree down to n, marks it and scrolls it into the box.
+  function showNode(n, scroll = true) {
+    const box = $('#structure');
+    box.querySelectorAll('.hit').forEach((e) => e.classList.remove('hit'));
+    if (!n) { delete box.dataset.node; return; }
+    const chain = [];
+    for (let p = n; p; p = p.parent) chain.unshift(p);
+    for (const p of chain.slice(0, -1)) {
+      if (!p.element) continue;
+      if (p.element.tagName === 'DETAILS') {
+        p.element.open = true;
+        buildChildren(p.element, p);
+      }
+    }
+    const e = n.element;
+    if (!e) return;
+    e.classList.add('hit');
+    box.dataset.node = n.path;
+    box.dataset.nodeOffset = n.offset;
+    if (scroll) {
+      const line = e.firstElementChild || e;
+      box.scrollTop += line.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 3;
+    }
+  }
+
+  // The hex view's bytes: hovering one says its path, field and value
+  // (inspect --at); a click keeps it and selects its node.
+  function describeByte(off, keep) {
+    ensureStructure();
+    const out = $('#hex-at');
+    const l = byteAt(off);
+    if (!l) {
+      out.textContent = `${hexNum(off)}: no structure here`;
+      return;
+    }
+    const field = l.field ? `  field ${l.field.name} ${l.field.type}[${l.field.element}] = ${l.field.value}` : '';
+    out.textContent = `${hexNum(off)} (${off}): ${l.path}${field}  (${l.node.kind} ${l.node.path}, record ${hexNum(l.record.offset)}+${l.record.size})`;
+    out.dataset.offset = off;
+    out.dataset.path = l.path;
+    if (keep) {
+      state.pinnedByte = off;
+      showNode(findNode(l.path, { offset: off }), true);
+    }
   }
 
   // The vertices or triangles an issue's path names: /meshes/2/vertices/17,
@@ -578,6 +882,10 @@
       }
       validateAll();
     });
+    const hex = $('#hex');
+    hex.addEventListener('mouseover', (e) => { if (e.target.dataset.off !== undefined) describeByte(Number(e.target.dataset.off), false); });
+    hex.addEventListener('click', (e) => { if (e.target.dataset.off !== undefined) describeByte(Number(e.target.dataset.off), true); });
+    hex.addEventListener('mouseleave', () => { if (state.pinnedByte !== undefined) describeByte(state.pinnedByte, false); });
     document.querySelectorAll('.sev-filter').forEach((c) => c.addEventListener('change', renderIssues));
     $('#download-json').addEventListener('click', () => download('json', 'modelcheck-report.json', 'application/json'));
     $('#download-sarif').addEventListener('click', () => download('sarif', 'modelcheck.sarif', 'application/sarif+json'));

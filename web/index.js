@@ -1,13 +1,24 @@
 // modelcheck in JavaScript: the C validator compiled to WebAssembly
 // (web/src/mc_wasm.c), the same reports as the command line. Node 20+ and
 // browsers; ES module; no dependency. Types: index.d.ts.
-import createCore from './modelcheck-core.mjs';
+import createCore, { wasmDataURI } from './modelcheck-core.mjs';
 
 let corePromise = null;
+let nodeCreateHash = null; // node:crypto's createHash, in Node
 
 /** The WebAssembly instance, made on first use and then shared. */
 function core() {
-  if (!corePromise) corePromise = createCore();
+  if (!corePromise) {
+    const options = {};
+    // Node: the module's bytes decoded here, at once (its loader would fetch
+    // the data: URI through Node's fetch, about 0.2 s); browsers fetch it.
+    const node = typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function';
+    if (node) options.wasmBinary = Buffer.from(wasmDataURI.slice(wasmDataURI.indexOf(',') + 1), 'base64');
+    // Node: node:crypto's hash, which reads the bytes where they are (WebCrypto's
+    // copies them first, on this thread: twice the time for 100 MB)
+    const hashing = node ? import('node:crypto').then((c) => { nodeCreateHash = c.createHash; }) : Promise.resolve();
+    corePromise = hashing.then(() => createCore(options));
+  }
   return corePromise;
 }
 
@@ -30,13 +41,14 @@ function optionsJson(options) {
   return JSON.stringify(o);
 }
 
-// SHA-256 by the platform: WebCrypto (browsers, and Node's globalThis.crypto),
-// else node:crypto.
-async function sha256(bytes) {
+// SHA-256 by the platform: node:crypto in Node, WebCrypto in browsers.
+// The bytes are read (copied by WebCrypto) before this returns: the caller
+// may free or reuse them at once.
+function sha256(bytes) {
+  if (nodeCreateHash) return Promise.resolve(new Uint8Array(nodeCreateHash('sha256').update(bytes).digest()));
   const subtle = globalThis.crypto && globalThis.crypto.subtle;
-  if (subtle) return new Uint8Array(await subtle.digest('SHA-256', bytes));
-  const { createHash } = await import('node:crypto');
-  return new Uint8Array(createHash('sha256').update(bytes).digest());
+  if (subtle) return subtle.digest('SHA-256', bytes).then((d) => new Uint8Array(d));
+  return Promise.reject(new Error('modelcheck: no SHA-256 here (no WebCrypto): pass noSha256'));
 }
 
 function cString(M, s) {
@@ -57,7 +69,9 @@ function asBytes(b) {
 /**
  * Validates a list of files into one report, as `modelcheck PATH...` does.
  * files: [{path, bytes, fromWalk?}] or [{path, error: 'ENOENT'}] (a file
- * the caller could not read). Returns {text, exitCode}: text is what the CLI
+ * the caller could not read), or [{path, size, readInto}]: readInto(view)
+ * fills view (size bytes of the module's memory) and returns the bytes it
+ * read, or throws an error with an errno code (the file is then unreadable). Returns {text, exitCode}: text is what the CLI
  * writes on standard output for options.output (json by default).
  */
 export async function run(files, options = {}) {
@@ -80,18 +94,40 @@ export async function run(files, options = {}) {
           M._free(e);
           continue;
         }
-        const bytes = asBytes(f.bytes);
-        const digest = wantHash && bytes.length <= limit ? await sha256(bytes) : null;
+        const bytes = f.readInto ? null : asBytes(f.bytes);
+        const size = bytes ? bytes.length : f.size;
         // malloc(0) may be NULL: one byte keeps an empty file distinct from out of memory
-        const data = M._malloc(Math.max(bytes.length, 1));
-        const hash = digest ? M._malloc(32) : 0;
-        if (!data || (digest && !hash)) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
-        M.HEAPU8.set(bytes, data);
-        if (digest) M.HEAPU8.set(digest, hash);
-        const verdict = M._mcw_file(r, data, bytes.length, path, hash, f.fromWalk ? 1 : 0);
+        const data = M._malloc(Math.max(size, 1));
+        if (!data) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
+        let length = size;
+        if (bytes) {
+          M.HEAPU8.set(bytes, data);
+        } else {
+          // read straight into the module's memory: no second copy of the file
+          try {
+            length = f.readInto(M.HEAPU8.subarray(data, data + size));
+          } catch (e) {
+            M._free(data);
+            if (!e || typeof e.code !== 'string') throw e;
+            const code = cString(M, e.code);
+            M._mcw_unreadable(r, path, code);
+            M._free(code);
+            continue;
+          }
+        }
+        // In a browser the hash runs while the file is validated, as the
+        // command's second thread: WebCrypto copies the bytes when called
+        // (before the module's memory can move) and hashes them off this thread.
+        const digesting = wantHash && length <= limit ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
+        const verdict = M._mcw_file_check(r, data, length);
         M._free(data);
-        if (hash) M._free(hash);
+        const digest = digesting ? await digesting : null;
         if (verdict < 0) throw new RangeError(`modelcheck: out of memory validating ${f.path}`);
+        const hash = digest ? M._malloc(32) : 0;
+        if (digest && !hash) throw new RangeError(`modelcheck: out of memory for ${f.path}`);
+        if (digest) M.HEAPU8.set(digest, hash);
+        M._mcw_file_report(r, path, hash, f.fromWalk ? 1 : 0);
+        if (hash) M._free(hash);
       } finally {
         M._free(path);
       }
@@ -127,4 +163,102 @@ export async function catalogText() {
 /** The issue catalog, parsed. */
 export async function catalog() {
   return JSON.parse(await catalogText());
+}
+
+/**
+ * An inspection of one file held in the module (modelcheck inspect): its
+ * bytes are copied in once, and any number of byte lookups follow. Call
+ * close() when done. options: {path, format}.
+ */
+export async function openInspector(bytes, options = {}) {
+  const M = await core();
+  const b = asBytes(bytes);
+  const data = M._malloc(Math.max(b.length, 1));
+  if (!data) throw new RangeError('modelcheck: out of memory');
+  M.HEAPU8.set(b, data);
+  const fmt = cString(M, options.format || '');
+  const w = M._mcw_inspect_open(data, b.length, fmt); // owns data from here
+  M._free(fmt);
+  if (!w) throw new RangeError(`modelcheck: unknown format or out of memory`);
+  const name = String(options.path ?? '-');
+  const status = M._mcw_inspect_status(w);
+  let closed = false;
+  const call = (fn, ...strings) => {
+    if (closed) throw new Error('modelcheck: the inspector is closed');
+    const ptrs = strings.map((s) => (typeof s === 'string' ? cString(M, s) : s));
+    try {
+      return fn(w, ...ptrs);
+    } finally {
+      strings.forEach((s, i) => typeof s === 'string' && M._free(ptrs[i]));
+    }
+  };
+  const need = (p, what) => {
+    if (!p) throw new RangeError(`modelcheck: out of memory ${what}`);
+    return M.UTF8ToString(p);
+  };
+  return {
+    /** 0 when the file could be inspected (else the tree is empty). */
+    status,
+    valid: M._mcw_inspect_valid(w) === 1,
+    /** The file's object of the JSON document, as text (first: no comma). */
+    fileJsonText(first = true) {
+      return need(call(M._mcw_inspect_report, name, 1, first ? 1 : 0), 'writing the structure');
+    },
+    /** The document `modelcheck inspect --output json FILE` writes. */
+    jsonText() {
+      return M.UTF8ToString(M._mcw_inspect_frame(0)) + this.fileJsonText(true) + M.UTF8ToString(M._mcw_inspect_frame(1));
+    },
+    /** What `modelcheck inspect FILE` prints. */
+    text() {
+      return need(call(M._mcw_inspect_report, name, 0, 1), 'writing the structure');
+    },
+    /**
+     * The byte at `at` (a number, or --at's text: "0x23c", "0xc+0x18e124",
+     * "lzma@0xc+0x18e124"): {offset, space, path, node, field, record}, or
+     * null when there is no such byte.
+     */
+    at(at) {
+      return JSON.parse(need(call(M._mcw_inspect_at_json, String(at)), 'locating a byte'));
+    },
+    /** What `modelcheck inspect --at AT FILE` prints; throws its refusal. */
+    atText(at) {
+      const p = call(M._mcw_inspect_at_text, name, String(at));
+      if (!p) throw new RangeError(M.UTF8ToString(M._mcw_inspect_err(w)).trim() || 'modelcheck: out of memory');
+      return M.UTF8ToString(p);
+    },
+    close() {
+      if (!closed) M._mcw_inspect_free(w);
+      closed = true;
+    },
+  };
+}
+
+/** The JSON document of `modelcheck inspect` around its files: its head (0) or tail (1). */
+export async function inspectFrame(end) {
+  const M = await core();
+  return M.UTF8ToString(M._mcw_inspect_frame(end ? 1 : 0));
+}
+
+/**
+ * What is inside one file: the document `modelcheck inspect --output json`
+ * writes (reports/schema/inspect.schema.json), parsed. options: {path, format}.
+ */
+export async function inspect(bytes, options = {}) {
+  const ins = await openInspector(bytes, options);
+  try {
+    if (ins.status !== 0) throw new RangeError('modelcheck: the file could not be inspected');
+    return JSON.parse(ins.jsonText());
+  } finally {
+    ins.close();
+  }
+}
+
+/** The byte at `at` in one file, as inspect's --at finds it: see openInspector's at(). */
+export async function at(bytes, where, options = {}) {
+  const ins = await openInspector(bytes, options);
+  try {
+    return ins.at(where);
+  } finally {
+    ins.close();
+  }
 }

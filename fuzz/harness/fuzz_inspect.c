@@ -4,8 +4,9 @@
  * validated; the validation result inside the inspection must equal the
  * plain one field by field (the sink changes nothing), the tree must turn
  * into JSON, and every kept issue instance, plus a spread of offsets, is
- * located (mc_inspect_at) and its bytes rendered as --show-bytes renders
- * them. Any difference or a NULL where a value is due aborts; the
+ * located (mc_inspect_at, and as the object the web page asks for) and
+ * its bytes rendered as --show-bytes renders them; inspect's text and JSON
+ * reports are written. Any difference or a NULL where a value is due aborts; the
  * sanitizers catch the rest. Content detection picks the format (target
  * `inspect`, seeds: corpus/).
  */
@@ -33,6 +34,10 @@ static void locate_all(mc_inspect *in, FILE *sink)
             const mc_location *l = mc_inspect_at(in, sp, off);
             if (!l || !l->node || l->path[0] != '/') abort(); /* every byte has a place */
             mc_report_bytes(sink, l, bytes, n, off, "");
+            /* the same place as the web page's hex view asks for it */
+            cJSON *j = mc_inspect_at_json(in, sp, off);
+            if (!j || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "path"))) abort();
+            cJSON_Delete(j);
         }
     }
 }
@@ -61,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *sink = fopen("/dev/null", "w");
     if (sink) {
         locate_all(in, sink);
+        /* the reports of modelcheck inspect (text and JSON) */
+        mc_inspect_report_text(sink, in, "fuzz");
+        if (mc_inspect_report_json(sink, in, "fuzz", 1) != 0) abort();
         fclose(sink);
     }
     mc_result_free(plain);

@@ -191,4 +191,24 @@ void mc_report_file_text_bytes(FILE *out, const mc_result *r, const char *name, 
 void mc_report_file_text_with(FILE *out, const mc_result *r, const char *name, const mc_report_view *view,
                               mc_inspect *bytes);
 
+
+/* ---- modelcheck inspect's reports (report_inspect.c) ---- */
+
+/* --at's OFFSET or BLOCK+OFFSET (BLOCK: an LZMA block's file offset, as
+ * lzma@0xc or a whole path ending in it): 0, -1 not a number, -2 no
+ * decoded block there. */
+int mc_inspect_parse_at(const mc_inspect *in, const char *s, uint32_t *space, uint64_t *off);
+/* The text view of one file (the section map, meshes, materials, ...). */
+void mc_inspect_report_text(FILE *out, const mc_inspect *in, const char *name);
+/* The JSON document (reports/schema/inspect.schema.json): begin, one
+ * object per file (first: the first file), end. -1 when out of memory. */
+void mc_inspect_report_begin(FILE *out);
+int mc_inspect_report_json(FILE *out, const mc_inspect *in, const char *name, int first);
+void mc_inspect_report_end(FILE *out);
+/* --at AT: the byte's path, node, field, value and the record as annotated
+ * hex; 0, or 2 (a usage error) with the reason written on err. */
+int mc_inspect_report_at(FILE *out, FILE *err, mc_inspect *in, const char *name, const char *at);
+/* The same facts as an object (null when off is outside the space). */
+cJSON *mc_inspect_at_json(mc_inspect *in, uint32_t space, uint64_t off);
+
 #endif

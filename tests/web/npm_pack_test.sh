@@ -46,14 +46,19 @@ const codes = await catalog();
 if (!codes.some((c) => c.code === f.issues[0].code)) throw new Error('catalog lacks ' + f.issues[0].code);
 try { await validate(new Uint8Array(4), { severity: { NO_SUCH_CODE: 'error' } }); throw new Error('accepted'); }
 catch (e) { if (!/unknown issue code/.test(e.message)) throw e; }
-console.log(`ok   import { validate } from 'modelcheck-wasm': ${f.issues.length} issues, as native`);
+console.log(`ok   import { validate } from 'modelcheck-wasm': ${f.issues.length} issues, as native`);const { inspect } = await import('modelcheck-wasm');
+const doc = await inspect(fs.readFileSync(file), { path: file });
+if (JSON.stringify(doc) !== fs.readFileSync(process.argv[4], 'utf8').trim()) throw new Error('inspect() differs from modelcheck inspect -o json');
+console.log(`ok   import { inspect } from 'modelcheck-wasm': the document of modelcheck inspect -o json`);
 JS
-node use.mjs "$f" native.json || fail=1
+"$native" inspect -o json "$f" | node -e 'process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(0))))' >inspect.json
+node use.mjs "$f" native.json inspect.json || fail=1
 # the types, as a TypeScript user meets them (index.d.ts through package.json's exports)
 tsc=$src/build/npm/node_modules/.bin/tsc
 if [ -x "$tsc" ]; then
     cat >use.ts <<'TS'
-import { validate, run, catalog, type Report, type Options } from 'modelcheck-wasm';
+import { validate, run, catalog, inspect, at, openInspector, type Report, type Options, type InspectDocument,
+  type Location } from 'modelcheck-wasm';
 const options: Options = { maxIssues: 3, severity: { AEM_WEIGHT_SUM: 'ignore' }, ignore: ['FILE_NO_CONTENT'] };
 export async function check(bytes: Uint8Array): Promise<boolean> {
   const report: Report = await validate(bytes, { ...options, path: 'hero.aem' });
@@ -61,6 +66,13 @@ export async function check(bytes: Uint8Array): Promise<boolean> {
   const codes = await catalog();
   return report.files[0].valid && report.files[0].issues.every((i) => i.instances.every((x) => x.offset >= 0)) &&
     exitCode === 0 && text.length > 0 && codes[0].code.length > 0;
+}export async function look(bytes: Uint8Array): Promise<string> {
+  const doc: InspectDocument = await inspect(bytes, { path: 'hero.e3d', format: 'e3d' });
+  const l: Location | null = await at(bytes, '0xc+0x40');
+  const ins = await openInspector(bytes);
+  const field = ins.at(12)?.field?.name ?? '';
+  ins.close();
+  return doc.files[0].structure.children.map((c) => c.kind).join() + (l ? l.path : '') + field;
 }
 TS
     cat >bad.ts <<'TS'

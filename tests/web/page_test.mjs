@@ -5,7 +5,9 @@
 // preview highlights its vertex or triangle (pixels change); the severity
 // filter and a severity override; the downloaded JSON report equals the
 // native one (paths aside: the page knows file names only); no request
-// leaves the page. Screenshots go to OUT.
+// leaves the page; the structure view (modelcheck inspect) shows the
+// file's tree, marks the node of a selected issue, and the hex view names
+// the byte under the pointer as inspect --at. Screenshots go to OUT.
 // Usage: node page_test.mjs NATIVE SOURCE_DIR WASM_WEB_DIR CHROMIUM OUT
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -117,6 +119,50 @@ try {
     await page.screenshot({ path: path.join(out, `page-${path.extname(name).slice(1)}.png`) });
   }
 
+
+  // the structure view (modelcheck inspect): the file's tree as the native
+  // `modelcheck inspect --output json` gives it; a selected issue marks its
+  // node (the deepest one its path names); a byte of the hex view says its
+  // path and field as `modelcheck inspect --at` does
+  const inspectNative = (file, args = []) => {
+    try { return execFileSync(native, ['inspect', ...args, file]).toString(); } catch (e) { return e.stdout.toString(); }
+  };
+  const countNodes = (n) => 1 + (n.children || []).reduce((k, c) => k + countNodes(c), 0);
+  for (const [name, code] of [['normals_zero_2018.semodel', 'SEMODEL_NORMAL_ZERO'], ['samf_degenerate_face.aamf', 'SAMF_FACE_DEGENERATE'],
+    ['nan_position_in_lzma.e3d', null]]) {
+    const file = files.find((f) => path.basename(f) === name);
+    const index = rows.findIndex((r) => r[0] === name);
+    await page.click(`#files tbody tr[data-index="${index}"]`);
+    const want = JSON.parse(inspectNative(file, ['-o', 'json'])).files[0];
+    // the structure comes once the preview is drawn
+    await page.waitForFunction((n) => document.querySelector('#structure').dataset.file === n, { timeout: 30000 }, name);
+    const nodes = await page.$eval('#structure', (b) => Number(b.dataset.nodes));
+    check(nodes === countNodes(want.structure) && nodes > 3, `${name}: structure view holds the ${nodes} nodes of modelcheck inspect (${countNodes(want.structure)})`);
+    const meshes = await page.$$eval('#structure .kind-mesh tr', (trs) => trs.length);
+    const wantMeshes = JSON.stringify(want.structure).split('"kind":"mesh"').length - 1;
+    check(meshes === wantMeshes, `${name}: ${meshes} mesh row(s), as inspect (${wantMeshes})`);
+    const rowsOfCode = code ? await page.$$(`#issues tbody tr[data-code="${code}"]`) : await page.$$('#issues tbody tr[data-code]');
+    const row = rowsOfCode.find(Boolean);
+    if (!row) { check(false, `${name}: an issue to select`); continue; }
+    const [ipath, ioff] = await row.evaluate((r) => [r.dataset.path, Number(r.dataset.offset)]);
+    await row.click();
+    const marked = await page.$eval('#structure', (b) => b.dataset.node || null);
+    const visible = await page.$eval('#structure .hit', (e) => e.getBoundingClientRect().height > 0).catch(() => false);
+    check(!!marked && marked !== '/' && (ipath + '/').startsWith(marked === '/' ? '/' : `${marked}/`) && visible,
+      `${name}: selecting ${ipath} marks its node ${marked} in the structure view (opened, visible)`);
+    // a byte of the hex view: the one of the issue, then its neighbour
+    const hexBytes = await page.$$('#hex span[data-off]');
+    for (const b of [await page.$('#hex .hit'), hexBytes[hexBytes.length - 1]]) {
+      if (!b) continue;
+      const off = Number(await b.evaluate((s) => s.dataset.off));
+      await b.hover();
+      const shown = await page.$eval('#hex-at', (e) => e.dataset.path || '');
+      const cli = /\n {2}path: {3}(\S*)/.exec(inspectNative(file, ['--at', String(off)]));
+      check(cli && shown === cli[1], `${name}: byte ${off} under the pointer is ${shown} (inspect --at: ${cli && cli[1]})`);
+    }
+    await page.screenshot({ path: path.join(out, `structure-${path.extname(name).slice(1)}.png`) });
+  }
+
   // the severity filter hides warnings; an override in the settings changes the verdict counts
   await page.click('.sev-filter[value="warning"]');
   const warningRows = await page.$$eval('#issues tbody tr', (trs) => trs.filter((t) => t.children[0].textContent === 'warning').length);
@@ -177,6 +223,7 @@ try {
   await page.click('#settings summary');
   await page.click(`#files tbody tr[data-index="${rows.findIndex((r) => r[0] === 'samf_writer_stale_unused_indices.aamf')}"]`);
   await (await page.$$('#issues tbody tr[data-code="SAMF_SKIN_UNUSED_SLOT_INDEX"]'))[1].click();
+  await (await page.$('#hex .hit')).hover(); // the byte's path and field under the hex view
   await page.screenshot({ path: path.join(out, 'page.png'), fullPage: true });
   check(outside.length === 0, `no request left the page${outside.length ? `: ${outside.slice(0, 3).join(' ')}` : ''}`);
   check(errors.length === 0, `no script error${errors.length ? `: ${errors[0]}` : ''}`);

@@ -3,7 +3,7 @@
 // exit codes, over the WebAssembly build. It reads no .modelcheck.json (as
 // --no-config) and validates one file at a time (-j is accepted, ignored).
 import fs from 'node:fs';
-import { run, catalogText } from '../index.js';
+import { run, catalogText, openInspector, inspectFrame } from '../index.js';
 
 const USAGE = `usage: modelcheck-wasm [options] PATH...
 Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM) with modelcheck
@@ -25,6 +25,9 @@ unrecognised files are skipped) or - for standard input.
       --no-config           accepted: no configuration file is ever read
   -j, --jobs N              accepted, ignored (one file at a time)
   -V, --version             -h, --help
+
+modelcheck-wasm inspect [-o text|json] [-f FMT] [--at OFFSET]... FILE...: what is
+inside each file, as \`modelcheck inspect\` (modelcheck-wasm inspect --help).
 
 Exit codes: 0 valid, 1 errors found, 2 usage error, 3 unreadable file or directory.
 `;
@@ -135,6 +138,34 @@ function walk(dir, out, errors) {
   }
 }
 
+// A file opened now and read later, by run(), straight into the module's
+// memory (no copy of 100 MB through a Buffer). Standard input is read whole.
+function openFile(path) {
+  if (path === '-') return readFile(path);
+  let fd;
+  try {
+    fd = fs.openSync(path, 'r');
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    return {
+      path,
+      size: st.size,
+      readInto(view) {
+        try {
+          let n = 0;
+          for (let got = 1; n < view.length && got > 0; n += got) got = fs.readSync(fd, view, n, view.length - n, n);
+          return n;
+        } finally {
+          fs.closeSync(fd);
+        }
+      },
+    };
+  } catch (e) {
+    if (fd !== undefined) fs.closeSync(fd);
+    return { path, error: e.code || 'EIO' };
+  }
+}
+
 function readFile(path) {
   try {
     const bytes = path === '-' ? fs.readFileSync(0) : fs.readFileSync(path);
@@ -148,7 +179,113 @@ function isDirectory(p) {
   try { return p !== '-' && fs.statSync(p).isDirectory(); } catch { return false; }
 }
 
+const INSPECT_USAGE = `usage: modelcheck-wasm inspect [options] FILE...
+Shows what is inside each file, as \`modelcheck inspect\` does: format and layout,
+the section map, meshes, materials, textures, the skeleton, animations.
+
+  -o, --output KIND         text (default) or json
+  -f, --format FMT          read as FMT instead of detecting
+      --at OFFSET           the path, field and value at a byte, with its record as
+                            annotated hex (BLOCK+OFFSET inside an E3D LZMA block);
+                            repeat it for several bytes of one FILE
+  -h, --help                this text
+(--extract-block is the native command's only.)
+`;
+
+function parseInspectArgs(argv, o) {
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i];
+    let value;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (eq > 0) { value = a.slice(eq + 1); a = a.slice(0, eq); }
+    const next = () => {
+      const v = value !== undefined ? value : argv[++i];
+      if (v === undefined) throw new UsageError(`option '${a}' needs a value`);
+      return v;
+    };
+    if (a === '-h' || a === '--help') {
+      o.help = true;
+    } else if (a === '-o' || a === '--output') {
+      const v = next();
+      if (v !== 'json' && v !== 'text') throw new UsageError('--output is text or json');
+      o.json = v === 'json';
+    } else if (a === '-f' || a === '--format') {
+      o.format = next();
+      if (!['aem', 'semodel', 'aamf', 'e3d', 'nlm'].includes(o.format)) throw new UsageError('unknown --format');
+    } else if (a === '--at') {
+      o.at.push(next());
+    } else if (a === '--') {
+      o.files.push(...argv.slice(i + 1));
+      break;
+    } else if (a.startsWith('-') && a !== '-') {
+      throw new UsageError(`unknown option '${argv[i]}'`);
+    } else {
+      o.files.push(a);
+    }
+  }
+}
+
+// modelcheck inspect over the WebAssembly build: the same bytes and exit codes.
+async function inspectMain(argv) {
+  const o = { json: false, at: [], files: [] };
+  const usage = (msg) => {
+    process.stderr.write(`modelcheck inspect: ${msg}\ntry 'modelcheck inspect --help'\n`);
+    return 2;
+  };
+  try {
+    parseInspectArgs(argv, o);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usage(e.message);
+  }
+  if (o.help) { process.stdout.write(INSPECT_USAGE); return 0; }
+  if (o.files.length < 1) return usage('no FILE');
+  if (o.at.length && o.files.length !== 1) return usage('--at and --extract-block take one FILE');
+  const document = o.json && !o.at.length;
+  let rc = 0;
+  let first = true;
+  const out = [];
+  for (const name of o.files) {
+    const f = readFile(name);
+    if (f.error) {
+      process.stderr.write(`modelcheck inspect: ${name}: cannot open (${f.error})\n`);
+      rc = Math.max(rc, 3);
+      continue;
+    }
+    const ins = await openInspector(f.bytes, { path: name, format: o.format });
+    try {
+      if (ins.status !== 0) {
+        process.stderr.write(`modelcheck inspect: ${name}: cannot inspect\n`);
+        rc = Math.max(rc, 3);
+      } else if (o.at.length) {
+        for (const a of o.at) {
+          try {
+            out.push(ins.atText(a));
+          } catch (e) {
+            process.stdout.write(out.join(''));
+            process.stderr.write(`${e.message}\n`);
+            return 2;
+          }
+        }
+      } else {
+        out.push(document ? ins.fileJsonText(first) : ins.text());
+        first = false;
+        rc = Math.max(rc, ins.valid ? 0 : 1);
+      }
+    } finally {
+      ins.close();
+    }
+  }
+  if (document) {
+    out.unshift(await inspectFrame(0));
+    out.push(await inspectFrame(1));
+  }
+  process.stdout.write(out.join(''));
+  return rc;
+}
+
 async function main(argv) {
+  if (argv[0] === 'inspect') return inspectMain(argv.slice(1));
   let parsed;
   let opts;
   try {
@@ -187,7 +324,7 @@ async function main(argv) {
         fromWalk = true;
       }
       for (const { path } of list) {
-        const f = readFile(path);
+        const f = openFile(path);
         if (f.error) process.stderr.write(`modelcheck-wasm: ${f.path}: cannot open (${f.error})\n`);
         yield { ...f, fromWalk };
       }

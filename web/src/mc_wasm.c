@@ -4,6 +4,8 @@
  *
  *   run = mcw_begin(options_json)      the CLI's main options, as JSON
  *   mcw_file(run, bytes, size, path, sha256, from_walk)   once per file, in order
+ *     (or mcw_file_check(run, bytes, size), then mcw_file_report(run, path,
+ *     sha256, from_walk): the hash computed while the file is validated)
  *   mcw_unreadable(run, path, errno_name)                 a file JS could not read
  *   text = mcw_end(run)                the very document the CLI writes
  *   mcw_exit_code(run), mcw_free(run)
@@ -14,6 +16,15 @@
  * a browser, node:crypto in Node): the caller hashes and passes the 32 bytes,
  * or NULL for none (the report's sha256 is then null, as with --no-sha256).
  * The file walk, the configuration file and -j stay in JS or out.
+ *
+ * Inspection (modelcheck inspect), over one file's bytes held in the module:
+ *   in = mcw_inspect_open(data, size, format)   data from malloc, now owned by in
+ *   text = mcw_inspect_report(in, path, kind, first)  0 text, 1 a JSON file object
+ *   mcw_inspect_frame(0|1)             the JSON document's head and tail
+ *   text = mcw_inspect_at_text(in, path, at)   --at AT; mcw_inspect_err for refusals
+ *   json = mcw_inspect_at_json(in, at)          the same facts as an object
+ *   mcw_inspect_free(in)
+ * The reports are reports/render/report_inspect.c's, as the CLI prints them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -35,12 +46,24 @@ mcw_run *mcw_begin(const char *options_json);
 const char *mcw_error(const mcw_run *r);
 int mcw_file(mcw_run *r, const uint8_t *data, size_t size, const char *path, const uint8_t *sha256,
              int from_walk);
+int mcw_file_check(mcw_run *r, const uint8_t *data, size_t size);
+int mcw_file_report(mcw_run *r, const char *path, const uint8_t *sha256, int from_walk);
 int mcw_unreadable(mcw_run *r, const char *path, const char *errno_name);
 const char *mcw_end(mcw_run *r);
 int mcw_exit_code(const mcw_run *r);
 double mcw_summary(const mcw_run *r, int which);
 void mcw_free(mcw_run *r);
 char *mcw_catalog(void);
+typedef struct mcw_inspect mcw_inspect;
+mcw_inspect *mcw_inspect_open(uint8_t *data, size_t size, const char *format);
+int mcw_inspect_status(const mcw_inspect *w);
+int mcw_inspect_valid(const mcw_inspect *w);
+const char *mcw_inspect_report(mcw_inspect *w, const char *path, int kind, int first);
+const char *mcw_inspect_frame(int end);
+const char *mcw_inspect_at_text(mcw_inspect *w, const char *path, const char *at);
+const char *mcw_inspect_err(const mcw_inspect *w);
+const char *mcw_inspect_at_json(mcw_inspect *w, const char *at);
+void mcw_inspect_free(mcw_inspect *w);
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
 enum output_kind { OUT_TEXT, OUT_JSON, OUT_SARIF };
@@ -50,7 +73,8 @@ struct mcw_run {
     mc_severity_map *severity;
     enum output_kind output;
     mc_sarif_flavour sarif_flavour;
-    int werror, quiet, skip_unrecognized;
+    mc_report_view view; /* werror and quiet, as the CLI's (no colour, no config) */
+    int skip_unrecognized;
     FILE *out; /* open_memstream over text/len */
     char *text;
     size_t len;
@@ -58,6 +82,8 @@ struct mcw_run {
     mc_sarif *sarif;
     mc_run_summary summary;
     int exit_code;
+    mc_result *pending; /* mcw_file_check's result, until mcw_file_report */
+    mc_status pending_status;
     char error[256]; /* why mcw_begin refused the options */
 };
 
@@ -170,8 +196,8 @@ static int parse_options(mcw_run *r, const cJSON *o)
     /* 2^64 itself does not convert: the largest count is UINT64_MAX */
     if (got) r->opt.max_file_bytes = d < 18446744073709551616.0 ? (uint64_t)d : UINT64_MAX;
     r->opt.skip_sha256 = get_flag(o, "no_sha256");
-    r->werror = get_flag(o, "werror");
-    r->quiet = get_flag(o, "quiet");
+    r->view.werror = get_flag(o, "werror");
+    r->view.quiet = get_flag(o, "quiet");
     r->skip_unrecognized = get_flag(o, "skip_unrecognized");
     return parse_severities(r, o);
 }
@@ -179,8 +205,12 @@ static int parse_options(mcw_run *r, const cJSON *o)
 static int start_report(mcw_run *r)
 {
     if (!(r->out = open_memstream(&r->text, &r->len))) return -1;
-    if (r->output == OUT_JSON) return (r->json = mc_json_report_begin(r->out, &r->opt, cJSON_CreateNull())) ? 0 : -1;
-    if (r->output == OUT_SARIF) return (r->sarif = mc_sarif_begin(r->out, r->sarif_flavour)) ? 0 : -1;
+    if (r->output == OUT_JSON)
+        return (r->json = mc_json_report_begin_view(r->out, &r->opt, cJSON_CreateNull(), &r->view)) ? 0 : -1;
+    if (r->output == OUT_SARIF) {
+        if (!(r->sarif = mc_sarif_begin(r->out, r->sarif_flavour))) return -1;
+        mc_sarif_set_view(r->sarif, &r->view);
+    }
     return 0;
 }
 
@@ -192,6 +222,7 @@ EMSCRIPTEN_KEEPALIVE mcw_run *mcw_begin(const char *options_json)
     if (!r) return NULL;
     mc_options_init(&r->opt);
     r->output = OUT_JSON;
+    r->view.min_severity = MC_SEVERITY_HINT;
     if (!(r->severity = mc_severity_map_new())) {
         free(r);
         return NULL;
@@ -218,43 +249,61 @@ static void report(mcw_run *r, const char *path, int from_walk, const mc_result 
         r->summary.skipped++;
         return;
     }
-    mc_summary_add(&r->summary, res, st);
+    mc_summary_add_view(&r->summary, res, st, &r->view);
     if (st == MC_ERR_IO) raise_exit(r, EXIT_UNREADABLE);
-    else if (!mc_result_valid(res) || (r->werror && res->counts[MC_SEVERITY_WARNING] > 0))
-        raise_exit(r, EXIT_INVALID);
+    else if (!mc_report_passes(res, &r->view)) raise_exit(r, EXIT_INVALID);
     int rc = 0;
     if (r->output == OUT_JSON) rc = mc_json_report_file(r->json, res, path, st);
     else if (r->output == OUT_SARIF) rc = mc_sarif_file(r->sarif, res, path, st);
-    else if (st != MC_ERR_IO) mc_report_file_text(r->out, res, path, r->quiet);
+    else if (st != MC_ERR_IO) mc_report_file_text_view(r->out, res, path, &r->view);
     if (rc != 0) raise_exit(r, EXIT_UNREADABLE);
 }
 
-/* One file's bytes. sha256: 32 bytes from the platform, or NULL. Returns
- * the file's verdict: 0 valid, 1 invalid, -1 out of memory or a run that
- * refused its options. */
-EMSCRIPTEN_KEEPALIVE int mcw_file(mcw_run *r, const uint8_t *data, size_t size, const char *path,
-                                  const uint8_t *sha256, int from_walk)
+/* One file in two steps, for the platform's hash to run while the file is
+ * validated (as the command hashes on a second thread): mcw_file_check
+ * validates and keeps the result; mcw_file_report adds the hash (32 bytes,
+ * or NULL) and reports it under path. check returns the verdict: 0 valid,
+ * 1 invalid, -1 out of memory or a run that refused its options (nothing
+ * to report then). */
+EMSCRIPTEN_KEEPALIVE int mcw_file_check(mcw_run *r, const uint8_t *data, size_t size)
 {
     if (r->error[0]) return -1;
+    mc_result_free(r->pending);
+    r->pending = NULL;
     mc_options opt = r->opt;
     /* the library has no hash of its own here: it comes from the caller */
     opt.skip_sha256 = 1;
-    mc_result *res = NULL;
-    mc_status st = mc_validate_memory(data, size, &opt, &res);
-    if (!res) {
+    r->pending_status = mc_validate_memory(data, size, &opt, &r->pending);
+    if (!r->pending) {
         raise_exit(r, EXIT_UNREADABLE);
         return -1;
     }
+    return mc_result_valid(r->pending) ? 0 : 1;
+}
+
+EMSCRIPTEN_KEEPALIVE int mcw_file_report(mcw_run *r, const char *path, const uint8_t *sha256, int from_walk)
+{
+    mc_result *res = r->pending;
+    if (!res) return -1;
+    r->pending = NULL;
     mc_options eff;
     mc_options_effective(&r->opt, &eff);
     /* as the library hashes: not a file refused for its size */
-    if (sha256 && !r->opt.skip_sha256 && r->output != OUT_TEXT && size <= eff.max_file_bytes) {
+    if (sha256 && !r->opt.skip_sha256 && r->output != OUT_TEXT && res->size <= eff.max_file_bytes) {
         memcpy(res->sha256, sha256, sizeof res->sha256);
         res->hashed = 1;
     }
-    int verdict = mc_result_valid(res) ? 0 : 1;
-    report(r, path, from_walk, res, st);
+    report(r, path, from_walk, res, r->pending_status);
     mc_result_free(res);
+    return 0;
+}
+
+/* Both steps, the hash known beforehand. */
+EMSCRIPTEN_KEEPALIVE int mcw_file(mcw_run *r, const uint8_t *data, size_t size, const char *path,
+                                  const uint8_t *sha256, int from_walk)
+{
+    int verdict = mcw_file_check(r, data, size);
+    if (verdict >= 0) mcw_file_report(r, path, sha256, from_walk);
     return verdict;
 }
 
@@ -294,7 +343,7 @@ EMSCRIPTEN_KEEPALIVE const char *mcw_end(mcw_run *r)
     if (r->output == OUT_JSON) rc = mc_json_report_end(r->json, &r->summary);
     else if (r->output == OUT_SARIF)
         rc = mc_sarif_end(r->sarif, &r->summary, &r->opt, cJSON_CreateNull(), r->exit_code);
-    else if (!r->quiet || r->summary.files > 1) mc_report_summary_text(r->out, &r->summary);
+    else if (!r->view.quiet || r->summary.files > 1) mc_report_summary_text_view(r->out, &r->summary, &r->view);
     r->json = NULL;
     r->sarif = NULL;
     if (rc != 0) raise_exit(r, EXIT_UNREADABLE);
@@ -327,6 +376,7 @@ EMSCRIPTEN_KEEPALIVE void mcw_free(mcw_run *r)
         fclose(r->out);
     }
     free(r->text);
+    mc_result_free(r->pending);
     mc_severity_map_free(r->severity);
     free(r);
 }
@@ -339,4 +389,162 @@ EMSCRIPTEN_KEEPALIVE char *mcw_catalog(void)
     char *s = j ? cJSON_Print(j) : NULL;
     cJSON_Delete(j);
     return s;
+}
+
+/* ---- inspection ---- */
+
+struct mcw_inspect {
+    uint8_t *data; /* the file's bytes: mc_inspect reads them until freed */
+    mc_inspect *in;
+    mc_status status;
+    char *text, *err; /* the last report and its refusal, NUL-terminated */
+};
+
+/* format: "" or NULL to detect, else a name as --format takes. NULL when
+ * out of memory or for an unknown format; data is freed then too. */
+EMSCRIPTEN_KEEPALIVE mcw_inspect *mcw_inspect_open(uint8_t *data, size_t size, const char *format)
+{
+    mcw_inspect *w = calloc(1, sizeof *w);
+    mc_options opt;
+    mc_options_init(&opt);
+    if (format && format[0]) {
+        int f = mc_format_parse(format);
+        if (f <= 0) {
+            free(w);
+            w = NULL;
+        } else {
+            opt.format = (mc_format)f;
+        }
+    }
+    if (!w) {
+        free(data);
+        return NULL;
+    }
+    w->data = data;
+    w->status = mc_inspect_memory(data, size, &opt, &w->in);
+    return w;
+}
+
+/* 0 (MC_OK) when the file could be inspected; otherwise the tree is empty
+ * and the CLI says mc_strerror's text. */
+EMSCRIPTEN_KEEPALIVE int mcw_inspect_status(const mcw_inspect *w)
+{
+    return w->in ? (int)w->status : (int)MC_ERR_NOMEM;
+}
+
+EMSCRIPTEN_KEEPALIVE int mcw_inspect_valid(const mcw_inspect *w)
+{
+    return w->in && mc_result_valid(mc_inspect_result(w->in));
+}
+
+/* Runs write into fresh memory text, kept as w->text (and err as w->err). */
+static const char *capture(mcw_inspect *w, int (*write)(FILE *out, FILE *err, mcw_inspect *w, const void *arg),
+                           const void *arg, int *rc)
+{
+    free(w->text);
+    free(w->err);
+    w->text = w->err = NULL;
+    size_t n = 0, en = 0;
+    FILE *out = open_memstream(&w->text, &n);
+    FILE *err = open_memstream(&w->err, &en);
+    if (!out || !err) {
+        if (out) fclose(out);
+        if (err) fclose(err);
+        return NULL;
+    }
+    *rc = write(out, err, w, arg);
+    int bad = ferror(out) | ferror(err);
+    fclose(out);
+    fclose(err);
+    return bad ? NULL : w->text;
+}
+
+struct report_args {
+    const char *path;
+    int kind, first;
+};
+
+static int write_report(FILE *out, FILE *err, mcw_inspect *w, const void *arg)
+{
+    (void)err;
+    const struct report_args *a = arg;
+    if (a->kind == 0) {
+        mc_inspect_report_text(out, w->in, a->path);
+        return 0;
+    }
+    if (mc_inspect_report_json(out, w->in, a->path, a->first) != 0) fputs("null", out);
+    return 0;
+}
+
+/* One file's report as the CLI prints it: kind 0 the text view, 1 the
+ * file's JSON object (after "\n", or ",\n" when not first). Owned by w. */
+EMSCRIPTEN_KEEPALIVE const char *mcw_inspect_report(mcw_inspect *w, const char *path, int kind, int first)
+{
+    if (!w->in) return NULL;
+    struct report_args a = {path, kind, first};
+    int rc = 0;
+    return capture(w, write_report, &a, &rc);
+}
+
+/* The JSON document's head (end 0) and tail (end 1). Static storage. */
+EMSCRIPTEN_KEEPALIVE const char *mcw_inspect_frame(int end)
+{
+    static char frame[2][128];
+    char *buf = frame[end ? 1 : 0];
+    FILE *f = fmemopen(buf, sizeof frame[0], "w");
+    if (!f) return NULL;
+    if (end) mc_inspect_report_end(f);
+    else mc_inspect_report_begin(f);
+    fclose(f);
+    return buf;
+}
+
+struct at_args {
+    const char *path, *at;
+};
+
+static int write_at(FILE *out, FILE *err, mcw_inspect *w, const void *arg)
+{
+    const struct at_args *a = arg;
+    return mc_inspect_report_at(out, err, w->in, a->path, a->at);
+}
+
+/* --at AT: the text, or NULL after a refusal (mcw_inspect_err says why). */
+EMSCRIPTEN_KEEPALIVE const char *mcw_inspect_at_text(mcw_inspect *w, const char *path, const char *at)
+{
+    if (!w->in) return NULL;
+    struct at_args a = {path, at};
+    int rc = 0;
+    const char *t = capture(w, write_at, &a, &rc);
+    return rc == 0 ? t : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *mcw_inspect_err(const mcw_inspect *w)
+{
+    return w->err ? w->err : "";
+}
+
+/* AT as --at takes it: an object (path, node, field, value, record), or
+ * "null" for a byte outside its space or AT that names no byte. */
+EMSCRIPTEN_KEEPALIVE const char *mcw_inspect_at_json(mcw_inspect *w, const char *at)
+{
+    if (!w->in) return NULL;
+    uint32_t space;
+    uint64_t off;
+    cJSON *j = mc_inspect_parse_at(w->in, at, &space, &off) == 0 ? mc_inspect_at_json(w->in, space, off)
+                                                                  : cJSON_CreateNull();
+    free(w->text);
+    w->text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    return w->text;
+}
+
+EMSCRIPTEN_KEEPALIVE void mcw_inspect_free(mcw_inspect *w)
+{
+    if (!w) return;
+    mc_inspect_free(w->in);
+    free(w->data);
+    free(w->text);
+    free(w->err);
+    free(w);
 }
