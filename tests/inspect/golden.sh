@@ -17,6 +17,7 @@ files=(
     corpus/aamf/valid/legacy_1_bone.aamf
     corpus/e3d/valid/cube3_spec_lzma_444.e3d
     corpus/e3d/invalid/truncated.e3d
+    corpus/e3d/valid/animated.e3d
     corpus/nlm/valid/animated_zero_channels.nlm
 )
 tmp=$(mktemp -d)

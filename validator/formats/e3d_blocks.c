@@ -1246,6 +1246,8 @@ static bool enter_track(e3d *v, const e3d_blk *b, size_t *skip)
     v->track.keys = keys;
     v->track.target = false;
     v->c->info->keyframes += keys;
+    v->anim.tracks++;
+    v->anim.keys += keys;
     *skip = (size_t)prefix;
     const uint8_t *spec_frames = b->p + 4, *code_frames = b->p + 5;
     uint8_t spec_loop = b->p[4 + 4 * (size_t)keys], code_loop = b->p[4];
@@ -1529,6 +1531,18 @@ void e3d_leave(e3d *v, size_t fi)
         if (!v->track.target) {
             mc_instance *in = e3d_emit_frame(v, MC_E3D_TRACK_NO_TARGET, fi, f->hdr);
             mc_msg(in, "animationTrack names no node (no nodeID or nodeName block)");
+        }
+        break;
+    case C_ANIM:
+        if (v->c->sink) { /* inspect: its frame range, tracks and keys */
+            if (v->anim.have_frames) {
+                mc_s_u64(v->c, "start_frame", v->anim.start);
+                mc_s_u64(v->c, "end_frame", v->anim.end);
+                if (v->anim.end >= v->anim.start)
+                    mc_s_u64(v->c, "duration_frames", (uint64_t)v->anim.end - v->anim.start);
+            }
+            mc_s_u64(v->c, "tracks", v->anim.tracks);
+            mc_s_u64(v->c, "keyframes", v->anim.keys);
         }
         break;
     default: break;

@@ -144,6 +144,7 @@ typedef struct e3d_track {
 typedef struct e3d_anim {
     bool have_frames;
     uint32_t start, end;
+    uint64_t tracks, keys; /* inspect: its tracks and their key frames */
 } e3d_anim;
 
 typedef struct e3d_boneref {
