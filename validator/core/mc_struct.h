@@ -71,7 +71,9 @@ typedef struct mc_geometry {
     bool indexed_box;       /* the positions are shared: box of the referenced ones */
 } mc_geometry;
 
-void mc_sink_geometry(mc_sink *s, const mc_geometry *g);
+/* Returns the degenerate triangles it counted (0 for lines or no
+ * indices), for a module that sums them over the blocks of a mesh (E3D). */
+uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g);
 
 static inline void mc_s_enter(mc_ctx *c, const char *kind, const char *name, uint64_t offset,
                               uint64_t size)

@@ -568,17 +568,17 @@ static uint64_t index_pass(const mc_view *idx, uint64_t n, unsigned primitive, u
     return bad;
 }
 
-void mc_sink_geometry(mc_sink *s, const mc_geometry *g)
+uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g)
 {
-    if (s->skipped) return;
+    if (s->skipped) return 0;
     uint64_t npos = g->positions.width >= 3 ? view_fit(&g->positions) : 0;
     uint64_t nw = view_fit(&g->weights);
     uint64_t nidx = view_fit(&g->indices);
     uint32_t width = g->weights.width < MAX_HISTOGRAM - 1 ? g->weights.width : MAX_HISTOGRAM - 1;
-    uint64_t first = 0, count = npos > nw ? npos : nw;
+    uint64_t first = 0, count = npos > nw ? npos : nw, bad = 0;
     if (nidx) {
         uint64_t lo, hi;
-        uint64_t bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
+        bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
         if (g->primitive == 3) mc_sink_u64(s, "degenerate_triangles", bad);
         if (g->indexed_box) {
             /* shared vertices: the run from the lowest to the highest index
@@ -603,6 +603,7 @@ void mc_sink_geometry(mc_sink *s, const mc_geometry *g)
         mc_sink_u64(s, "influences_max", max);
         add_list(s, "influences_histogram", hist, width + 1);
     }
+    return g->primitive == 3 ? bad : 0;
 }
 
 /* ---- mc_inspect ---- */

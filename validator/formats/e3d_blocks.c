@@ -794,7 +794,7 @@ static void check_faces(e3d *v, const e3d_blk *b)
                          {b->p + 4, b->n - 4, 3u * (uint64_t)count, w, w == 4 ? MC_FIELD_U32 : MC_FIELD_U16, 1},
                          {NULL, 0, 0, 0, MC_FIELD_F32, 0},
                          3, false};
-        mc_sink_geometry(v->c->sink, &g);
+        v->mesh.degenerate += mc_sink_geometry(v->c->sink, &g);
     }
     v->mesh.faces += count;
     v->mesh.have_faces = true;
@@ -1502,6 +1502,7 @@ static void leave_mesh(e3d *v, size_t fi)
         mc_s_u64(v->c, "vertices", m->vertex_count);
         mc_s_u64(v->c, "faces", m->faces);
         mc_s_u64(v->c, "uv_sets", m->uv_sets);
+        if (m->have_faces) mc_s_u64(v->c, "degenerate_triangles", m->degenerate);
         if (m->have_ext) {
             mc_sink_vec(v->c->sink, "bbox_min", m->min, 3);
             mc_sink_vec(v->c->sink, "bbox_max", m->max, 3);

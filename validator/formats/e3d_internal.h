@@ -129,6 +129,7 @@ typedef struct e3d_mesh {
     unsigned uv_sets;
     mc_zero_normals zero; /* E3D_NORMAL_ZERO, reported when the mesh ends */
     e3d_loc zero_loc;
+    uint64_t degenerate; /* inspect: over the mesh's face blocks */
 } e3d_mesh;
 
 typedef struct e3d_skin_state {
