@@ -619,12 +619,22 @@ void mc_influences_add(const mc_view *w, uint32_t step, uint64_t *hist)
     if (span > w->bytes) return;
     uint64_t n = w->stride ? (w->bytes - span) / w->stride + 1 : w->count;
     if (n > w->count) n = w->count;
+    /* four histograms in turn, as weights_hist; f32 read in place */
+    uint64_t h4[4][MAX_HISTOGRAM];
+    memset(h4, 0, sizeof h4);
+    bool f32 = w->type == MC_FIELD_F32 && MC_HOST_LE;
     for (uint64_t i = 0; i < n; i++) {
         const uint8_t *p = w->p + i * w->stride;
         uint32_t k = 0;
-        for (uint32_t j = 0; j < width; j++) k += value_at(p + (uint64_t)j * step, w->type) != 0.0;
-        hist[k]++;
+        for (uint32_t j = 0; j < width; j++, p += step) {
+            float f = 0.0f;
+            if (f32) memcpy(&f, p, sizeof f);
+            k += f32 ? f != 0.0f : value_at(p, w->type) != 0.0;
+        }
+        h4[i & 3][k]++;
     }
+    for (uint32_t k = 0; k < MAX_HISTOGRAM; k++)
+        hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
 }
 
 void mc_sink_influences(mc_sink *s, const uint64_t *hist, uint32_t width)
