@@ -312,3 +312,173 @@ Test(aem2025, bc7_with_0_channels_is_one_channel_error)
     validate_model();
     expect_only(r, MC_AEM2025_TEXTURE_CHANNELS, 1, off(AEM2025B_TEXTURES, 5, 24));
 }
+
+/* ---- inspect (issue 27): the structure the 2025 walk reports ---- */
+
+static const mc_node *child(const mc_node *n, const char *name)
+{
+    for (const mc_node *k = n ? n->first_child : NULL; k; k = k->next)
+        if (strcmp(k->name, name) == 0) return k;
+    return NULL;
+}
+
+static mc_inspect *inspect_model(void)
+{
+    write_model();
+    mc_inspect *in = NULL;
+    cr_assert_eq(mc_inspect_memory(b.data, b.size, NULL, &in), MC_OK);
+    return in;
+}
+
+Test(aem2025, inspect_reports_header_sections_and_records)
+{
+    mc_inspect *in = inspect_model();
+    const mc_node *root = mc_inspect_root(in);
+    const mc_node *h = child(root, "header");
+    cr_assert_not_null(h);
+    cr_expect_eq(h->size, 52);
+    const mc_node *v = child(root, "vertices");
+    cr_assert_not_null(v);
+    cr_expect_eq(v->offset, off(AEM2025B_VERTICES, 0, 0));
+    cr_expect_eq(v->stride, 88);
+    cr_expect_eq(v->count, 8);
+    const mc_node *img = child(root, "image_buffer");
+    cr_assert_not_null(img);
+    cr_expect_eq(img->offset, off(AEM2025B_IMAGE, 0, 0));
+    cr_expect_eq(img->size, 32);
+    static const struct {
+        const char *name;
+        enum aem2025b_section s;
+        uint64_t stride;
+    } arrays[] = {{"tracks", AEM2025B_TRACKS, 16}, {"keyframes", AEM2025B_KEYFRAMES, 20}};
+    for (size_t k = 0; k < 2; k++) {
+        const mc_node *a = child(root, arrays[k].name);
+        cr_assert_not_null(a);
+        cr_expect_eq(a->offset, off(arrays[k].s, 0, 0));
+        cr_expect_eq(a->stride, arrays[k].stride);
+        cr_expect_eq(a->count, m->count[arrays[k].s]);
+    }
+    /* joints are the skeleton's bones: name and parent */
+    const mc_node *j2 = child(child(root, "joints"), "2");
+    cr_assert_not_null(j2);
+    cr_expect_str_eq(j2->kind, "bone");
+    cr_expect_eq(j2->size, 196);
+    cr_expect_str_eq(mc_node_attr(j2, "name")->s, m->joints[2].name);
+    cr_expect_eq(mc_node_attr(j2, "parent")->i, 1);
+    const mc_node *a1 = child(child(root, "animations"), "1");
+    cr_assert_not_null(a1);
+    cr_expect_str_eq(mc_node_attr(a1, "name")->s, "idle");
+    cr_expect_eq(mc_node_attr(a1, "duration")->f, 0.5);
+    cr_expect_eq(mc_node_attr(a1, "keyframes")->u, 9);
+    cr_expect_eq(mc_node_attr(a1, "rotation_keys")->u, 3);
+    const mc_node *mat1 = child(child(root, "materials"), "1");
+    cr_expect_eq(mc_node_attr(mat1, "type")->u, AEM2025B_TRANSPARENT);
+    cr_expect_eq(mc_node_attr(mat1, "pbr")->u, m->materials[1].texture[2]);
+    mc_inspect_free(in);
+}
+
+Test(aem2025, inspect_texture_has_levels_compression_and_chain_range)
+{
+    uint8_t blocks[64] = {0};
+    aem2025b_texture t = {0, 5, 3, {0, 0}, 4, AEM2025B_BC7};
+    aem2025b_add_texture(m, t, blocks, 64, NULL); /* texture 5, bytes 32..96 */
+    m->textures[4].compression = 3;
+    mc_inspect *in = inspect_model();
+    const mc_node *tex = child(mc_inspect_root(in), "textures");
+    const mc_node *t5 = child(tex, "5");
+    cr_assert_not_null(t5);
+    cr_expect_eq(mc_node_attr(t5, "width")->u, 5);
+    cr_expect_eq(mc_node_attr(t5, "height")->u, 3);
+    cr_expect_eq(mc_node_attr(t5, "mip_levels")->u, 3); /* 5x3, 2x1, 1x1 */
+    cr_expect_str_eq(mc_node_attr(t5, "compression")->s, "BC7");
+    cr_expect_eq(mc_node_attr(t5, "chain_start")->u, 32);
+    cr_expect_eq(mc_node_attr(t5, "chain_end")->u, 96);
+    /* an unknown compression: its number, and no chain */
+    const mc_node *t4 = child(tex, "4");
+    cr_expect_eq(mc_node_attr(t4, "compression")->u, 3);
+    cr_expect_null(mc_node_attr(t4, "chain_start"));
+    cr_expect_null(mc_node_attr(t4, "mip_levels"));
+    mc_inspect_free(in);
+}
+
+Test(aem2025, inspect_mesh_geometry_counts_degenerate_and_influences)
+{
+    m->indices[1] = m->indices[0]; /* mesh 0's first triangle repeats a corner */
+    m->vertices[0].joint[2] = 2;   /* vertex 0: three influences */
+    m->vertices[0].weight[0] = 0.5f;
+    m->vertices[0].weight[1] = 0.25f;
+    m->vertices[0].weight[2] = 0.25f;
+    m->vertices[5].position[2] = 7.0f;
+    mc_inspect *in = inspect_model();
+    const mc_node *meshes = child(mc_inspect_root(in), "meshes");
+    const mc_node *m0 = child(meshes, "0"), *m1 = child(meshes, "1");
+    cr_assert_not_null(m0);
+    cr_assert_not_null(m1);
+    cr_expect_eq(mc_node_attr(m0, "degenerate_triangles")->u, 1);
+    cr_expect_eq(mc_node_attr(m1, "degenerate_triangles")->u, 0);
+    const mc_attr *h = mc_node_attr(m0, "influences_histogram");
+    cr_assert_not_null(h);
+    cr_assert_eq(h->n, 5);
+    cr_expect_eq(h->list[2], 3);
+    cr_expect_eq(h->list[3], 1);
+    cr_expect_eq(mc_node_attr(m0, "influences_max")->u, 3);
+    const mc_attr *hi = mc_node_attr(m1, "bbox_max");
+    cr_assert_not_null(hi);
+    cr_expect_eq(hi->v[2], 7.0);
+    mc_inspect_free(in);
+}
+
+Test(aem2025, inspect_at_names_header_and_record_fields)
+{
+    mc_inspect *in = inspect_model();
+    static const struct {
+        enum aem2025b_section s;
+        uint64_t i, field;
+        const char *path;
+    } cases[] = {{AEM2025B_VERTICES, 0, 40, "/header/track_count"},
+                 {AEM2025B_VERTICES, 0, 48, "/header/padding"},
+                 {AEM2025B_VERTICES, 3, V_JOINTS + 4, "/vertices/3/joint_indices/1"},
+                 {AEM2025B_IMAGE, 7, 0, "/image_buffer"},
+                 {AEM2025B_TEXTURES, 2, 28, "/textures/2/compression"},
+                 {AEM2025B_MATERIALS, 1, 12, "/materials/1/type"},
+                 {AEM2025B_JOINTS, 1, 192, "/joints/1/parent"},
+                 {AEM2025B_ANIMATIONS, 0, 128, "/animations/0/duration"},
+                 {AEM2025B_TRACKS, 4, 8, "/tracks/4/rotation"},
+                 {AEM2025B_KEYFRAMES, 3, 16, "/keyframes/3/w"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        /* the header cases count from the file's start */
+        uint64_t o = cases[k].path[1] == 'h' ? cases[k].field : off(cases[k].s, cases[k].i, cases[k].field);
+        const mc_location *l = mc_inspect_at(in, 0, o);
+        cr_assert_not_null(l, "%s", cases[k].path);
+        cr_expect_str_eq(l->path, cases[k].path);
+    }
+    mc_inspect_free(in);
+}
+
+/* The sink changes nothing validation reports: the sample with each byte
+ * flipped in turn (same size, so most stay 2025 files with one damaged
+ * field) gives the same issues inspected as validated. */
+Test(aem2025, inspect_changes_no_issue_on_any_flipped_byte)
+{
+    write_model();
+    for (size_t i = 0; i < b.size; i++) {
+        b.data[i] ^= 0x81;
+        mc_inspect *in = NULL;
+        cr_assert_eq(mc_inspect_memory(b.data, b.size, NULL, &in), MC_OK, "byte %zu", i);
+        mc_result *v = validate_buf(b.data, b.size, NULL);
+        const mc_result *x = mc_inspect_result(in);
+        cr_assert_eq(x->issue_count, v->issue_count, "byte %zu", i);
+        for (size_t k = 0; k < x->issue_count; k++) {
+            const mc_issue *p = &x->issues[k], *q = &v->issues[k];
+            cr_assert_eq(p->code, q->code, "byte %zu", i);
+            cr_assert_eq(p->count, q->count, "byte %zu", i);
+            for (size_t n = 0; n < p->instance_count && n < q->instance_count; n++) {
+                cr_assert_eq(p->instances[n].offset, q->instances[n].offset, "byte %zu", i);
+                cr_assert_str_eq(p->instances[n].path, q->instances[n].path, "byte %zu", i);
+            }
+        }
+        mc_result_free(v);
+        mc_inspect_free(in);
+        b.data[i] ^= 0x81;
+    }
+}

@@ -1397,3 +1397,53 @@ Test(e3d, cube_cut_after_its_mesh_is_silent)
     r = run();
     expect_codes(r, -1);
 }
+
+/* ---- inspect (issue 27): what the mesh and animation lines carry ---- */
+
+static const mc_node *first_kind(const mc_node *n, const char *kind)
+{
+    for (const mc_node *k = n->first_child; k; k = k->next) {
+        if (strcmp(k->kind, kind) == 0) return k;
+        const mc_node *d = first_kind(k, kind);
+        if (d) return d;
+    }
+    return NULL;
+}
+
+Test(e3d, inspect_mesh_line_has_degenerate_triangles_and_influences)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_SKIN, &m);
+    cr_assert(!w.b.oom);
+    w.b.data[m.faces + 18] = 17; /* triangle 1 becomes (17, 17, 16) */
+    w.b.data[m.faces + 19] = 0;
+    mc_inspect *in = NULL;
+    cr_assert_eq(mc_inspect_memory(w.b.data, w.b.size, NULL, &in), MC_OK);
+    const mc_node *mesh = first_kind(mc_inspect_root(in), "mesh");
+    cr_assert_not_null(mesh);
+    cr_expect_eq(mc_node_attr(mesh, "degenerate_triangles")->u, 1);
+    /* the builder's weights: (255, 0) below z = 0, (128, 127) above */
+    const mc_attr *h = mc_node_attr(mesh, "influences_histogram");
+    cr_assert_not_null(h);
+    cr_assert_eq(h->n, 3);
+    cr_expect_eq(h->list[0], 0);
+    cr_expect_eq(h->list[1], 12);
+    cr_expect_eq(h->list[2], 12);
+    cr_expect_eq(mc_node_attr(mesh, "influences_max")->u, 2);
+    mc_inspect_free(in);
+}
+
+Test(e3d, inspect_animation_has_frames_tracks_and_keys)
+{
+    e3db_cube(&w, E3DB_NORMALS | E3DB_ANIMATION, &m);
+    cr_assert(!w.b.oom);
+    mc_inspect *in = NULL;
+    cr_assert_eq(mc_inspect_memory(w.b.data, w.b.size, NULL, &in), MC_OK);
+    const mc_node *a = first_kind(mc_inspect_root(in), "animation");
+    cr_assert_not_null(a);
+    cr_expect_eq(mc_node_attr(a, "start_frame")->u, 0);
+    cr_expect_eq(mc_node_attr(a, "end_frame")->u, 10);
+    cr_expect_eq(mc_node_attr(a, "duration_frames")->u, 10);
+    cr_expect_eq(mc_node_attr(a, "tracks")->u, 1);
+    cr_expect_eq(mc_node_attr(a, "keyframes")->u, 2);
+    mc_inspect_free(in);
+}

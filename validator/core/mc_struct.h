@@ -71,7 +71,22 @@ typedef struct mc_geometry {
     bool indexed_box;       /* the positions are shared: box of the referenced ones */
 } mc_geometry;
 
-void mc_sink_geometry(mc_sink *s, const mc_geometry *g);
+/* Non-zero weights per vertex: slot k counts the vertices with k (at most
+ * 16 slots of a vertex are looked at). */
+#define MC_INFLUENCE_SLOTS 17u
+
+/* For a module whose mesh has its weights in a node of their own (E3D) or
+ * between other fields (SEModel: a bone index before each weight): adds
+ * the vertices of a weights view to hist (MC_INFLUENCE_SLOTS entries), the
+ * slots of a vertex step bytes apart (0: packed); then mc_sink_influences
+ * puts influences_max and the histogram (width + 1 entries) on the
+ * current node, as mc_sink_geometry does. */
+void mc_influences_add(const mc_view *weights, uint32_t step, uint64_t *hist);
+void mc_sink_influences(mc_sink *s, const uint64_t *hist, uint32_t width);
+
+/* Returns the degenerate triangles it counted (0 for lines or no
+ * indices), for a module that sums them over the blocks of a mesh (E3D). */
+uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g);
 
 static inline void mc_s_enter(mc_ctx *c, const char *kind, const char *name, uint64_t offset,
                               uint64_t size)

@@ -340,10 +340,9 @@ static uint64_t view_fit(const mc_view *v)
     return fit < v->count ? fit : v->count;
 }
 
-static double view_get(const mc_view *v, uint64_t i, uint32_t k)
+static double value_at(const uint8_t *p, mc_field_type type)
 {
-    const uint8_t *p = v->p + i * v->stride + (uint64_t)k * mc_field_type_size(v->type);
-    switch (v->type) {
+    switch (type) {
     case MC_FIELD_U8: return p[0];
     case MC_FIELD_I8: return (int8_t)p[0];
     case MC_FIELD_U16: return mc_le16(p);
@@ -356,6 +355,11 @@ static double view_get(const mc_view *v, uint64_t i, uint32_t k)
     case MC_FIELD_F16: return mc_half_to_f32(mc_le16(p));
     default: return 0.0;
     }
+}
+
+static double view_get(const mc_view *v, uint64_t i, uint32_t k)
+{
+    return value_at(v->p + i * v->stride + (uint64_t)k * mc_field_type_size(v->type), v->type);
 }
 
 static uint64_t view_index(const mc_view *v, uint64_t i)
@@ -386,7 +390,7 @@ static void box_add(box *b, const double x[3])
     b->n++;
 }
 
-#define MAX_HISTOGRAM 17u
+#define MAX_HISTOGRAM MC_INFLUENCE_SLOTS
 
 /* The box of n f32 x 3 positions from p (stride apart), NaN and infinity
  * left out: one tight loop, as the validator's own. */
@@ -568,17 +572,17 @@ static uint64_t index_pass(const mc_view *idx, uint64_t n, unsigned primitive, u
     return bad;
 }
 
-void mc_sink_geometry(mc_sink *s, const mc_geometry *g)
+uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g)
 {
-    if (s->skipped) return;
+    if (s->skipped) return 0;
     uint64_t npos = g->positions.width >= 3 ? view_fit(&g->positions) : 0;
     uint64_t nw = view_fit(&g->weights);
     uint64_t nidx = view_fit(&g->indices);
     uint32_t width = g->weights.width < MAX_HISTOGRAM - 1 ? g->weights.width : MAX_HISTOGRAM - 1;
-    uint64_t first = 0, count = npos > nw ? npos : nw;
+    uint64_t first = 0, count = npos > nw ? npos : nw, bad = 0;
     if (nidx) {
         uint64_t lo, hi;
-        uint64_t bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
+        bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
         if (g->primitive == 3) mc_sink_u64(s, "degenerate_triangles", bad);
         if (g->indexed_box) {
             /* shared vertices: the run from the lowest to the highest index
@@ -596,13 +600,52 @@ void mc_sink_geometry(mc_sink *s, const mc_geometry *g)
         mc_sink_vec(s, "bbox_min", b.lo, 3);
         mc_sink_vec(s, "bbox_max", b.hi, 3);
     }
-    if (nw && width) {
-        uint32_t max = 0;
-        for (uint32_t k = 0; k <= width; k++)
-            if (hist[k]) max = k;
-        mc_sink_u64(s, "influences_max", max);
-        add_list(s, "influences_histogram", hist, width + 1);
+    if (nw && width) mc_sink_influences(s, hist, width);
+    return g->primitive == 3 ? bad : 0;
+}
+
+void mc_influences_add(const mc_view *w, uint32_t step, uint64_t *hist)
+{
+    uint32_t width = w->width < MAX_HISTOGRAM - 1 ? w->width : MAX_HISTOGRAM - 1;
+    uint64_t es = mc_field_type_size(w->type);
+    if (step <= es) {
+        uint64_t n = view_fit(w);
+        if (n && width) weights_hist(w, 0, n, width, hist);
+        return;
     }
+    /* slots step bytes apart: a vertex spans (width - 1) steps and one value */
+    if (!w->p || !w->count || !width) return;
+    uint64_t span = (uint64_t)(width - 1) * step + es;
+    if (span > w->bytes) return;
+    uint64_t n = w->stride ? (w->bytes - span) / w->stride + 1 : w->count;
+    if (n > w->count) n = w->count;
+    /* four histograms in turn, as weights_hist; f32 read in place */
+    uint64_t h4[4][MAX_HISTOGRAM];
+    memset(h4, 0, sizeof h4);
+    bool f32 = w->type == MC_FIELD_F32 && MC_HOST_LE;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *p = w->p + i * w->stride;
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < width; j++, p += step) {
+            float f = 0.0f;
+            if (f32) memcpy(&f, p, sizeof f);
+            k += f32 ? f != 0.0f : value_at(p, w->type) != 0.0;
+        }
+        h4[i & 3][k]++;
+    }
+    for (uint32_t k = 0; k < MAX_HISTOGRAM; k++)
+        hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
+}
+
+void mc_sink_influences(mc_sink *s, const uint64_t *hist, uint32_t width)
+{
+    if (s->skipped) return;
+    if (width > MC_INFLUENCE_SLOTS - 1) width = MC_INFLUENCE_SLOTS - 1;
+    uint32_t max = 0;
+    for (uint32_t k = 0; k <= width; k++)
+        if (hist[k]) max = k;
+    mc_sink_u64(s, "influences_max", max);
+    add_list(s, "influences_histogram", hist, width + 1);
 }
 
 /* ---- mc_inspect ---- */

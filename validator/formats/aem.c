@@ -143,15 +143,23 @@ static void report_size_mismatch(mc_ctx *c, const aem_file *f, const uint64_t *o
 
 static bool read_header(mc_ctx *c, aem_file *f);
 
+enum aem_layout { LAYOUT_NONE, LAYOUT_AEM1, LAYOUT_2025 };
+
+static enum aem_layout which_layout(mc_ctx *c, const aem_file *f);
+
 /* aem.md, File Header: magic, version 1, then the counts fix every section's
- * place and the size they imply. False when the header cannot be read. */
-static bool check_header(mc_ctx *c, aem_file *f)
+ * place and the size they imply, and with them the layout (LAYOUT_NONE when
+ * the header cannot be read or no layout fits). The header node stays
+ * entered until the layout is known: a 2025 file's header is 52 bytes of
+ * other fields. */
+static enum aem_layout check_header(mc_ctx *c, aem_file *f)
 {
     mc_s_enter(c, "header", "header", 0, c->size < AEM_HEADER_SIZE ? c->size : AEM_HEADER_SIZE);
     mc_s_layout(c, MC_FIELDS(header_fields));
-    bool ok = read_header(c, f);
+    enum aem_layout layout = read_header(c, f) ? which_layout(c, f) : LAYOUT_NONE;
+    if (layout == LAYOUT_2025) mc_aem2025_report_header(c);
     mc_s_leave(c);
-    return ok;
+    return layout;
 }
 
 static bool read_header(mc_ctx *c, aem_file *f)
@@ -195,8 +203,8 @@ static uint64_t distance(uint64_t end, size_t size)
  * layout whose header counts give its exact size. Both, or neither: one
  * error naming both layouts' arithmetic (for neither, in the terms of the
  * nearer one, aem1 on a tie), and no record checks, which would only add a
- * wall of follow-on errors. True when the file is aem1. */
-static bool aem1_layout(mc_ctx *c, const aem_file *f)
+ * wall of follow-on errors. */
+static enum aem_layout which_layout(mc_ctx *c, const aem_file *f)
 {
     uint64_t end2025 = 0;
     bool has2025 = mc_aem2025_implied_size(c->data, c->size, &end2025);
@@ -207,18 +215,15 @@ static bool aem1_layout(mc_ctx *c, const aem_file *f)
         mc_msg(in, "the header counts give the file size (%zu bytes) both as aem1 (40-byte header, "
                "92-byte vertices) and as the 2025 layout (52-byte header, 88-byte vertices): the layout cannot be told",
                c->size);
-        return false;
+        return LAYOUT_NONE;
     }
-    if (fits1) return true;
-    if (fits2) {
-        mc_aem2025_validate(c);
-        return false;
-    }
+    if (fits1) return LAYOUT_AEM1;
+    if (fits2) return LAYOUT_2025;
     if (has2025 && distance(end2025, c->size) < distance(f->end, c->size))
         mc_aem2025_report_size(c, f->end);
     else
         report_size_mismatch(c, f, has2025 ? &end2025 : NULL);
-    return false;
+    return LAYOUT_NONE;
 }
 
 /* ---- vertices ---- */
@@ -1091,7 +1096,9 @@ static void aem_validate(mc_ctx *c)
 {
     aem_file f;
     memset(&f, 0, sizeof f);
-    if (!check_header(c, &f) || !aem1_layout(c, &f)) return;
+    enum aem_layout layout = check_header(c, &f);
+    if (layout == LAYOUT_2025) mc_aem2025_validate(c);
+    if (layout != LAYOUT_AEM1) return;
     c->layout = "aem1";
     fill_info(c, &f);
     bool extra_same = check_vertices(c, &f);

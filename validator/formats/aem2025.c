@@ -16,6 +16,7 @@
 #include "mc_numeric.h"
 #include "mc_reader.h"
 #include "mc_rules.h"
+#include "mc_struct.h"
 
 enum {
     V_SIZE = 88,
@@ -39,7 +40,52 @@ static const uint32_t record_size[SEC_COUNT] = {V_SIZE, 4, 1, TEXTURE_SIZE, 12, 
 static const char *const section_name[SEC_COUNT] = {
     "vertices", "indices", "image buffer", "textures", "meshes", "materials",
     "joints", "animations", "tracks", "keyframes"};
+/* the sections' path segments (issue paths), in file order */
+static const char *const section_path[SEC_COUNT] = {
+    "vertices", "indices", "image_buffer", "textures", "meshes", "materials",
+    "joints", "animations", "tracks", "keyframes"};
 static const char *const channel_name[3] = {"translation", "rotation", "scale"};
+
+/* Record layouts (docs/formats/aem2025.md), for inspect: field names are
+ * the issue paths'. */
+static const mc_field header_fields[] = {
+    {"magic", MC_FIELD_STRING, 0, 3, 0},           {"version", MC_FIELD_U8, 3, 1, 0},
+    {"vertex_count", MC_FIELD_U32, 4, 1, 0},       {"index_count", MC_FIELD_U32, 8, 1, 0},
+    {"image_buffer_size", MC_FIELD_U64, 12, 1, 0}, {"texture_count", MC_FIELD_U32, 20, 1, 0},
+    {"mesh_count", MC_FIELD_U32, 24, 1, 0},        {"material_count", MC_FIELD_U32, 28, 1, 0},
+    {"joint_count", MC_FIELD_U32, 32, 1, 0},       {"animation_count", MC_FIELD_U32, 36, 1, 0},
+    {"track_count", MC_FIELD_U32, 40, 1, 0},       {"keyframe_count", MC_FIELD_U32, 44, 1, 0},
+    {"padding", MC_FIELD_U32, 48, 1, 0}};
+static const mc_field vertex_fields[] = {
+    {"position", MC_FIELD_F32, 0, 3, 0},  {"normal", MC_FIELD_F32, 12, 3, 0},
+    {"tangent", MC_FIELD_F32, 24, 3, 0},  {"bitangent", MC_FIELD_F32, 36, 3, 0},
+    {"uv", MC_FIELD_F32, 48, 2, 0},       {"joint_indices", MC_FIELD_I32, 56, 4, 1},
+    {"weights", MC_FIELD_F32, 72, 4, 1}};
+static const mc_field index_fields[] = {{"", MC_FIELD_U32, 0, 1, 0}};
+static const mc_field texture_fields[] = {
+    {"offset", MC_FIELD_U64, 0, 1, 0},  {"width", MC_FIELD_U32, 8, 1, 0},
+    {"height", MC_FIELD_U32, 12, 1, 0}, {"wrap_x", MC_FIELD_U32, 16, 1, 0},
+    {"wrap_y", MC_FIELD_U32, 20, 1, 0}, {"channels", MC_FIELD_U32, 24, 1, 0},
+    {"compression", MC_FIELD_U32, 28, 1, 0}};
+static const mc_field mesh_fields[] = {{"first_index", MC_FIELD_U32, 0, 1, 0},
+                                       {"index_count", MC_FIELD_U32, 4, 1, 0},
+                                       {"material", MC_FIELD_U32, 8, 1, 0}};
+static const mc_field material_fields[] = {
+    {"base_color", MC_FIELD_U32, 0, 1, 0}, {"normal", MC_FIELD_U32, 4, 1, 0},
+    {"pbr", MC_FIELD_U32, 8, 1, 0},        {"type", MC_FIELD_U32, 12, 1, 0}};
+static const mc_field joint_fields[] = {{"name", MC_FIELD_STRING, 0, NAME_SIZE, 0},
+                                        {"inverse_bind_matrix", MC_FIELD_F32, 128, 16, 0},
+                                        {"parent", MC_FIELD_I32, 192, 1, 0}};
+static const mc_field animation_fields[] = {{"name", MC_FIELD_STRING, 0, NAME_SIZE, 0},
+                                            {"duration", MC_FIELD_F32, 128, 1, 0}};
+static const mc_field track_fields[] = {
+    {"first_keyframe", MC_FIELD_U32, 0, 1, 0}, {"translation", MC_FIELD_U32, 4, 1, 0},
+    {"rotation", MC_FIELD_U32, 8, 1, 0},       {"scale", MC_FIELD_U32, 12, 1, 0}};
+/* a key holds a time and x, y, z, w: translation and scale keys a zero w
+ * (named as aem1's keys and as the issues name them) */
+static const mc_field keyframe_fields[] = {{"time", MC_FIELD_F32, 0, 1, 0},
+                                           {"rotation", MC_FIELD_F32, 4, 3, 0},
+                                           {"w", MC_FIELD_F32, 16, 1, 0}};
 
 typedef struct aem_file {
     uint64_t count[SEC_COUNT]; /* all u32 but the image buffer's u64 */
@@ -84,7 +130,7 @@ void mc_aem2025_report_size(mc_ctx *c, uint64_t aem1_end)
     int s = SEC_COUNT - 1;
     while (s > 0 && f.offset[s] > c->size) s--;
     char path[32];
-    snprintf(path, sizeof path, "/%s", s == SEC_IMAGE ? "image_buffer" : section_name[s]);
+    snprintf(path, sizeof path, "/%s", section_path[s]);
     mc_truncated(c, MC_AEM_TRUNCATED, path,
                  "file ends inside the %s section (%" PRIu64 " x %" PRIu32 " bytes from 0x%" PRIx64
                  "): as the 2025 layout the header counts imply %" PRIu64 " bytes, file has %zu (as aem1 they imply %" PRIu64 " bytes)",
@@ -466,10 +512,10 @@ static aem_texture read_texture(const mc_ctx *c, const aem_file *f, uint64_t i)
  * 1x1, each half the previous (floor, at least 1); an uncompressed level is
  * w x h x channels bytes, a BC5 or BC7 level 16 bytes per 4x4 block. False
  * on overflow. At most 64 levels: each halves the larger side. */
-static bool mip_chain_size(const aem_texture *t, uint64_t *size)
+static bool mip_chain_size(const aem_texture *t, uint64_t *size, unsigned *levels)
 {
     uint64_t w = t->width, h = t->height, total = 0;
-    for (;;) {
+    for (*levels = 1;; ++*levels) {
         uint64_t level;
         if (t->compression == 0) {
             if (!mc_mul_u64(w * h, t->channels, &level)) return false; /* w*h < 2^64 */
@@ -528,7 +574,8 @@ static bool check_texture(mc_ctx *c, const aem_file *f, uint64_t i, extent *e)
     }
     if (!compression_ok || (t.compression == 0 && !channels_ok)) return false;
     uint64_t size = 0, end;
-    bool sized = mip_chain_size(&t, &size);
+    unsigned levels;
+    bool sized = mip_chain_size(&t, &size, &levels);
     if (!sized || !mc_add_u64(t.offset, size, &end) || end > f->count[SEC_IMAGE]) {
         char bytes[32];
         if (sized) snprintf(bytes, sizeof bytes, "%" PRIu64, size);
@@ -542,6 +589,35 @@ static bool check_texture(mc_ctx *c, const aem_file *f, uint64_t i, extent *e)
     }
     *e = (extent){t.offset, end, i};
     return true;
+}
+
+/* inspect: one texture, its size, MIP levels, compression and, when it
+ * can be computed, the byte range of its chain in the image buffer */
+static void report_texture(mc_ctx *c, const aem_file *f, uint64_t i)
+{
+    static const char *const compression[3] = {"none", "BC5", "BC7"};
+    aem_texture t = read_texture(c, f, i);
+    mc_s_enter_index(c, "texture", i, at(f, SEC_TEXTURES, i), TEXTURE_SIZE);
+    mc_s_layout(c, MC_FIELDS(texture_fields));
+    mc_s_u64(c, "width", t.width);
+    mc_s_u64(c, "height", t.height);
+    mc_s_u64(c, "channels", t.channels);
+    if (t.compression <= 2) {
+        const char *name = compression[t.compression];
+        mc_s_str(c, "compression", (const uint8_t *)name, strlen(name));
+    } else {
+        mc_s_u64(c, "compression", t.compression);
+    }
+    uint64_t size, end;
+    unsigned levels;
+    bool sizable = t.width && t.height && t.compression <= 2 &&
+                   (t.compression != 0 || (t.channels >= 1 && t.channels <= 4));
+    if (sizable && mip_chain_size(&t, &size, &levels)) {
+        mc_s_u64(c, "mip_levels", levels);
+        mc_s_u64(c, "chain_start", t.offset);
+        if (mc_add_u64(t.offset, size, &end)) mc_s_u64(c, "chain_end", end);
+    }
+    mc_s_leave(c);
 }
 
 static int compare_extent(const void *a, const void *b)
@@ -594,14 +670,41 @@ static void check_textures(mc_ctx *c, const aem_file *f)
         return;
     }
     size_t fitting = 0;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         if (check_texture(c, f, i, &e[fitting])) fitting++;
+        if (c->sink) report_texture(c, f, i);
+    }
     /* a chain that does not fit is reported; with one, coverage means little */
     if (fitting == n) check_image_coverage(c, f, e, fitting);
     free(e);
 }
 
 /* ---- meshes and materials ---- */
+
+/* inspect: one mesh record, its counts and geometry (the box of the run of
+ * shared vertices it uses, its degenerate triangles, its influences) */
+static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first,
+                        uint32_t count, uint32_t material, bool in_range)
+{
+    mc_s_enter_index(c, "mesh", m, at(f, SEC_MESHES, m), 12);
+    mc_s_layout(c, MC_FIELDS(mesh_fields));
+    mc_s_u64(c, "indices", count);
+    mc_s_u64(c, "triangles", count / 3);
+    mc_s_u64(c, "material", material);
+    if (in_range) {
+        /* the sections lie inside the file (the size matched) */
+        const uint8_t *base = c->data + f->offset[SEC_VERTICES];
+        uint64_t n = f->count[SEC_VERTICES], vbytes = n * V_SIZE;
+        mc_geometry g = {
+            {base, vbytes, n, V_SIZE, MC_FIELD_F32, 3},
+            {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
+             MC_FIELD_U32, 1},
+            {base + 72, vbytes >= 72 ? vbytes - 72 : 0, n, V_SIZE, MC_FIELD_F32, 4},
+            3, true};
+        mc_sink_geometry(c->sink, &g);
+    }
+    mc_s_leave(c);
+}
 
 static void check_meshes(mc_ctx *c, const aem_file *f)
 {
@@ -611,8 +714,10 @@ static void check_meshes(mc_ctx *c, const aem_file *f)
         uint32_t first = mc_read_u32(&r), count = mc_read_u32(&r), material = mc_read_u32(&r);
         if (r.fail) return;
         uint64_t off = at(f, SEC_MESHES, m);
+        bool in_range = (uint64_t)first + count <= f->count[SEC_INDICES];
+        if (c->sink) report_mesh(c, f, m, first, count, material, in_range);
         /* Mesh Section: a range of indices in the index section */
-        if ((uint64_t)first + count > f->count[SEC_INDICES]) {
+        if (!in_range) {
             mc_instance *in = mc_emit(c, MC_AEM2025_MESH_RANGE, off);
             mc_path(in, "/meshes/%" PRIu64 "/first_index", m);
             mc_msg(in, "mesh %" PRIu64 ": indices [%" PRIu32 ", %" PRIu64 ") exceed the index count %" PRIu64,
@@ -664,6 +769,13 @@ static void check_materials(mc_ctx *c, const aem_file *f)
         uint32_t type = mc_read_u32(&r);
         if (r.fail) return;
         uint64_t off = at(f, SEC_MATERIALS, m);
+        if (c->sink) {
+            mc_s_enter_index(c, "material", m, off, 16);
+            mc_s_layout(c, MC_FIELDS(material_fields));
+            for (int s = 0; s < 3; s++) mc_s_u64(c, slot[s], tex[s]);
+            mc_s_u64(c, "type", type);
+            mc_s_leave(c);
+        }
         for (int s = 0; s < 3; s++) {
             uint64_t soff = off + 4u * (unsigned)s;
             if (tex[s] < f->count[SEC_TEXTURES]) {
@@ -816,6 +928,12 @@ static void check_joints(mc_ctx *c, const aem_file *f)
         parent[i] = mc_read_i32(&r);
         if (r.fail || !name) break; /* unreachable: the section lies in the file */
         uint64_t off = at(f, SEC_JOINTS, i);
+        /* inspect: a joint is a bone of the skeleton tree */
+        mc_s_enter_index(c, "bone", i, off, JOINT_SIZE);
+        mc_s_layout(c, MC_FIELDS(joint_fields));
+        mc_s_str(c, "name", name, NAME_SIZE);
+        mc_s_i64(c, "parent", parent[i]);
+        mc_s_leave(c);
         check_name(c, off, name, "joints", i);
         check_joint_matrix(c, off + 128, i, m);
     }
@@ -952,6 +1070,31 @@ static void check_animation_keys(mc_ctx *c, const aem_file *f, uint64_t a, const
     }
 }
 
+/* inspect: one animation, its duration and, when the track count lets
+ * its tracks be found (joints x animations), its keys per channel */
+static void report_animation(mc_ctx *c, const aem_file *f, uint64_t a, const uint8_t *name,
+                             float duration, bool tracks_ok)
+{
+    uint64_t joints = f->count[SEC_JOINTS];
+    mc_s_enter_index(c, "animation", a, at(f, SEC_ANIMATIONS, a), ANIMATION_SIZE);
+    mc_s_layout(c, MC_FIELDS(animation_fields));
+    mc_s_str(c, "name", name, NAME_SIZE);
+    mc_s_f64(c, "duration", duration);
+    mc_s_u64(c, "channels", 3u * joints);
+    if (tracks_ok) {
+        uint64_t keys[3] = {0, 0, 0};
+        for (uint64_t j = 0; j < joints; j++) {
+            aem_track k = read_track(c, f, a * joints + j);
+            for (int ch = 0; ch < 3; ch++) keys[ch] += k.count[ch];
+        }
+        /* attribute keys are kept by pointer: literals */
+        static const char *const key_name[3] = {"translation_keys", "rotation_keys", "scale_keys"};
+        mc_s_u64(c, "keyframes", keys[0] + keys[1] + keys[2]);
+        for (int ch = 0; ch < 3; ch++) mc_s_u64(c, key_name[ch], keys[ch]);
+    }
+    mc_s_leave(c);
+}
+
 static void check_animations(mc_ctx *c, const aem_file *f)
 {
     uint64_t joints = f->count[SEC_JOINTS], anims = f->count[SEC_ANIMATIONS], expect;
@@ -968,6 +1111,7 @@ static void check_animations(mc_ctx *c, const aem_file *f)
         float duration = mc_read_f32(&r);
         if (r.fail || !name) return;
         uint64_t off = at(f, SEC_ANIMATIONS, a);
+        if (c->sink) report_animation(c, f, a, name, duration, tracks_ok);
         check_name(c, off, name, "animations", a);
         key_scope s = {a, 0, duration, isfinite(duration) && duration > 0.0f, 0};
         if (!s.duration_ok) {
@@ -996,6 +1140,40 @@ static void fill_info(mc_ctx *c, const aem_file *f)
     i->keyframes = f->count[SEC_KEYFRAMES];
 }
 
+/* inspect: a section of records entered one by one by its check */
+static void enter_section(mc_ctx *c, const aem_file *f, enum section s)
+{
+    mc_s_enter(c, "section", section_path[s], f->offset[s], f->count[s] * record_size[s]);
+    mc_s_u64(c, "count", f->count[s]);
+}
+
+/* inspect: the sections checked element by element or through others
+ * (vertices, indices, the image bytes through the textures, tracks and
+ * keyframes through the animations): one node each, no record entered */
+static void report_arrays(mc_ctx *c, const aem_file *f, size_t from, size_t to)
+{
+    static const struct {
+        enum section s;
+        const mc_field *fields;
+        size_t n;
+    } arrays[] = {{SEC_VERTICES, MC_FIELDS(vertex_fields)},
+                  {SEC_INDICES, MC_FIELDS(index_fields)},
+                  {SEC_IMAGE, NULL, 0},
+                  {SEC_TRACKS, MC_FIELDS(track_fields)},
+                  {SEC_KEYFRAMES, MC_FIELDS(keyframe_fields)}};
+    for (size_t k = from; k < to; k++) {
+        enum section s = arrays[k].s;
+        if (s == SEC_IMAGE) {
+            /* bytes, not records: the textures' chains say whose they are */
+            mc_s_enter(c, "section", section_path[s], f->offset[s], f->count[s]);
+            mc_s_leave(c);
+            continue;
+        }
+        mc_s_array(c, section_path[s], f->offset[s], f->count[s], record_size[s], arrays[k].fields,
+                   arrays[k].n);
+    }
+}
+
 void mc_aem2025_validate(mc_ctx *c)
 {
     aem_file f;
@@ -1006,9 +1184,28 @@ void mc_aem2025_validate(mc_ctx *c)
     check_padding(c);
     check_vertices(c, &f);
     check_indices(c, &f);
+    if (c->sink) report_arrays(c, &f, 0, 3);
+    enter_section(c, &f, SEC_TEXTURES);
     check_textures(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_MESHES);
     check_meshes(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_MATERIALS);
     check_materials(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_JOINTS);
     check_joints(c, &f);
+    mc_s_leave(c);
+    enter_section(c, &f, SEC_ANIMATIONS);
     check_animations(c, &f);
+    mc_s_leave(c);
+    if (c->sink) report_arrays(c, &f, 3, 5);
+}
+
+void mc_aem2025_report_header(mc_ctx *c)
+{
+    if (!c->sink) return;
+    mc_sink_end(c->sink, MC_AEM2025_HEADER_SIZE);
+    mc_sink_layout(c->sink, MC_FIELDS(header_fields));
 }

@@ -31,4 +31,8 @@ void mc_aem2025_report_size(mc_ctx *c, uint64_t aem1_end);
  * already checked); sets c->layout to "2025". */
 void mc_aem2025_validate(mc_ctx *c);
 
+/* inspect: the current node is the header of a 2025 file; give it the
+ * 2025 size and fields (a no-op without a sink). */
+void mc_aem2025_report_header(mc_ctx *c);
+
 #endif

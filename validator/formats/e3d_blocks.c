@@ -529,6 +529,24 @@ static void extend_chunk(e3d *v, const uint8_t *p, size_t stride, uint32_t v0, u
     m->have_ext = true;
 }
 
+/* inspect: the non-zero weights per vertex of the bone-weight attributes
+ * among e[0..n) (k IDs, then k u8 weights), added to the mesh's histogram */
+static void sum_influences(e3d *v, const e3d_blk *b, const ientry *e, size_t n, size_t first,
+                           size_t stride, uint32_t count)
+{
+    e3d_mesh *m = &v->mesh;
+    for (size_t i = 0; i < n; i++) {
+        if (!bone_weights(e[i].type) || e[i].size < 2) continue;
+        unsigned k = e[i].size / 2;
+        size_t at = first + e[i].offset + k;
+        if (count == 0 || at >= b->n) continue;
+        mc_view w = {b->p + at, b->n - at, count, stride, MC_FIELD_U8, k};
+        mc_influences_add(&w, 0, m->influences);
+        if (k > m->influence_width) m->influence_width = k;
+        m->weight_sets++;
+    }
+}
+
 /* check_element over vertices [0, count) of the attributes e[0..n), vertex
  * by vertex as before; the element of vertex vi, attribute i is at payload
  * byte first + vi * stride + e[i].offset, which the callers' size checks
@@ -543,6 +561,7 @@ static void check_vertices(e3d *v, const e3d_blk *b, const ientry *e, size_t n, 
     for (size_t i = 0; i < n; i++)
         positions += clean_kind(e[i].type) == CK_POS32 || clean_kind(e[i].type) == CK_POS64;
     bool eligible = positions <= 1;
+    if (v->c->sink) sum_influences(v, b, e, n, first, stride, count);
     for (uint32_t c0 = 0; c0 < count;) {
         uint32_t len = count - c0 < CLEAN_CHUNK ? count - c0 : CLEAN_CHUNK;
         const uint8_t *base = b->p + first + (size_t)c0 * stride;
@@ -794,7 +813,7 @@ static void check_faces(e3d *v, const e3d_blk *b)
                          {b->p + 4, b->n - 4, 3u * (uint64_t)count, w, w == 4 ? MC_FIELD_U32 : MC_FIELD_U16, 1},
                          {NULL, 0, 0, 0, MC_FIELD_F32, 0},
                          3, false};
-        mc_sink_geometry(v->c->sink, &g);
+        v->mesh.degenerate += mc_sink_geometry(v->c->sink, &g);
     }
     v->mesh.faces += count;
     v->mesh.have_faces = true;
@@ -1246,6 +1265,8 @@ static bool enter_track(e3d *v, const e3d_blk *b, size_t *skip)
     v->track.keys = keys;
     v->track.target = false;
     v->c->info->keyframes += keys;
+    v->anim.tracks++;
+    v->anim.keys += keys;
     *skip = (size_t)prefix;
     const uint8_t *spec_frames = b->p + 4, *code_frames = b->p + 5;
     uint8_t spec_loop = b->p[4 + 4 * (size_t)keys], code_loop = b->p[4];
@@ -1500,10 +1521,12 @@ static void leave_mesh(e3d *v, size_t fi)
         mc_s_u64(v->c, "vertices", m->vertex_count);
         mc_s_u64(v->c, "faces", m->faces);
         mc_s_u64(v->c, "uv_sets", m->uv_sets);
+        if (m->have_faces) mc_s_u64(v->c, "degenerate_triangles", m->degenerate);
         if (m->have_ext) {
             mc_sink_vec(v->c->sink, "bbox_min", m->min, 3);
             mc_sink_vec(v->c->sink, "bbox_max", m->max, 3);
         }
+        if (m->weight_sets == 1) mc_sink_influences(v->c->sink, m->influences, m->influence_width);
     }
 }
 
@@ -1529,6 +1552,18 @@ void e3d_leave(e3d *v, size_t fi)
         if (!v->track.target) {
             mc_instance *in = e3d_emit_frame(v, MC_E3D_TRACK_NO_TARGET, fi, f->hdr);
             mc_msg(in, "animationTrack names no node (no nodeID or nodeName block)");
+        }
+        break;
+    case C_ANIM:
+        if (v->c->sink) { /* inspect: its frame range, tracks and keys */
+            if (v->anim.have_frames) {
+                mc_s_u64(v->c, "start_frame", v->anim.start);
+                mc_s_u64(v->c, "end_frame", v->anim.end);
+                if (v->anim.end >= v->anim.start)
+                    mc_s_u64(v->c, "duration_frames", (uint64_t)v->anim.end - v->anim.start);
+            }
+            mc_s_u64(v->c, "tracks", v->anim.tracks);
+            mc_s_u64(v->c, "keyframes", v->anim.keys);
         }
         break;
     default: break;

@@ -12,6 +12,7 @@
 
 #include "mc_check.h"
 #include "mc_reader.h"
+#include "mc_struct.h"
 
 #define E3D_HEADER 6u                /* u16 type, u32 length (length includes the header) */
 #define E3D_PATH 96u                 /* = sizeof mc_instance.path */
@@ -129,6 +130,11 @@ typedef struct e3d_mesh {
     unsigned uv_sets;
     mc_zero_normals zero; /* E3D_NORMAL_ZERO, reported when the mesh ends */
     e3d_loc zero_loc;
+    uint64_t degenerate; /* inspect: over the mesh's face blocks */
+    /* inspect: vertices by non-zero weights, of its bone-weight attributes
+     * (shown when there is one: across weight sets they would add up) */
+    uint64_t influences[MC_INFLUENCE_SLOTS];
+    unsigned weight_sets, influence_width;
 } e3d_mesh;
 
 typedef struct e3d_skin_state {
@@ -144,6 +150,7 @@ typedef struct e3d_track {
 typedef struct e3d_anim {
     bool have_frames;
     uint32_t start, end;
+    uint64_t tracks, keys; /* inspect: its tracks and their key frames */
 } e3d_anim;
 
 typedef struct e3d_boneref {

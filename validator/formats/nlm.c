@@ -228,6 +228,10 @@ static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
         return false;
     f->duration = mc_read_f32(r);
     f->ticks = mc_read_i32(r);
+    if (emit && c->sink) { /* inspect: on the /animation section */
+        mc_s_f64(c, "duration", f->duration);
+        mc_s_i64(c, "ticks_per_second", f->ticks);
+    }
     if (!walk_count(c, r, &f->info_count, NLM_BONE_INFO_SIZE, emit, "/animation/bone_info",
                     "bone info entries"))
         return false;
@@ -237,9 +241,17 @@ static bool walk_animation(mc_ctx *c, mc_reader *r, bool emit, nlm_file *f)
                     "/animation/channels", "bone map entries"))
         return false;
     f->channel_off = r->pos;
+    uint64_t keys[KEY_KINDS] = {0, 0, 0};
     for (uint32_t i = 0; i < f->channel_count; i++) {
         nlm_channel ch;
         if (!walk_channel(c, r, i, emit, &ch)) return false;
+        for (int k = 0; k < KEY_KINDS; k++) keys[k] += ch.count[k];
+    }
+    if (emit && c->sink) {
+        /* attribute keys are kept by pointer: literals */
+        static const char *const attr[KEY_KINDS] = {"position_keys", "rotation_keys", "scale_keys"};
+        mc_s_u64(c, "channels", f->channel_count);
+        for (int k = 0; k < KEY_KINDS; k++) mc_s_u64(c, attr[k], keys[k]);
     }
     f->node_count_off = r->pos;
     if (!walk_count(c, r, &f->node_count, NLM_NODE_HEADER_SIZE, emit, "/animation/nodes",

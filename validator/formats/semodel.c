@@ -1492,9 +1492,15 @@ static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const s
         mc_s_array(c, "vertices", at, v, 4, MC_FIELDS(color_fields));
         at += 4 * v;
     }
+    uint64_t hist[MC_INFLUENCE_SLOTS] = {0};
     if (inf) {
-        mc_s_array(c, "vertices", at, v, (uint64_t)inf * (f->bone_w + 4u), NULL, 0);
-        at += (uint64_t)inf * (f->bone_w + 4u) * v;
+        uint64_t record = (uint64_t)inf * (f->bone_w + 4u);
+        mc_s_array(c, "vertices", at, v, record, NULL, 0);
+        /* each weight (f32) follows its bone index */
+        mc_view w = {p + (at - r->pos) + f->bone_w, v ? (size_t)(record * v - f->bone_w) : 0, v, record,
+                     MC_FIELD_F32, inf};
+        mc_influences_add(&w, f->bone_w + 4u, hist);
+        at += record * v;
     }
     unsigned fw = m->face_w == 1 ? 0 : m->face_w == 2 ? 1 : 2;
     mc_s_array(c, "faces", at, m->faces, 3u * m->face_w, face_fields[fw], 1);
@@ -1506,6 +1512,7 @@ static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const s
                      {NULL, 0, 0, 0, MC_FIELD_F32, 0},
                      3, false};
     mc_sink_geometry(c->sink, &g);
+    if (inf) mc_sink_influences(c->sink, hist, inf);
 }
 
 /* semodel.md, SEModel_MeshData (draft); docs/formats/semodel.md (2018). */
