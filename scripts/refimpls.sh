@@ -621,12 +621,29 @@ certify() { # IMPL DIR JOBS TIMEOUT
     layout=$(layout_of "$impl")
     [ -z "$layout" ] || corpus=(--corpus "$(layout_corpus "$layout" "$out/$impl/corpus-$layout")")
     [ "${loader[0]}" != --exporter ] || corpus=()
-    local rc=0
-    env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
+    local rc=0 display=MCC_DISPLAY= xvfb=
+    # The converter needs an X server. Certify's sandbox gives each case a
+    # read-only /tmp, where Xvfb could not create its socket: one server is
+    # started here, outside, for the whole run, and its display handed in by
+    # the one variable kind the sandbox keeps (MCC_*); cases connect to its
+    # socket in /tmp/.X11-unix, which a read-only view still lets them reach.
+    if [ "$impl" = aem-converter ]; then
+        local fifo n
+        fifo=$(mktemp -u "${TMPDIR:-/tmp}/mc_xvfb.XXXXXX")
+        mkfifo "$fifo" || die "aem-converter: cannot make $fifo"
+        Xvfb -displayfd 3 -screen 0 640x480x24 -nolisten tcp 3> "$fifo" 2> /dev/null &
+        xvfb=$!
+        n=$(head -n 1 < "$fifo")
+        rm -f "$fifo"
+        [ -n "$n" ] || { kill "$xvfb" 2> /dev/null; die "aem-converter: Xvfb did not start"; }
+        display=MCC_DISPLAY=:$n
+    fi
+    env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" $display \
         "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
         --jobs "$jobs" --timeout "$timeout" "${corpus[@]}" \
         --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
         --junit "$dir/$impl.junit.xml" --report /dev/null || rc=$?
+    if [ -n "$xvfb" ]; then kill "$xvfb" 2> /dev/null; wait "$xvfb" 2> /dev/null || true; fi
     [ $rc -le 1 ] || die "$impl: certify failed (exit $rc)"
     echo "refimpls: $impl: certificates in $dir/$impl.{txt,json,html,junit.xml}" >&2
 }
