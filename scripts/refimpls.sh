@@ -561,9 +561,9 @@ env_of() {
     esac
 }
 
-# Cases run at once: 2, but one for the converter (each case starts its own
-# X server with xvfb-run -a, and two starting together can pick the same
-# display, one then failing).
+# Cases run at once: 2, but one for the converter (its ASan build under
+# Mesa's software renderer takes most of a core, and all its cases share the
+# run's one X server).
 jobs_of() {
     case $1 in
     aem-converter) echo 1 ;;
