@@ -319,6 +319,8 @@ static void move_fd(int from, int to)
 
 __attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
                                                        const child_args *a);
+__attribute__((noreturn)) static void sandboxed_library_child(const runner *r, const mcc_case *c,
+                                                              const child_args *a);
 
 static void answer(int fd, const char *text);
 
@@ -382,6 +384,8 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
         _exit(127);
     }
+    if (r->loader->mode == MCC_MODE_LIBRARY && r->loader->bwrap && r->loader->self)
+        sandboxed_library_child(r, c, a);
     in_process_child(r, c, a);
 }
 
@@ -392,42 +396,114 @@ static void answer(int fd, const char *text)
     while (write(fd, text, n) < 0 && errno == EINTR) {}
 }
 
-/* The library is opened here, in the case's child, never in certify: its
- * constructors, its entry point and its exit handlers can only end this
- * process. The verdict is what was written to the answer pipe, so exit(0)
- * from a constructor, the entry point or an atexit handler cannot turn into
- * "accepted" (runner.c's classify_answer). */
-__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
-                                                       const child_args *a)
+/* Calls the entry point and answers "A" or "R" after the "L" already sent. */
+__attribute__((noreturn)) static void call_and_answer(mc_certify_load_fn fn, const char *format,
+                                                      const unsigned char *data, size_t size, int ans_fd)
 {
-    mc_certify_load_fn fn = r->loader->fn;
-    if (r->loader->mode == MCC_MODE_LIBRARY) {
-        char path[4096], msg[512];
-        library_path(r->loader->library, path, sizeof path);
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            /* dlerror begins with the path as given, raw: the reason alone */
-            const char *reason = dlerror();
-            size_t n = strlen(path);
-            if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
-            snprintf(msg, sizeof msg, "E%s", reason ? reason : "unknown reason");
-            answer(a->ans_w, msg);
-            _exit(125);
-        }
-        void *sym = dlsym(h, MC_CERTIFY_SYMBOL);
-        if (!sym) answer(a->ans_w, "N"), _exit(125);
-        memcpy(&fn, &sym, sizeof fn); /* POSIX: object to function pointer */
-    }
-    answer(a->ans_w, "L");
-    if (r->probe) _exit(0);
     char reason[512] = "";
-    int rc = fn(c->format, a->data, a->size, reason, sizeof reason);
+    int rc = fn(format, data, size, reason, sizeof reason);
     reason[sizeof reason - 1] = '\0';
-    answer(a->ans_w, rc != 0 ? "R" : "A");
+    answer(ans_fd, rc != 0 ? "R" : "A");
     if (rc != 0) dprintf(2, "rejected: %s\n", reason[0] ? reason : "(no reason given)");
     /* exit, not _exit: stdio is flushed and LeakSanitizer, when linked, checks
      * the loader's leaks (the runner's own memory is still reachable) */
     exit(rc != 0);
+}
+
+/* The library is opened here, in the case's child (forked, or re-executed
+ * in the sandbox), never in certify: its constructors, its entry point and
+ * its exit handlers can only end this process. The verdict is what was
+ * written to the answer pipe, so exit(0) from a constructor, the entry point
+ * or an atexit handler cannot turn into "accepted" (runner.c's
+ * classify_answer). */
+__attribute__((noreturn)) static void library_child(const char *library, const char *format,
+                                                    const unsigned char *data, size_t size, int ans_fd, int probe)
+{
+    char path[4096], msg[512];
+    library_path(library, path, sizeof path);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        /* dlerror begins with the path as given, raw: the reason alone */
+        const char *reason = dlerror();
+        size_t n = strlen(path);
+        if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+        snprintf(msg, sizeof msg, "E%s", reason ? reason : "unknown reason");
+        answer(ans_fd, msg);
+        _exit(125);
+    }
+    void *sym = dlsym(h, MC_CERTIFY_SYMBOL);
+    if (!sym) answer(ans_fd, "N"), _exit(125);
+    mc_certify_load_fn fn;
+    memcpy(&fn, &sym, sizeof fn); /* POSIX: object to function pointer */
+    answer(ans_fd, "L");
+    if (probe) _exit(0);
+    call_and_answer(fn, format, data, size, ans_fd);
+}
+
+__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
+                                                       const child_args *a)
+{
+    if (r->loader->mode == MCC_MODE_LIBRARY)
+        library_child(r->loader->library, c->format, a->data, a->size, a->ans_w, r->probe);
+    answer(a->ans_w, "L");
+    if (r->probe) _exit(0);
+    call_and_answer(r->loader->fn, c->format, a->data, a->size, a->ans_w);
+}
+
+/* Standard input whole, in a malloc'ed block (never NULL: "" for none). */
+static unsigned char *read_stdin(size_t *size)
+{
+    size_t cap = 65536, n = 0;
+    unsigned char *buf = malloc(cap);
+    ssize_t got;
+    while (buf && ((got = read(0, buf + n, cap - n)) > 0 || (got < 0 && errno == EINTR))) {
+        if (got > 0) n += (size_t)got;
+        if (n == cap) {
+            unsigned char *b = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!b) free(buf);
+            buf = b, cap *= 2;
+        }
+    }
+    if (!buf) dprintf(2, "certify: the library child is out of memory reading the case\n"), _exit(125);
+    *size = n;
+    return buf;
+}
+
+void mcc_library_child_main(int argc, char **argv)
+{
+    /* argv: --library-child FD PROBE FORMAT LIBRARY */
+    if (argc != 5) dprintf(2, "certify --library-child: internal use only\n"), _exit(125);
+    char *end;
+    long fd = strtol(argv[1], &end, 10);
+    if (*end || fd < 3 || fd > 1024 || fcntl((int)fd, F_GETFD) < 0)
+        dprintf(2, "certify --library-child: no answer pipe\n"), _exit(125);
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC); /* nothing the library starts inherits it */
+    int probe = strcmp(argv[2], "1") == 0;
+    size_t size = 0;
+    unsigned char *data = probe ? NULL : read_stdin(&size);
+    library_child(argv[4], argv[3], data, size, (int)fd, probe);
+}
+
+/* In the sandbox: certify's own binary again, as `SELF certify
+ * --library-child`, given the answer pipe by number and the case on standard
+ * input (the sandbox sees the corpus read-only, the file is opened here). */
+__attribute__((noreturn)) static void sandboxed_library_child(const runner *r, const mcc_case *c,
+                                                              const child_args *a)
+{
+    const mcc_loader *l = r->loader;
+    int in = open(r->probe ? "/dev/null" : c->path, O_RDONLY);
+    if (in < 0) dprintf(2, "certify: cannot open %s: %s\n", c->path, strerror(errno)), _exit(125);
+    move_fd(in, 0);
+    fcntl(a->ans_w, F_SETFD, 0); /* handed through bwrap */
+    char fd[16], cwd[4096], real[4096];
+    snprintf(fd, sizeof fd, "%d", a->ans_w);
+    const char *dir = getcwd(cwd, sizeof cwd);
+    if (dir && realpath(dir, real)) dir = real;
+    const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, l->library, NULL};
+    char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, dir, 0);
+    if (argv) execv(l->bwrap, argv);
+    dprintf(2, "certify: cannot run %s: %s\n", l->bwrap, strerror(errno));
+    _exit(125);
 }
 
 /* ---- the parent ----------------------------------------------------------- */
@@ -702,6 +778,12 @@ static void classify_status(const runner *r, const slot *s, mcc_result *res)
     res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     int code = res->exit_code, shell = r->loader->mode == MCC_MODE_COMMAND;
+    if (!shell && r->loader->bwrap && r->loader->self && code > 128 && code <= 128 + 64) {
+        /* bwrap reports its command's death by a signal as 128 + signal (a
+         * library that calls exit(134) is taken for SIGABRT: a crash either way) */
+        res->signal = code - 128;
+        res->exit_code = -1;
+    }
     if (!shell) {
         classify_answer(r, s, res);
         return;

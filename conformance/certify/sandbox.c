@@ -1,6 +1,8 @@
 /*
  * The sandbox of the commands certify runs (loaders with --loader,
- * exporters): bubblewrap (Debian's bubblewrap package), which needs user
+ * exporters) and of the children that load a --library (certify's own
+ * binary re-executed as `modelcheck certify --library-child`, runner.c):
+ * bubblewrap (Debian's bubblewrap package), which needs user
  * namespaces. Each case's /bin/sh runs with
  *
  *   --unshare-all       no network, its own PID namespace (every descendant
@@ -105,9 +107,10 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
     return -1;
 }
 
-/* argv of bwrap running `/bin/sh -c command` in dir (writable when
- * writable), NULL-terminated, in a malloc'ed block; NULL on OOM. */
-char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable)
+/* argv of bwrap running tail (a NULL-terminated argv, at most 8 words) in
+ * dir (writable when writable), NULL-terminated, in a malloc'ed block; NULL
+ * on OOM. */
+char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable)
 {
     const char *fixed[] = {bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
                            "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/var/tmp", "--clearenv",
@@ -116,7 +119,9 @@ char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir,
     extern char **environ;
     size_t nenv = 0;
     for (char **e = environ; e && *e; e++) nenv++;
-    size_t max = nfixed + 3 * nenv + 3 + 3 + 4 + 1;
+    size_t ntail = 0;
+    while (tail[ntail]) ntail++;
+    size_t max = nfixed + 3 * nenv + 3 + 3 + ntail + 1;
     char **argv = calloc(max, sizeof *argv);
     if (!argv) return NULL;
     size_t k = 0;
@@ -131,7 +136,13 @@ char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir,
     }
     if (dir && writable) argv[k++] = "--bind", argv[k++] = (char *)dir, argv[k++] = (char *)dir;
     if (dir) argv[k++] = "--chdir", argv[k++] = (char *)dir;
-    argv[k++] = "/bin/sh", argv[k++] = "-c", argv[k++] = (char *)command;
+    for (size_t i = 0; i < ntail; i++) argv[k++] = (char *)tail[i];
     argv[k] = NULL;
     return argv;
+}
+
+char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable)
+{
+    const char *tail[] = {"/bin/sh", "-c", command, NULL};
+    return mcc_sandbox_argv_exec(bwrap, tail, dir, writable);
 }
