@@ -177,8 +177,11 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
 /* The argv running `/bin/sh -c command` in the sandbox, in dir (the one
  * writable place when writable); NULL on OOM. For a child about to exec. */
 char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable);
-/* The same running the NULL-terminated argv tail instead of a shell. */
-char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable);
+/* The same running the NULL-terminated argv tail instead of a shell (dir
+ * NULL: no --chdir), with ro_dir (or NULL) bound read-only over the private
+ * /var/tmp. */
+char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable,
+                             const char *ro_dir);
 /* `modelcheck certify --library-child FD PROBE FORMAT LIBRARY` (argv from
  * "--library-child" on, argc counting it): the library's child re-executed
  * in the sandbox; dlopens LIBRARY, answers on FD as a forked child does,

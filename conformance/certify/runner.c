@@ -143,6 +143,12 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* A library loaded by certify's own binary re-executed in bubblewrap? */
+static int library_sandboxed(const runner *r)
+{
+    return r->loader->mode == MCC_MODE_LIBRARY && r->loader->bwrap && r->loader->self;
+}
+
 /* ---- loader entry points ------------------------------------------------ */
 
 static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
@@ -384,8 +390,7 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
         _exit(127);
     }
-    if (r->loader->mode == MCC_MODE_LIBRARY && r->loader->bwrap && r->loader->self)
-        sandboxed_library_child(r, c, a);
+    if (library_sandboxed(r)) sandboxed_library_child(r, c, a);
     in_process_child(r, c, a);
 }
 
@@ -479,6 +484,7 @@ void mcc_library_child_main(int argc, char **argv)
         dprintf(2, "certify --library-child: no answer pipe\n"), _exit(125);
     fcntl((int)fd, F_SETFD, FD_CLOEXEC); /* nothing the library starts inherits it */
     int probe = strcmp(argv[2], "1") == 0;
+    answer((int)fd, "S"); /* started: what fails from here on is the library's */
     size_t size = 0;
     unsigned char *data = probe ? NULL : read_stdin(&size);
     library_child(argv[4], argv[3], data, size, (int)fd, probe);
@@ -495,12 +501,20 @@ __attribute__((noreturn)) static void sandboxed_library_child(const runner *r, c
     if (in < 0) dprintf(2, "certify: cannot open %s: %s\n", c->path, strerror(errno)), _exit(125);
     move_fd(in, 0);
     fcntl(a->ans_w, F_SETFD, 0); /* handed through bwrap */
-    char fd[16], cwd[4096], real[4096];
+    /* the library by its absolute path, and no --chdir: certify's directory
+     * may not exist in the sandbox (under its private /var/tmp); a library
+     * kept there is bound read-only over it, with its directory (its own
+     * dependencies may sit beside it) */
+    char fd[16], lib[4096], dir[4096];
     snprintf(fd, sizeof fd, "%d", a->ans_w);
-    const char *dir = getcwd(cwd, sizeof cwd);
-    if (dir && realpath(dir, real)) dir = real;
-    const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, l->library, NULL};
-    char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, dir, 0);
+    const char *path = realpath(l->library, lib) ? lib : l->library, *ro = NULL;
+    if (path == lib && strncmp(lib, "/var/tmp/", 9) == 0) {
+        snprintf(dir, sizeof dir, "%s", lib);
+        *strrchr(dir, '/') = '\0';
+        if (strlen(dir) > 8) ro = dir;
+    }
+    const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, path, NULL};
+    char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, NULL, 0, ro);
     if (argv) execv(l->bwrap, argv);
     dprintf(2, "certify: cannot run %s: %s\n", l->bwrap, strerror(errno));
     _exit(125);
@@ -747,13 +761,25 @@ static void poll_pipes(runner *r)
 static void classify_answer(const runner *r, const slot *s, mcc_result *res)
 {
     const char *a = s->answer;
+    size_t len = s->ans_len;
+    if (library_sandboxed(r) && !s->timed_out && a[0] != 'S') {
+        /* the re-executed child never started: bubblewrap's failure (its
+         * message on stderr), not the library's, which was not loaded yet */
+        char why[600];
+        const char *tail = res->stderr_tail ? res->stderr_tail : "";
+        snprintf(why, sizeof why, "the sandbox could not start the library's child: %.*s", (int)strcspn(tail, "\n"),
+                 *tail ? tail : "no reason given");
+        runner_error(res, why);
+        return;
+    }
+    if (library_sandboxed(r) && a[0] == 'S') a++, len--;
     if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (a[0] == 'E' || a[0] == 'N') {
         /* only the load check reports these: a library that changed since */
         char why[600];
         snprintf(why, sizeof why, "%s%.*s", a[0] == 'N' ? "no symbol " MC_CERTIFY_SYMBOL : "dlopen: ",
-                 (int)s->ans_len - 1, a + 1);
+                 (int)len - 1, a + 1);
         runner_error(res, why);
     } else if (res->signal || s->marker) {
         res->outcome = MCC_CRASHED;
@@ -762,7 +788,7 @@ static void classify_answer(const runner *r, const slot *s, mcc_result *res)
         res->phase = "while loading the library";
     } else if (r->probe) {
         res->outcome = MCC_ACCEPTED; /* loaded */
-    } else if (s->ans_len < 2) {
+    } else if (len < 2) {
         res->outcome = MCC_CRASHED;
         res->phase = "before answering (the process ended inside " MC_CERTIFY_SYMBOL ")";
     } else {
@@ -778,7 +804,7 @@ static void classify_status(const runner *r, const slot *s, mcc_result *res)
     res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     int code = res->exit_code, shell = r->loader->mode == MCC_MODE_COMMAND;
-    if (!shell && r->loader->bwrap && r->loader->self && code > 128 && code <= 128 + 64) {
+    if (library_sandboxed(r) && code > 128 && code <= 128 + 64) {
         /* bwrap reports its command's death by a signal as 128 + signal (a
          * library that calls exit(134) is taken for SIGABRT: a crash either way) */
         res->signal = code - 128;
@@ -914,7 +940,7 @@ static void finish(runner *r, slot *s)
     read_answer(s);
     mcc_result *res = &r->results[s->index];
     res->escaped = kill_escapees(r);
-    if (r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND)
+    if ((r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND) || library_sandboxed(r))
         res->escaped = 0; /* bwrap's own namespace process (its own session): not the command's */
     res->duration_ms = now_ms() - s->start_ms;
     res->stdout_bytes = s->out_bytes;

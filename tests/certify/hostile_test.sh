@@ -118,6 +118,24 @@ for sb in $modes; do
     no_process "lib-$sb"
 done
 
+if [ "$modes" = "on off" ]; then
+    # a library kept under /var/tmp (the sandbox's private one), named bare from
+    # there: seen read-only in the sandbox, loaded as without it
+    vt=$(mktemp -d /var/tmp/mcc-hostile-XXXXXX)
+    cp "$toylib" "$vt/libtoy.so"
+    cd "$vt" && certify lib-vartmp 1 --sandbox on --library libtoy.so --corpus "$mini" --format aem
+    cd "$OLDPWD" || exit 1
+    is lib-vartmp total.verdicts.too_lenient "$mini_invalid"
+    rm -rf "$vt"
+    # bubblewrap failing to start the child is a runner error (exit 2), not the library's crash
+    mkdir -p "$tmp/fakebin"
+    printf '#!/bin/sh\nfor a; do last=$a; done\n[ "$last" = ":" ] && exit 0\necho "bwrap: fake failure" >&2; exit 1\n' >"$tmp/fakebin/bwrap"
+    chmod +x "$tmp/fakebin/bwrap"
+    PATH=$tmp/fakebin:$PATH "$mc" certify --sandbox on --library "$toylib" --corpus "$mini" --format aem >/dev/null 2>"$tmp/lib-fakebwrap.err" </dev/null
+    [ $? -eq 2 ] && ok || fail "lib-fakebwrap: not exit 2"
+    has lib-fakebwrap err "the sandbox could not start the library's child: bwrap: fake failure"
+fi
+
 # --- text from outside: ESC, 0xFF, U+202E, a C1 control, NUL, U+FFFF in the
 # command and in its stderr; every report stays valid UTF-8 with none of them
 # raw, JUnit and HTML parse
