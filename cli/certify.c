@@ -39,7 +39,7 @@ static const char usage_text[] =
     "                        quoted absolute path, {format} its format; without {} the file\n"
     "                        is on standard input. Exit 0 = accepted, other = rejected.\n"
     "      --library LIB.so  a shared library exporting mc_certify_load (mc_loader_abi.h),\n"
-    "                        called in a forked child per case\n"
+    "                        called in a child per case (in bubblewrap with the sandbox)\n"
     "      --reference       modelcheck's own reference loaders, in a forked child per case\n"
     "Exporter (with --format, the format it writes):\n"
     "      --exporter CMD    a command run by /bin/sh -c per scene, in a fresh directory holding\n"
@@ -69,7 +69,7 @@ static const char usage_text[] =
     "      --report FILE     write that report to FILE instead\n"
     "      --json FILE, --junit FILE, --html FILE, --text FILE\n"
     "                        also write that report to FILE (any number of them)\n"
-    "      --sandbox MODE    auto (default), on or off: each command in bubblewrap, no network,\n"
+    "      --sandbox MODE    auto (default), on or off: each case in bubblewrap, no network,\n"
     "                        the case directory the one writable place; on fails without it\n"
     "      --max-memory N    address-space limit per case in bytes (default 0, none)\n"
     "      --timings         add per-case durations (reports are no longer reproducible)\n"
@@ -94,6 +94,7 @@ typedef struct options {
     int timings, timestamp;
     const char *sandbox;   /* "auto", "on", "off" */
     char bwrap[4096];
+    char self[4096];       /* certify's own program, for --library children in the sandbox */
     char isolation[400];   /* what the reports say about it */
     mcx_options exporter;  /* exporter.command set: --exporter */
     mcx_convention convention; /* --convention */
@@ -186,12 +187,26 @@ static int resolve_sandbox(options *o, int commands)
         return 0;
     }
     if (!commands && strcmp(o->sandbox, "on") == 0)
-        return usage_error("--sandbox on: --library and --reference run in certify's children, without "
-                           "bubblewrap (use --loader with a command, or --sandbox off)");
+        return usage_error("--sandbox on: --reference runs certify's own loaders in its children, without "
+                           "bubblewrap (use --sandbox off or auto)");
     if (!commands) {
-        snprintf(o->isolation, sizeof o->isolation, "none (the library runs in certify's children)");
+        snprintf(o->isolation, sizeof o->isolation, "none (the reference loaders run in certify's children)");
         return 0;
     }
+    /* a library is loaded by certify's own binary re-executed in the sandbox */
+    ssize_t n = o->loader.mode == MCC_MODE_LIBRARY ? readlink("/proc/self/exe", o->self, sizeof o->self - 1) : 0;
+    if (n < 0 || (size_t)n >= sizeof o->self - 1) {
+        snprintf(why, sizeof why, "cannot find certify's own program (/proc/self/exe): %s",
+                 n < 0 ? strerror(errno) : "path too long");
+        if (strcmp(o->sandbox, "on") == 0) {
+            fprintf(stderr, "modelcheck certify: --sandbox on: %s\n", why);
+            return EXIT_USAGE;
+        }
+        snprintf(o->isolation, sizeof o->isolation, "none (%s)", why);
+        fprintf(stderr, "modelcheck certify: not isolated: %s\n", why);
+        return 0;
+    }
+    o->self[n] = '\0';
     if (mcc_sandbox_probe(o->bwrap, sizeof o->bwrap, why, sizeof why) != 0) {
         if (strcmp(o->sandbox, "on") == 0) {
             fprintf(stderr, "modelcheck certify: --sandbox on: %s\n", why);
@@ -202,6 +217,7 @@ static int resolve_sandbox(options *o, int commands)
         return 0;
     }
     o->run.bwrap = o->bwrap;
+    if (o->loader.mode == MCC_MODE_LIBRARY) o->loader.bwrap = o->bwrap, o->loader.self = o->self;
     snprintf(o->isolation, sizeof o->isolation, "bubblewrap");
     return 0;
 }
@@ -565,6 +581,8 @@ static int run_certify(options *o);
 
 int mcc_main(int argc, char **argv)
 {
+    /* internal: a --library case's child, re-executed in the sandbox */
+    if (argc > 1 && strcmp(argv[1], "--library-child") == 0) mcc_library_child_main(argc - 1, argv + 1);
     options o;
     memset(&o, 0, sizeof o);
     char installed[4096];
@@ -585,7 +603,7 @@ int mcc_main(int argc, char **argv)
 static int run_certify(options *o_)
 {
     options o = *o_;
-    int rc = resolve_sandbox(&o, o.exporter.command || o.loader.mode == MCC_MODE_COMMAND);
+    int rc = resolve_sandbox(&o, o.exporter.command || o.loader.mode != MCC_MODE_REFERENCE);
     if (rc) return rc;
     if (o.exporter.command) return run_exporter(&o);
     char why[512];

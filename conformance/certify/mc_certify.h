@@ -101,6 +101,11 @@ typedef struct mcc_loader {
     int load_exit, load_signal;
     int load_hung;         /* it was still loading at the timeout */
     char *load_stderr;     /* the check's stderr tail, cleaned */
+    /* MCC_MODE_LIBRARY in the sandbox: bwrap's path and certify's own binary,
+     * re-executed there as `SELF certify --library-child`; NULL: the library
+     * is loaded in a forked child of certify, not isolated */
+    const char *bwrap;
+    const char *self;
 } mcc_loader;
 
 /* Checks the loader can be used: for a library, a child process dlopens it
@@ -172,6 +177,16 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
 /* The argv running `/bin/sh -c command` in the sandbox, in dir (the one
  * writable place when writable); NULL on OOM. For a child about to exec. */
 char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable);
+/* The same running the NULL-terminated argv tail instead of a shell (dir
+ * NULL: no --chdir), with ro_dir (or NULL) bound read-only over the private
+ * /var/tmp. */
+char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable,
+                             const char *ro_dir);
+/* `modelcheck certify --library-child FD PROBE FORMAT LIBRARY` (argv from
+ * "--library-child" on, argc counting it): the library's child re-executed
+ * in the sandbox; dlopens LIBRARY, answers on FD as a forked child does,
+ * the case's bytes on standard input. Never returns. */
+__attribute__((noreturn)) void mcc_library_child_main(int argc, char **argv);
 /* Is the environment variable name (len bytes) handed to sandboxed commands? */
 int mcc_sandbox_env_kept(const char *name, size_t len);
 

@@ -143,6 +143,12 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* A library loaded by certify's own binary re-executed in bubblewrap? */
+static int library_sandboxed(const runner *r)
+{
+    return r->loader->mode == MCC_MODE_LIBRARY && r->loader->bwrap && r->loader->self;
+}
+
 /* ---- loader entry points ------------------------------------------------ */
 
 static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
@@ -319,6 +325,8 @@ static void move_fd(int from, int to)
 
 __attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
                                                        const child_args *a);
+__attribute__((noreturn)) static void sandboxed_library_child(const runner *r, const mcc_case *c,
+                                                              const child_args *a);
 
 static void answer(int fd, const char *text);
 
@@ -382,6 +390,7 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
         _exit(127);
     }
+    if (library_sandboxed(r)) sandboxed_library_child(r, c, a);
     in_process_child(r, c, a);
 }
 
@@ -392,42 +401,123 @@ static void answer(int fd, const char *text)
     while (write(fd, text, n) < 0 && errno == EINTR) {}
 }
 
-/* The library is opened here, in the case's child, never in certify: its
- * constructors, its entry point and its exit handlers can only end this
- * process. The verdict is what was written to the answer pipe, so exit(0)
- * from a constructor, the entry point or an atexit handler cannot turn into
- * "accepted" (runner.c's classify_answer). */
-__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
-                                                       const child_args *a)
+/* Calls the entry point and answers "A" or "R" after the "L" already sent. */
+__attribute__((noreturn)) static void call_and_answer(mc_certify_load_fn fn, const char *format,
+                                                      const unsigned char *data, size_t size, int ans_fd)
 {
-    mc_certify_load_fn fn = r->loader->fn;
-    if (r->loader->mode == MCC_MODE_LIBRARY) {
-        char path[4096], msg[512];
-        library_path(r->loader->library, path, sizeof path);
-        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            /* dlerror begins with the path as given, raw: the reason alone */
-            const char *reason = dlerror();
-            size_t n = strlen(path);
-            if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
-            snprintf(msg, sizeof msg, "E%s", reason ? reason : "unknown reason");
-            answer(a->ans_w, msg);
-            _exit(125);
-        }
-        void *sym = dlsym(h, MC_CERTIFY_SYMBOL);
-        if (!sym) answer(a->ans_w, "N"), _exit(125);
-        memcpy(&fn, &sym, sizeof fn); /* POSIX: object to function pointer */
-    }
-    answer(a->ans_w, "L");
-    if (r->probe) _exit(0);
     char reason[512] = "";
-    int rc = fn(c->format, a->data, a->size, reason, sizeof reason);
+    int rc = fn(format, data, size, reason, sizeof reason);
     reason[sizeof reason - 1] = '\0';
-    answer(a->ans_w, rc != 0 ? "R" : "A");
+    answer(ans_fd, rc != 0 ? "R" : "A");
     if (rc != 0) dprintf(2, "rejected: %s\n", reason[0] ? reason : "(no reason given)");
     /* exit, not _exit: stdio is flushed and LeakSanitizer, when linked, checks
      * the loader's leaks (the runner's own memory is still reachable) */
     exit(rc != 0);
+}
+
+/* The library is opened here, in the case's child (forked, or re-executed
+ * in the sandbox), never in certify: its constructors, its entry point and
+ * its exit handlers can only end this process. The verdict is what was
+ * written to the answer pipe, so exit(0) from a constructor, the entry point
+ * or an atexit handler cannot turn into "accepted" (runner.c's
+ * classify_answer). */
+__attribute__((noreturn)) static void library_child(const char *library, const char *format,
+                                                    const unsigned char *data, size_t size, int ans_fd, int probe)
+{
+    char path[4096], msg[512];
+    library_path(library, path, sizeof path);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        /* dlerror begins with the path as given, raw: the reason alone */
+        const char *reason = dlerror();
+        size_t n = strlen(path);
+        if (reason && strncmp(reason, path, n) == 0 && strncmp(reason + n, ": ", 2) == 0) reason += n + 2;
+        snprintf(msg, sizeof msg, "E%s", reason ? reason : "unknown reason");
+        answer(ans_fd, msg);
+        _exit(125);
+    }
+    void *sym = dlsym(h, MC_CERTIFY_SYMBOL);
+    if (!sym) answer(ans_fd, "N"), _exit(125);
+    mc_certify_load_fn fn;
+    memcpy(&fn, &sym, sizeof fn); /* POSIX: object to function pointer */
+    answer(ans_fd, "L");
+    if (probe) _exit(0);
+    call_and_answer(fn, format, data, size, ans_fd);
+}
+
+__attribute__((noreturn)) static void in_process_child(const runner *r, const mcc_case *c,
+                                                       const child_args *a)
+{
+    if (r->loader->mode == MCC_MODE_LIBRARY)
+        library_child(r->loader->library, c->format, a->data, a->size, a->ans_w, r->probe);
+    answer(a->ans_w, "L");
+    if (r->probe) _exit(0);
+    call_and_answer(r->loader->fn, c->format, a->data, a->size, a->ans_w);
+}
+
+/* Standard input whole, in a malloc'ed block (never NULL: "" for none). */
+static unsigned char *read_stdin(size_t *size)
+{
+    size_t cap = 65536, n = 0;
+    unsigned char *buf = malloc(cap);
+    ssize_t got;
+    while (buf && ((got = read(0, buf + n, cap - n)) > 0 || (got < 0 && errno == EINTR))) {
+        if (got > 0) n += (size_t)got;
+        if (n == cap) {
+            unsigned char *b = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!b) free(buf);
+            buf = b, cap *= 2;
+        }
+    }
+    if (!buf) dprintf(2, "certify: the library child is out of memory reading the case\n"), _exit(125);
+    *size = n;
+    return buf;
+}
+
+void mcc_library_child_main(int argc, char **argv)
+{
+    /* argv: --library-child FD PROBE FORMAT LIBRARY */
+    if (argc != 5) dprintf(2, "certify --library-child: internal use only\n"), _exit(125);
+    char *end;
+    long fd = strtol(argv[1], &end, 10);
+    if (*end || fd < 3 || fd > 1024 || fcntl((int)fd, F_GETFD) < 0)
+        dprintf(2, "certify --library-child: no answer pipe\n"), _exit(125);
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC); /* nothing the library starts inherits it */
+    int probe = strcmp(argv[2], "1") == 0;
+    answer((int)fd, "S"); /* started: what fails from here on is the library's */
+    size_t size = 0;
+    unsigned char *data = probe ? NULL : read_stdin(&size);
+    library_child(argv[4], argv[3], data, size, (int)fd, probe);
+}
+
+/* In the sandbox: certify's own binary again, as `SELF certify
+ * --library-child`, given the answer pipe by number and the case on standard
+ * input (the sandbox sees the corpus read-only, the file is opened here). */
+__attribute__((noreturn)) static void sandboxed_library_child(const runner *r, const mcc_case *c,
+                                                              const child_args *a)
+{
+    const mcc_loader *l = r->loader;
+    int in = open(r->probe ? "/dev/null" : c->path, O_RDONLY);
+    if (in < 0) dprintf(2, "certify: cannot open %s: %s\n", c->path, strerror(errno)), _exit(125);
+    move_fd(in, 0);
+    fcntl(a->ans_w, F_SETFD, 0); /* handed through bwrap */
+    /* the library by its absolute path, and no --chdir: certify's directory
+     * may not exist in the sandbox (under its private /var/tmp); a library
+     * kept there is bound read-only over it, with its directory (its own
+     * dependencies may sit beside it) */
+    char fd[16], lib[4096], dir[4096];
+    snprintf(fd, sizeof fd, "%d", a->ans_w);
+    const char *path = realpath(l->library, lib) ? lib : l->library, *ro = NULL;
+    if (path == lib && strncmp(lib, "/var/tmp/", 9) == 0) {
+        snprintf(dir, sizeof dir, "%s", lib);
+        *strrchr(dir, '/') = '\0';
+        if (strlen(dir) > 8) ro = dir;
+    }
+    const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, path, NULL};
+    char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, NULL, 0, ro);
+    if (argv) execv(l->bwrap, argv);
+    dprintf(2, "certify: cannot run %s: %s\n", l->bwrap, strerror(errno));
+    _exit(125);
 }
 
 /* ---- the parent ----------------------------------------------------------- */
@@ -671,13 +761,25 @@ static void poll_pipes(runner *r)
 static void classify_answer(const runner *r, const slot *s, mcc_result *res)
 {
     const char *a = s->answer;
+    size_t len = s->ans_len;
+    if (library_sandboxed(r) && !s->timed_out && a[0] != 'S') {
+        /* the re-executed child never started: bubblewrap's failure (its
+         * message on stderr), not the library's, which was not loaded yet */
+        char why[600];
+        const char *tail = res->stderr_tail ? res->stderr_tail : "";
+        snprintf(why, sizeof why, "the sandbox could not start the library's child: %.*s", (int)strcspn(tail, "\n"),
+                 *tail ? tail : "no reason given");
+        runner_error(res, why);
+        return;
+    }
+    if (library_sandboxed(r) && a[0] == 'S') a++, len--;
     if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (a[0] == 'E' || a[0] == 'N') {
         /* only the load check reports these: a library that changed since */
         char why[600];
         snprintf(why, sizeof why, "%s%.*s", a[0] == 'N' ? "no symbol " MC_CERTIFY_SYMBOL : "dlopen: ",
-                 (int)s->ans_len - 1, a + 1);
+                 (int)len - 1, a + 1);
         runner_error(res, why);
     } else if (res->signal || s->marker) {
         res->outcome = MCC_CRASHED;
@@ -686,7 +788,7 @@ static void classify_answer(const runner *r, const slot *s, mcc_result *res)
         res->phase = "while loading the library";
     } else if (r->probe) {
         res->outcome = MCC_ACCEPTED; /* loaded */
-    } else if (s->ans_len < 2) {
+    } else if (len < 2) {
         res->outcome = MCC_CRASHED;
         res->phase = "before answering (the process ended inside " MC_CERTIFY_SYMBOL ")";
     } else {
@@ -702,6 +804,12 @@ static void classify_status(const runner *r, const slot *s, mcc_result *res)
     res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     res->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
     int code = res->exit_code, shell = r->loader->mode == MCC_MODE_COMMAND;
+    if (library_sandboxed(r) && code > 128 && code <= 128 + 64) {
+        /* bwrap reports its command's death by a signal as 128 + signal (a
+         * library that calls exit(134) is taken for SIGABRT: a crash either way) */
+        res->signal = code - 128;
+        res->exit_code = -1;
+    }
     if (!shell) {
         classify_answer(r, s, res);
         return;
@@ -832,7 +940,7 @@ static void finish(runner *r, slot *s)
     read_answer(s);
     mcc_result *res = &r->results[s->index];
     res->escaped = kill_escapees(r);
-    if (r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND)
+    if ((r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND) || library_sandboxed(r))
         res->escaped = 0; /* bwrap's own namespace process (its own session): not the command's */
     res->duration_ms = now_ms() - s->start_ms;
     res->stdout_bytes = s->out_bytes;

@@ -1,6 +1,8 @@
 /*
  * The sandbox of the commands certify runs (loaders with --loader,
- * exporters): bubblewrap (Debian's bubblewrap package), which needs user
+ * exporters) and of the children that load a --library (certify's own
+ * binary re-executed as `modelcheck certify --library-child`, runner.c):
+ * bubblewrap (Debian's bubblewrap package), which needs user
  * namespaces. Each case's /bin/sh runs with
  *
  *   --unshare-all       no network, its own PID namespace (every descendant
@@ -35,9 +37,11 @@
 
 /* The variables a sandboxed command sees (when certify has them), besides
  * HOME=/var/tmp and TMPDIR=/var/tmp; MCC_* ones are the documented way to hand a
- * loader its settings. */
-static const char *const kept_env[] = {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "ASAN_OPTIONS",
-                                       "UBSAN_OPTIONS", "LSAN_OPTIONS", "MSAN_OPTIONS", "TSAN_OPTIONS"};
+ * loader its settings, LD_PRELOAD the way to run an ASan-built library in a
+ * release build of modelcheck (its child re-executed in the sandbox needs it). */
+static const char *const kept_env[] = {"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "LANG", "LC_ALL",
+                                       "LC_CTYPE", "TZ", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                                       "MSAN_OPTIONS", "TSAN_OPTIONS"};
 
 int mcc_sandbox_env_kept(const char *name, size_t len)
 {
@@ -105,9 +109,11 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
     return -1;
 }
 
-/* argv of bwrap running `/bin/sh -c command` in dir (writable when
- * writable), NULL-terminated, in a malloc'ed block; NULL on OOM. */
-char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable)
+/* argv of bwrap running tail (a NULL-terminated argv) in dir (writable when
+ * writable; NULL: no --chdir), with ro_dir (or NULL) seen read-only over the
+ * private /var/tmp, NULL-terminated, in a malloc'ed block; NULL on OOM. */
+char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable,
+                             const char *ro_dir)
 {
     const char *fixed[] = {bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
                            "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/var/tmp", "--clearenv",
@@ -116,7 +122,9 @@ char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir,
     extern char **environ;
     size_t nenv = 0;
     for (char **e = environ; e && *e; e++) nenv++;
-    size_t max = nfixed + 3 * nenv + 3 + 3 + 4 + 1;
+    size_t ntail = 0;
+    while (tail[ntail]) ntail++;
+    size_t max = nfixed + 3 * nenv + 3 + 3 + 3 + ntail + 1;
     char **argv = calloc(max, sizeof *argv);
     if (!argv) return NULL;
     size_t k = 0;
@@ -129,9 +137,16 @@ char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir,
         if (!name) continue; /* dropped: the command sees less, never more */
         argv[k++] = "--setenv", argv[k++] = name, argv[k++] = (char *)(eq + 1);
     }
+    if (ro_dir) argv[k++] = "--ro-bind", argv[k++] = (char *)ro_dir, argv[k++] = (char *)ro_dir;
     if (dir && writable) argv[k++] = "--bind", argv[k++] = (char *)dir, argv[k++] = (char *)dir;
     if (dir) argv[k++] = "--chdir", argv[k++] = (char *)dir;
-    argv[k++] = "/bin/sh", argv[k++] = "-c", argv[k++] = (char *)command;
+    for (size_t i = 0; i < ntail; i++) argv[k++] = (char *)tail[i];
     argv[k] = NULL;
     return argv;
+}
+
+char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable)
+{
+    const char *tail[] = {"/bin/sh", "-c", command, NULL};
+    return mcc_sandbox_argv_exec(bwrap, tail, dir, writable, NULL);
 }

@@ -17,6 +17,13 @@ passed=0 failed=0
 ok()   { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 read -r aem_runs _ _ aem_skipped <<<"$($check expect "$corpus" aem)"
+tag="mcc-hostile-$$-$RANDOM" # unique name of our sleepers, libraries and stray files
+# no_process NAME: nothing named with our tag still runs (after 5 s at most)
+no_process() {
+    local i
+    for i in $(seq 50); do pgrep -f "$tag" >/dev/null || break; sleep 0.1; done
+    if pgrep -f "$tag" >/dev/null; then fail "$1: processes left: $(pgrep -af "$tag" | head -3)"; pkill -9 -f "$tag"; else ok; fi
+}
 aem_ran=$((aem_runs - aem_skipped))
 
 # certify NAME WANT_EXIT ARGS...: a JSON report in $tmp/NAME.json, within 60 s
@@ -34,25 +41,100 @@ is() {
 }
 has() { grep -q -- "$3" "$tmp/$1.$2" && ok || fail "$1: '$3' not in $1.$2"; }
 
-# --- --library: loaded and called in children only, answered over a pipe ----
-lib() { local mode=$1; shift; MCC_TOY_MODE=$mode certify "lib-$mode" "$@" --library "$toylib" --corpus "$corpus" --format aem; }
-lib ctor_exit 1
-is lib-ctor_exit total.verdicts.crash "$aem_ran"
-is lib-ctor_exit cases.0.detail "crashed while loading the library: exit 0"
-lib ctor_abort 1
-is lib-ctor_abort total.verdicts.crash "$aem_ran"
-is lib-ctor_abort cases.0.detail "crashed while loading the library: SIGABRT"
-lib ctor_loop 1 --timeout 1
-is lib-ctor_loop total.verdicts.crash "$aem_ran"
-has lib-ctor_loop out "crashed while loading the library (still loading at the timeout: killed)"
-lib atexit_exit 1 --jobs 2
-is lib-atexit_exit total.verdicts.conforming "$((aem_ran - $($check get "$tmp/lib-atexit_exit.json" total.verdicts.too_strict)))"
-is lib-atexit_exit total.verdicts.too_lenient 0
-is lib-atexit_exit total.verdicts.crash 0
-has lib-atexit_exit out "^certificate: NOT CONFORMING"
-lib load_exit 1 --jobs 2
-is lib-load_exit total.verdicts.crash "$aem_ran"
-is lib-load_exit cases.0.detail "crashed before answering (the process ended inside mc_certify_load): exit 0"
+# --- --library: loaded and called in children only, answered over a pipe;
+# with the sandbox on, each child is modelcheck re-executed in bubblewrap.
+# A small corpus (3 valid, 3 invalid AEM files and the empty file) keeps it short.
+mini=$tmp/mini
+$py - "$corpus" "$mini" <<'PY'
+import json, os, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(src, "manifest.json")))
+aem = [c for c in m["cases"] if c["format"] == "aem" and not c.get("skip")]
+pick = [c for c in aem if c["valid"]][:3] + [c for c in aem if not c["valid"]][:3]
+pick += [c for c in m["cases"] if c["file"] == "any/invalid/empty.bin"]
+for c in pick:
+    os.makedirs(os.path.dirname(os.path.join(dst, c["file"])), exist_ok=True)
+    shutil.copyfile(os.path.join(src, c["file"]), os.path.join(dst, c["file"]))
+m["cases"] = pick
+json.dump(m, open(os.path.join(dst, "manifest.json"), "w"))
+PY
+read -r mini_runs mini_valid mini_invalid mini_skipped <<<"$($check expect "$mini" aem)"
+mini_ran=$((mini_runs - mini_skipped))
+# does this machine route to the network (what a library sees without the sandbox)?
+$py -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).connect(("192.0.2.1", 9))' 2>/dev/null && net=1 || net=0
+"$mc" certify --sandbox on --library "$toylib" --corpus "$mini" --format aem >/dev/null 2>&1 </dev/null
+[ $? -eq 2 ] && { echo "note: library sandbox probes skipped: bubblewrap cannot run here"; modes=off; } || modes="on off"
+cp "$toylib" "$tmp/lib-$tag.so" && toylib=$tmp/lib-$tag.so # every child's command line names it
+lib() { local mode=$1 sb=$2; shift 2; MCC_TOY_MODE=$mode certify "lib-$mode-$sb" "$@" --sandbox "$sb" --library "$toylib" --corpus "$mini" --format aem; }
+for sb in $modes; do
+    lib accept $sb 1
+    is lib-accept-$sb total.verdicts.too_lenient "$mini_invalid"
+    is lib-accept-$sb settings.sandbox "$([ $sb = on ] && echo bubblewrap || echo 'none (--sandbox off)')"
+    lib ctor_exit $sb 1
+    is lib-ctor_exit-$sb total.verdicts.crash "$mini_ran"
+    is lib-ctor_exit-$sb cases.0.detail "crashed while loading the library: exit 0"
+    lib ctor_abort $sb 1
+    is lib-ctor_abort-$sb total.verdicts.crash "$mini_ran"
+    is lib-ctor_abort-$sb cases.0.detail "crashed while loading the library: SIGABRT"
+    lib ctor_loop $sb 1 --timeout 1
+    is lib-ctor_loop-$sb total.verdicts.crash "$mini_ran"
+    has lib-ctor_loop-$sb out "crashed while loading the library (still loading at the timeout: killed)"
+    lib atexit_exit $sb 1 --jobs 2
+    is lib-atexit_exit-$sb total.verdicts.conforming "$mini_invalid"
+    is lib-atexit_exit-$sb total.verdicts.too_strict "$mini_valid"
+    is lib-atexit_exit-$sb total.verdicts.crash 0
+    has lib-atexit_exit-$sb out "^certificate: NOT CONFORMING"
+    lib load_exit $sb 1 --jobs 2
+    is lib-load_exit-$sb total.verdicts.crash "$mini_ran"
+    is lib-load_exit-$sb cases.0.detail "crashed before answering (the process ended inside mc_certify_load): exit 0"
+    lib load_abort $sb 1 --jobs 2
+    is lib-load_abort-$sb total.verdicts.crash "$mini_ran"
+    has lib-load_abort-$sb json '"crashed: SIGABRT'
+    MCC_TOY_MODE=hang_empty certify "lib-hang_empty-$sb" 1 --sandbox $sb --library "$toylib" --corpus "$mini" --format aem --timeout 1
+    is lib-hang_empty-$sb total.verdicts.hang 1
+    # kill $PPID from the entry point: certify is not stopped (in the sandbox the
+    # parent is bubblewrap's; without it, a signal from a case is ignored)
+    lib kill_ppid $sb 1 --jobs 2
+    is lib-kill_ppid-$sb total.verdicts.error 0
+    is lib-kill_ppid-$sb total.verdicts.too_strict "$mini_valid"
+    # writes outside: $HOME, /tmp and the test's own directory
+    MCC_TOY_PATHS="$HOME/$tag:/tmp/$tag:$tmp/$tag" lib write_outside $sb 1
+    if [ $sb = on ]; then
+        is lib-write_outside-on total.verdicts.too_strict "$mini_valid"
+        has lib-write_outside-on json "Read-only file system"
+        [ ! -e "$HOME/$tag" ] && [ ! -e "/tmp/$tag" ] && [ ! -e "$tmp/$tag" ] && ok || fail "lib-write_outside-on: a file written outside"
+    else # not isolated: documented, and cleaned up here
+        is lib-write_outside-off total.verdicts.too_lenient "$mini_invalid"
+        [ -e "$HOME/$tag" ] && ok || fail "lib-write_outside-off: the write did not happen (the probe is broken)"
+    fi
+    rm -f "$HOME/$tag" "/tmp/$tag" "$tmp/$tag"
+    lib network $sb 1
+    if [ $sb = on ] || [ $net = 0 ]; then
+        is lib-network-$sb total.verdicts.too_lenient 0
+        has lib-network-$sb json "no network: "
+    else
+        is lib-network-$sb total.verdicts.too_lenient "$mini_invalid"
+    fi
+    no_process "lib-$sb"
+done
+
+if [ "$modes" = "on off" ]; then
+    # a library kept under /var/tmp (the sandbox's private one), named bare from
+    # there: seen read-only in the sandbox, loaded as without it
+    vt=$(mktemp -d /var/tmp/mcc-hostile-XXXXXX)
+    cp "$toylib" "$vt/libtoy.so"
+    cd "$vt" && certify lib-vartmp 1 --sandbox on --library libtoy.so --corpus "$mini" --format aem
+    cd "$OLDPWD" || exit 1
+    is lib-vartmp total.verdicts.too_lenient "$mini_invalid"
+    rm -rf "$vt"
+    # bubblewrap failing to start the child is a runner error (exit 2), not the library's crash
+    mkdir -p "$tmp/fakebin"
+    printf '#!/bin/sh\nfor a; do last=$a; done\n[ "$last" = ":" ] && exit 0\necho "bwrap: fake failure" >&2; exit 1\n' >"$tmp/fakebin/bwrap"
+    chmod +x "$tmp/fakebin/bwrap"
+    PATH=$tmp/fakebin:$PATH "$mc" certify --sandbox on --library "$toylib" --corpus "$mini" --format aem >/dev/null 2>"$tmp/lib-fakebwrap.err" </dev/null
+    [ $? -eq 2 ] && ok || fail "lib-fakebwrap: not exit 2"
+    has lib-fakebwrap err "the sandbox could not start the library's child: bwrap: fake failure"
+fi
 
 # --- text from outside: ESC, 0xFF, U+202E, a C1 control, NUL, U+FFFF in the
 # command and in its stderr; every report stays valid UTF-8 with none of them
@@ -116,14 +198,8 @@ is chdir-on cases.1.verdict failed
 # --- signals: a case's `kill $PPID` is ignored; the user's SIGTERM/SIGINT in
 # any phase kills every case, removes the temporary directory and writes the
 # partial report (exit 2)
-tag="mcc-hostile-$$-$RANDOM" # our sleepers' unique name
 sleeper="$tmp/sleep-$tag"
 cp "$(command -v sleep)" "$sleeper"
-no_process() {
-    local i
-    for i in $(seq 50); do pgrep -f "$tag" >/dev/null || break; sleep 0.1; done
-    if pgrep -f "$tag" >/dev/null; then fail "$1: processes left: $(pgrep -af "$tag" | head -3)"; pkill -9 -f "$tag"; else ok; fi
-}
 certify kill-ppid 1 --corpus "$corpus" --format aem --jobs 2 --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
 is kill-ppid total.verdicts.error 0
 is kill-ppid total.verdicts.too_lenient 0
@@ -179,6 +255,38 @@ for sb in on off; do
         --loader 'cat /proc/net/dev | tail -n +3 | grep -v "^ *lo:" | grep -q . && exit 0; exit 1 # {}'
     is "network-$sb" total.verdicts.too_lenient 0
 done
+
+# a write lease on the output, held by a process that left the case: grading
+# must not wait for the lease break (45 s by default); the holder is killed with
+# its case (sandbox: its PID namespace; off: the sub-reaper), or, should it
+# still hold the lease, the non-blocking open fails at once
+cat >"$tmp/lease.py" <<'PY'
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY)
+fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+open(sys.argv[2], "w").close()
+time.sleep(60)
+PY
+if $py -c 'import fcntl, os, sys; fcntl.fcntl(os.open(sys.argv[1], os.O_WRONLY), fcntl.F_SETLEASE, fcntl.F_WRLCK)' "$tmp/lease.py" 2>/dev/null; then
+    for sb in $modes; do
+        t0=$(date +%s)
+        timeout -k 5 60 "$mc" certify --json "$tmp/lease-$sb.json" --format aem --scene triangle --sandbox $sb \
+            --exporter "$toyx --format aem {in} {out} && { setsid $py $tmp/lease.py {out} {dir}/leased-$tag & i=0; while [ ! -e {dir}/leased-$tag ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i + 1)); done; [ -e {dir}/leased-$tag ]; }" \
+            >"$tmp/lease-$sb.out" 2>"$tmp/lease-$sb.err" </dev/null
+        got=$? secs=$(($(date +%s) - t0))
+        [ $secs -lt 30 ] && ok || fail "lease-$sb: took $secs s (stalled on the lease?)"
+        verdict=$($check get "$tmp/lease-$sb.json" cases.0.verdict 2>&1)
+        detail=$($check get "$tmp/lease-$sb.json" cases.0.detail 2>&1)
+        # conforming (exit 0) once the holder is gone; else no output (exit 1), at once
+        case "$got:$verdict:$detail" in
+            0:conforming:*|"1:no_output:exit 0 but the output triangle.aem cannot be opened: Resource temporarily unavailable") ok ;;
+            *) fail "lease-$sb: exit $got, $verdict: $detail" ;;
+        esac
+        no_process "lease-$sb"
+    done
+else
+    echo "note: lease probe skipped: no write lease can be taken here (F_SETLEASE)"
+fi
 
 [ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
 echo "hostile: $passed passed, $failed failed"
