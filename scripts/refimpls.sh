@@ -556,7 +556,7 @@ format_of() {
 
 env_of() {
     case $1 in
-    libaem-bounded) echo MC_LIBAEM_TEXTURE_CHECK=bounded ;;
+    libaem-bounded) echo MCC_LIBAEM_TEXTURE_CHECK=bounded ;;
     *) echo MC_REFIMPL=1 ;;
     esac
 }

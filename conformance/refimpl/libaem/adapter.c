@@ -26,7 +26,7 @@
  * A file is accepted when this completes, rejected when aem_load_model
  * fails. Crashes and hangs are what they are.
  *
- * MC_LIBAEM_TEXTURE_CHECK=bounded in the environment: a texture index is
+ * MCC_LIBAEM_TEXTURE_CHECK=bounded in the environment: a texture index is
  * also checked against the texture count (the viewer's one fix), so the rest
  * of libaem can be certified past that bug.
  *
@@ -240,7 +240,7 @@ int mc_certify_load(const char *format, const unsigned char *data, size_t size, 
         return 1;
     }
     viewer v = {0};
-    const char *check = getenv("MC_LIBAEM_TEXTURE_CHECK");
+    const char *check = getenv("MCC_LIBAEM_TEXTURE_CHECK");
     v.bounded_textures = check && strcmp(check, "bounded") == 0;
     enum AEMResult r = aem_load_model(path, &v.model);
     close(fd);

@@ -17,7 +17,7 @@ times; the exit status is 0 then, 1 otherwise.
 
 The site is what scripts/refimpls.sh's triage takes: the fuzz binary replays
 the input (leak detection on, UBSan stacks, the campaign's limits) and the
-crash-site tool names the report. MC_LIBAEM_TEXTURE_CHECK passes through.
+crash-site tool names the report. MCC_LIBAEM_TEXTURE_CHECK passes through.
 """
 import os
 import struct
