@@ -403,6 +403,29 @@ static unsigned uv_corners(const mcl_model *m)
     return n;
 }
 
+static int scene_has_uvs(const mcs_facts *f)
+{
+    for (size_t i = 0; i < (size_t)f->triangle_count * 3; i++)
+        if (f->tri[i].has_uv) return 1;
+    return 0;
+}
+
+/* Faithful with no convention at all: then a convention (the run's, or a
+ * demanded one) explains nothing in this case and is not named for it (a
+ * scene without UVs says nothing of V's origin; an AEM output always has
+ * a UV layer). */
+static int faithful_without(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m)
+{
+    mcx_findings tmp;
+    mcx_loops tl;
+    memset(&tmp, 0, sizeof tmp);
+    mcx_convention none = mcx_convention_none();
+    judge_under(f, caps, m, &none, &tmp, &tl);
+    int faithful = tmp.count == 0;
+    mcx_findings_free(&tmp);
+    return faithful;
+}
+
 void mcx_judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, const mcx_convention *want,
                int search, mcx_judgement *j, mcx_findings *out, mcx_loops *loops)
 {
@@ -410,9 +433,9 @@ void mcx_judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, con
     judge_under(f, caps, m, &base, out, loops);
     j->used = base;
     j->explained = 0;
-    j->uv_vertices = uv_corners(m);
+    j->uv_vertices = scene_has_uvs(f) ? uv_corners(m) : 0;
     if (!search || out->count == 0) {
-        j->explained = out->count == 0 && !mcx_convention_is_none(&base);
+        j->explained = out->count == 0 && !mcx_convention_is_none(&base) && !faithful_without(f, caps, m);
         return;
     }
     float sbox[6], mbox[6];

@@ -532,7 +532,8 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
         char warned[400], looped[192] = "", under[360] = "";
         mcx_warnings_text(c, warned, sizeof warned);
         loops_text(&loops, looped, sizeof looped);
-        if (conv[0]) snprintf(under, sizeof under, " under the exporter's convention (%s)", conv);
+        if (conv[0] && c->judgement.explained) /* named only where it was needed */
+            snprintf(under, sizeof under, " under the exporter's convention (%s)", conv);
         c->verdict = MCX_CONFORMING;
         if (c->fit == MCS_FITS)
             c->detail = fmt("valid and faithful%s%s%s%s", under, looped, warned[0] ? "; " : "", warned);
