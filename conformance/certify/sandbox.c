@@ -124,11 +124,17 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const c
     for (char **e = environ; e && *e; e++) nenv++;
     size_t ntail = 0;
     while (tail[ntail]) ntail++;
-    size_t max = nfixed + 3 * nenv + 3 + 3 + 3 + ntail + 1;
+    size_t max = nfixed + 3 * nenv + 3 + 3 + 3 + 3 + ntail + 1;
     char **argv = calloc(max, sizeof *argv);
     if (!argv) return NULL;
     size_t k = 0;
     for (size_t i = 0; i < nfixed; i++) argv[k++] = (char *)fixed[i];
+#ifdef MC_COVERAGE_DIR
+    /* a coverage build only (scripts/coverage.sh): instrumented test programs
+     * write their counts into the build tree at exit; read-only, libgcov
+     * complains on stderr, which becomes the case's stderr tail */
+    argv[k++] = "--bind", argv[k++] = MC_COVERAGE_DIR, argv[k++] = MC_COVERAGE_DIR;
+#endif
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         if (!eq || !mcc_sandbox_env_kept(*e, (size_t)(eq - *e))) continue;
