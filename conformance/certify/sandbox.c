@@ -129,11 +129,12 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const c
     if (!argv) return NULL;
     size_t k = 0;
     for (size_t i = 0; i < nfixed; i++) argv[k++] = (char *)fixed[i];
-#ifdef MC_COVERAGE_DIR
+#ifdef MC_COVERAGE_BUILD
     /* a coverage build only (scripts/coverage.sh): instrumented test programs
-     * write their counts into the build tree at exit; read-only, libgcov
-     * complains on stderr, which becomes the case's stderr tail */
-    argv[k++] = "--bind", argv[k++] = MC_COVERAGE_DIR, argv[k++] = MC_COVERAGE_DIR;
+     * write their counts at exit into the build tree, read-only here, and
+     * libgcov's complaint would become the case's stderr tail; their counts
+     * go to the private /var/tmp instead, and are dropped with it */
+    argv[k++] = "--setenv", argv[k++] = "GCOV_PREFIX", argv[k++] = "/var/tmp/gcov";
 #endif
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
