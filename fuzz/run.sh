@@ -3,7 +3,7 @@
 # and keeps crashers under fuzz/regressions/<target>/ (replayed by ctest).
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, all targets
-#   fuzz/run.sh --smoke                             CI: 15 s per target, fails on any finding
+#   fuzz/run.sh --smoke                             CI: 10 s per target, fails on any finding
 # Targets: auto aem semodel aamf e3d nlm, load_<format> and diff_<format> (reference
 # loaders, differential), abi_<format> (your loader, docs/FUZZING.md), clean (the
 # clean paths against the exact checks, every format), and the
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source fuzz/targets.sh
 smoke=0
-if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; set -- 15 "$@"; fi
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; set -- 10 "$@"; fi
 seconds=${1:-600}; shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${mc_default_targets[@]}")
