@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -503,6 +502,8 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     mcx_findings_free(&c->findings);
     mcx_judge(&f, &caps, m, want, search, &c->judgement, &c->findings, &loops);
     c->loops = loops.count;
+    c->loop_ends = loops.ends;
+    c->loop_first = loops.first_reading;
     int unfaithful = c->findings.count > 0;
     if (note && c->findings.count) prepend(&c->findings, note);
     c->judged = 1;
@@ -543,6 +544,28 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     }
 }
 
+/* The case judged again under `want` (no search), its output read again as
+ * the grader reads it (a regular file, bounded); note: the first finding
+ * when it is unfaithful. The verdict and detail stay those of the first
+ * grading when the output cannot be read again. */
+static void rejudge(const mcx_options *o, mcx_case *c, const char *root, const mcx_convention *want,
+                    const char *note)
+{
+    mcx_verdict was = c->verdict;
+    char *detail = c->detail;
+    size_t size;
+    c->detail = NULL;
+    unsigned char *data = read_output(o, c, "", &size);
+    if (!data) {
+        free(c->detail);
+        c->verdict = was, c->detail = detail;
+        return;
+    }
+    c->detail = detail;
+    judge_output(o, c, data, size, want, 0, note);
+    c->detail = stable_text(c->detail, c, root, 0);
+}
+
 /* One convention for the whole run: the demanded one, else the one that
  * explained the most cases (the first on a tie). A case judged under
  * another (or under none where the run has one) is judged again under the
@@ -573,19 +596,6 @@ static void settle_conventions(const mcx_options *o, mcx_run *r, const char *roo
             r->convention_cases += c->judgement.explained;
             continue;
         }
-        /* read again as the grader reads it (a regular file, bounded): the
-         * verdict and detail stay those of the first grading when it fails */
-        mcx_verdict was = c->verdict;
-        char *detail = c->detail;
-        size_t size;
-        c->detail = NULL;
-        unsigned char *data = read_output(o, c, "", &size);
-        if (!data) {
-            free(c->detail);
-            c->verdict = was, c->detail = detail;
-            continue;
-        }
-        c->detail = detail;
         char note[800] = "", own[320] = "";
         if (c->judgement.explained) {
             mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
@@ -597,9 +607,54 @@ static void settle_conventions(const mcx_options *o, mcx_run *r, const char *roo
             snprintf(note, sizeof note, "faithful only without the convention of the run's other scenes (%s)",
                      run_text);
         }
-        judge_output(o, c, data, size, &r->convention, 0, note[0] ? note : NULL);
-        c->detail = stable_text(c->detail, c, root, 0);
+        rejudge(o, c, root, &r->convention, note[0] ? note : NULL);
         r->convention_cases += c->verdict == MCX_CONFORMING && c->judgement.explained;
+    }
+}
+
+/* One reading of animation frames for the whole run, as for the geometric
+ * conventions: the demanded one, else the one the most conforming cases
+ * needed (an animation that matched under it alone), on a tie the reading
+ * of the first such animation. A case with an animation that matched only
+ * under the other is judged again with every animation held to the run's:
+ * an exporter that loops the clips of one scene and ends another's on the
+ * end pose is unfaithful in the odd one out. */
+static void settle_loops(const mcx_options *o, mcx_run *r, const char *root)
+{
+    r->loop = o->convention ? o->convention->loop : MCX_LOOP_EITHER;
+    if (r->loop != MCX_LOOP_EITHER) return; /* demanded: every case was held to it */
+    unsigned wrap = 0, end = 0;
+    int first = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const mcx_case *c = &r->cases[i];
+        if (!c->judged || c->verdict != MCX_CONFORMING) continue;
+        wrap += c->loops > 0, end += c->loop_ends > 0;
+        if (!first) first = c->loop_first;
+    }
+    if (!wrap && !end) return;
+    r->loop = wrap > end ? MCX_LOOP_WRAP : end > wrap ? MCX_LOOP_END : first - 1;
+    if (!wrap || !end) return; /* every case agrees */
+    unsigned agree = r->loop == MCX_LOOP_WRAP ? wrap : end;
+    for (size_t i = 0; i < r->count; i++) {
+        mcx_case *c = &r->cases[i];
+        if (!c->judged || !(r->loop == MCX_LOOP_WRAP ? c->loop_ends : c->loops)) continue;
+        char note[400];
+        if (r->loop == MCX_LOOP_WRAP)
+            snprintf(note, sizeof note,
+                     "animation frames written with the last frame at the end of the clip, where the run's other "
+                     "scenes loop (the last frame wrapping to the first: %u scene%s): one reading holds for every "
+                     "scene",
+                     agree, agree == 1 ? "" : "s");
+        else
+            snprintf(note, sizeof note,
+                     "animation frames written as a loop (the last frame wrapping to the first), where the run's "
+                     "other scenes end on the last frame (%u scene%s): one reading holds for every scene",
+                     agree, agree == 1 ? "" : "s");
+        mcx_convention held = c->judgement.used;
+        held.loop = r->loop;
+        int counted = c->judgement.explained && mcx_convention_equal(&held, &r->convention);
+        rejudge(o, c, root, &held, note);
+        if (counted && !c->judgement.explained && r->convention_cases) r->convention_cases--;
     }
 }
 
@@ -667,49 +722,6 @@ static void last_line(const char *text, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-/* Words an exporter's refusal names when it refuses for one of the
- * reasons in a scene's note (scene_defs.c's notes, by their start). */
-static const struct {
-    const char *note, *words;
-} reasons[] = {
-    {"more bones", "bone|joint|skeleton"},
-    {"coordinates beyond", "coordinate|range|position|fixed"},
-    {"more vertices", "vert|index|indices"},
-    {"more triangles", "triangle|face|index|indices"},
-    {"a bone chain", "chain|deep|depth|nest|level|hierarch"},
-    {"more influences", "influence|weight"},
-    {"line primitives", "line|primitive"},
-    {"point primitives", "point|primitive"},
-    {"UVs", "uv|texcoord|texture coord"},
-    {"vertex colour", "colour|color|alpha"},
-    {"more animations", "animation"},
-    {"animations are dropped", "animation"},
-    {"animated bone scale", "scale"},
-    {"animation names", "name"},
-    {"non-ASCII", "name|ascii|utf"},
-    {"an empty bone name", "name"},
-    {"nothing to export", "empty|nothing|no mesh|no triangle|no geometry|no node"},
-};
-
-static int has_word(const char *text, const char *word, size_t n)
-{
-    for (const char *p = text; *p; p++)
-        if (strncasecmp(p, word, n) == 0) return 1;
-    return 0;
-}
-
-/* Does the refusal's stated reason (its last line) name one of the
- * scene's reasons (note: "; "-separated)? */
-static int reason_matches(const char *note, const char *said)
-{
-    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
-        if (!strstr(note, reasons[i].note)) continue;
-        for (const char *w = reasons[i].words; *w; w += strcspn(w, "|") + (w[strcspn(w, "|")] == '|'))
-            if (has_word(said, w, strcspn(w, "|"))) return 1;
-    }
-    return 0;
-}
-
 /* --max-output-bytes bounds the case, all its files together: RLIMIT_FSIZE
  * stops one file at the cap, this catches many files under it. */
 static int over_case_cap(const mcx_options *o, mcx_case *c, const mcc_result *r)
@@ -753,7 +765,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
             break;
         }
         c->verdict = c->fit == MCS_FITS ? MCX_FAILED : MCX_REFUSED;
-        if (c->verdict == MCX_REFUSED && line[0] && !reason_matches(c->note, line)) {
+        if (c->verdict == MCX_REFUSED && line[0] && !mcs_reason_named(c->note, line)) {
             /* credited only for the format's reason: "static meshes only" on 300 bones is not it */
             c->verdict = MCX_FAILED;
             c->detail = fmt("refused for another reason than the format's (%s): it said: %s", c->note, line);
@@ -1033,7 +1045,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     }
     /* conventions are settled over the graded cases only: an interrupted
      * run's errors are not judged again */
-    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root);
+    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root), settle_loops(o, out, out->root);
     if (status == 0) tally(out);
     if (status == 0 && mcc_interrupted()) {
         snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");
