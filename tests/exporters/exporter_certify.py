@@ -470,7 +470,7 @@ for fmt, bug, named, key, value in (
         ("aem", "flip-v", "UV origin bottom-left: V flipped at all 36 vertices", "uv_origin", "bottom-left"),
         ("aem", "z-up", "Z-up: (x, y, z) -> (x, -z, y)", "up", "z"),
         ("aem", "cm", "scale 100 (metres to centimetres)", "scale", 100),
-        ("aem", "cw", "winding clockwise", "winding", "cw"),
+        ("aem", "cw", "winding clockwise (every triangle's corners reversed)", "winding", "cw"),
         ("semodel", "z-up", "Z-up: (x, y, z) -> (x, -z, y)", "up", "z"),
         ("nlm", "cm", "scale 100 (metres to centimetres)", "scale", 100)):
     rc, doc, out = certify(fmt, bug, name=f"conv-{fmt}-{bug}")
@@ -494,6 +494,17 @@ for fmt, bug, named, key, value in (
     else:
         check(conv["cases"] >= 20, f"{bug} ({fmt}): only {conv['cases']} cases need the convention")
     check(f"\nconventions: {named[:20]}" in out, f"{bug} ({fmt}): the text report names the conventions: {out[-600:]}")
+    # exactly: the case's detail (before any validator warning), the run's
+    # conventions line with the cases that needed them, the certificate line
+    check(cube["detail"].split("; 1 warning")[0] == f"valid and faithful under the exporter's convention ({named})",
+          f"{bug} ({fmt}): cube detail {cube['detail']}")
+    # (the run's line counts no vertices: they differ from scene to scene)
+    run_line = "UV origin bottom-left (V flipped: v' = 1 - v)" if bug == "flip-v" else named
+    n = 25 - len(expected_refusals[fmt])
+    lines = (f"\nconventions: {run_line} ({conv['cases']} cases faithful only under them)\n"
+             f"certificate ({fmt} exporter): CONFORMING, 100.0% ({n} conforming, {25 - n} correctly refused, of 25)\n")
+    check(lines in out and conv["cases"] == (4 if bug == "flip-v" else n),
+          f"{bug} ({fmt}): the closing lines are not\n{lines}in\n{out[-500:]}")
 rc, doc, _ = certify("aem", name="conv-none")
 check(doc["conventions"]["text"] == "" and doc["conventions"]["cases"] == 0 and
       all(c["convention"] is None for c in doc["cases"]), f"correct aem: no convention {doc['conventions']}")
@@ -504,6 +515,11 @@ bad = {s: c for s, c in verdicts(doc).items() if c["verdict"] not in ("conformin
 check(rc == 1 and list(bad) == ["materials"] and bad["materials"]["verdict"] == "unfaithful" and
       any(f.startswith("UVs changed at 12 vertices") for f in bad["materials"]["findings"]),
       f"flip-v-some: {[(s, c['verdict'], c['findings']) for s, c in bad.items()]}")
+check("\nunfaithful     materials: unfaithful: 1 lost or changed fact(s):\n"
+      "    UVs changed at 12 vertices (first at (2 0 0.5): expected (0 1), found (0 0))\n" in out and
+      "\nconventions: UV origin bottom-left (V flipped: v' = 1 - v) (3 cases faithful only under them)\n"
+      "certificate (aem exporter): NOT CONFORMING, 96.0% (23 conforming, 1 correctly refused, of 25)\n" in out,
+      f"flip-v-some: the text report's lines: {out}")
 # a real loss under a convention still fails, named under the run's convention
 # (found in the other scenes): the weights, not the triangles
 rc, doc, _ = certify("aem", "z-up,joint-index", name="conv-loss")
@@ -544,6 +560,10 @@ check({s for s, x in v.items() if x == "out_of_scope"} == set(v) - static_scenes
 check("out of scope (--scope static), not run, not scored: skin_1_to_4, skin_8," in out and "(12 scenes)" in out,
       f"static-only: the text report lists the out-of-scope scenes: {out}")
 check("(12 conforming, 1 correctly refused, of 13)" in out, f"static-only: scored on 13: {out[-300:]}")
+check("\nout of scope (--scope static), not run, not scored: skin_1_to_4, skin_8, skin_unnormalised, bones_255, "
+      "bones_256, bones_300, chain_128, joints_reversed, two_skins, interpolation, animations, names (12 scenes)\n"
+      in out and "\ncertificate (nlm exporter): CONFORMING, 100.0% (12 conforming, 1 correctly refused, of 13)\n" in out,
+      f"static-only --scope static: the text report's lines: {out}")
 rc, doc, out = certify("nlm", "static-only", name="scope-all")
 v = verdicts(doc)
 check(rc == 1 and v["bones_255"]["verdict"] == "failed" and
