@@ -566,12 +566,9 @@ static void rejudge(const mcx_options *o, mcx_case *c, const char *root, const m
     c->detail = stable_text(c->detail, c, root, 0);
 }
 
-/* One convention for the whole run: the demanded one, else the one that
- * explained the most cases (the first on a tie). A case judged under
- * another (or under none where the run has one) is judged again under the
- * run's: an exporter that flips V in one scene and not in another is
- * unfaithful there. */
-static void settle_conventions(const mcx_options *o, mcx_run *r, const char *root)
+/* The run's geometric conventions: the demanded ones, else those that
+ * explained the most cases (the first on a tie); SIZE_MAX when none did. */
+static size_t run_convention(mcx_run *r)
 {
     size_t best = SIZE_MAX;
     unsigned best_n = 0;
@@ -585,44 +582,17 @@ static void settle_conventions(const mcx_options *o, mcx_run *r, const char *roo
         if (n > best_n) best = i, best_n = n;
     }
     r->convention = best == SIZE_MAX ? mcx_convention_none() : r->cases[best].judgement.used;
-    r->convention_cases = 0;
-    if (best == SIZE_MAX) return;
-    char run_text[320];
-    mcx_convention_text(&r->convention, 0, run_text, sizeof run_text);
-    for (size_t i = 0; i < r->count; i++) {
-        mcx_case *c = &r->cases[i];
-        if (!c->judged) continue;
-        if (mcx_convention_equal(&c->judgement.used, &r->convention)) {
-            r->convention_cases += c->judgement.explained;
-            continue;
-        }
-        char note[800] = "", own[320] = "";
-        if (c->judgement.explained) {
-            mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
-            snprintf(note, sizeof note,
-                     "explained only by another convention (%s) than the run's other scenes (%s): a convention "
-                     "holds for every scene",
-                     own, run_text);
-        } else if (c->verdict == MCX_CONFORMING) {
-            snprintf(note, sizeof note, "faithful only without the convention of the run's other scenes (%s)",
-                     run_text);
-        }
-        rejudge(o, c, root, &r->convention, note[0] ? note : NULL);
-        r->convention_cases += c->verdict == MCX_CONFORMING && c->judgement.explained;
-    }
+    return best;
 }
 
-/* One reading of animation frames for the whole run, as for the geometric
- * conventions: the demanded one, else the one the most conforming cases
- * needed (an animation that matched under it alone), on a tie the reading
- * of the first such animation. A case with an animation that matched only
- * under the other is judged again with every animation held to the run's:
- * an exporter that loops the clips of one scene and ends another's on the
- * end pose is unfaithful in the odd one out. */
-static void settle_loops(const mcx_options *o, mcx_run *r, const char *root)
+/* The run's reading of animation frames: the demanded one, else the one
+ * the most conforming cases needed (an animation matched under it alone),
+ * on a tie that of the first such animation; MCX_LOOP_EITHER when no
+ * animation told them apart. *agree: the cases that needed it. */
+static int run_loop(const mcx_options *o, const mcx_run *r, unsigned *agree)
 {
-    r->loop = o->convention ? o->convention->loop : MCX_LOOP_EITHER;
-    if (r->loop != MCX_LOOP_EITHER) return; /* demanded: every case was held to it */
+    *agree = 0;
+    if (o->convention && o->convention->loop != MCX_LOOP_EITHER) return o->convention->loop;
     unsigned wrap = 0, end = 0;
     int first = 0;
     for (size_t i = 0; i < r->count; i++) {
@@ -631,30 +601,70 @@ static void settle_loops(const mcx_options *o, mcx_run *r, const char *root)
         wrap += c->loops > 0, end += c->loop_ends > 0;
         if (!first) first = c->loop_first;
     }
-    if (!wrap && !end) return;
-    r->loop = wrap > end ? MCX_LOOP_WRAP : end > wrap ? MCX_LOOP_END : first - 1;
-    if (!wrap || !end) return; /* every case agrees */
-    unsigned agree = r->loop == MCX_LOOP_WRAP ? wrap : end;
+    if (!wrap && !end) return MCX_LOOP_EITHER;
+    int loop = wrap > end ? MCX_LOOP_WRAP : end > wrap ? MCX_LOOP_END : first - 1;
+    *agree = loop == MCX_LOOP_WRAP ? wrap : end;
+    return loop;
+}
+
+/* Why a case is judged again: its geometric conventions (own: the case's,
+ * "" for none) are not the run's, and/or its animations' frames needed the
+ * other reading. */
+static void settle_note(const mcx_case *c, const char *own, const char *run_text, int geo, int loop, int reading,
+                        unsigned agree, char *note, size_t size)
+{
+    size_t used = 0;
+    note[0] = '\0';
+    if (geo && own[0])
+        used = (size_t)snprintf(note, size,
+                                "explained only by another convention (%s) than the run's other scenes (%s): a "
+                                "convention holds for every scene",
+                                own, run_text);
+    else if (geo && c->verdict == MCX_CONFORMING)
+        used = (size_t)snprintf(note, size, "faithful only without the convention of the run's other scenes (%s)",
+                                run_text);
+    if (loop && used < size)
+        snprintf(note + used, size - used,
+                 reading == MCX_LOOP_WRAP ? "%sanimation frames written with the last frame at the end of the clip, where "
+                                            "the run's other scenes loop (the last frame wrapping to the first: %u "
+                                            "scene%s): one reading holds for every scene"
+                                          : "%sanimation frames written as a loop (the last frame wrapping to the "
+                                            "first), where the run's other scenes end on the last frame (%u scene%s): "
+                                            "one reading holds for every scene",
+                 used ? "; " : "", agree, agree == 1 ? "" : "s");
+}
+
+/* One set of conventions for the whole run (run_convention, run_loop). A
+ * case judged under other geometric ones (or under none where the run has
+ * some), or with an animation that matched only under the other reading of
+ * its frames, is judged again under the run's, every animation held to the
+ * run's reading: an exporter that flips V in one scene and not in another,
+ * or loops one scene's clips and ends another's on the end pose, is
+ * unfaithful in the odd one out. */
+static void settle_conventions(const mcx_options *o, mcx_run *r, const char *root)
+{
+    size_t best = run_convention(r);
+    unsigned agree;
+    r->loop = run_loop(o, r, &agree);
+    r->convention_cases = 0;
+    char run_text[320];
+    mcx_convention_text(&r->convention, 0, run_text, sizeof run_text);
     for (size_t i = 0; i < r->count; i++) {
         mcx_case *c = &r->cases[i];
-        if (!c->judged || !(r->loop == MCX_LOOP_WRAP ? c->loop_ends : c->loops)) continue;
-        char note[400];
-        if (r->loop == MCX_LOOP_WRAP)
-            snprintf(note, sizeof note,
-                     "animation frames written with the last frame at the end of the clip, where the run's other "
-                     "scenes loop (the last frame wrapping to the first: %u scene%s): one reading holds for every "
-                     "scene",
-                     agree, agree == 1 ? "" : "s");
-        else
-            snprintf(note, sizeof note,
-                     "animation frames written as a loop (the last frame wrapping to the first), where the run's "
-                     "other scenes end on the last frame (%u scene%s): one reading holds for every scene",
-                     agree, agree == 1 ? "" : "s");
-        mcx_convention held = c->judgement.used;
-        held.loop = r->loop;
-        int counted = c->judgement.explained && mcx_convention_equal(&held, &r->convention);
-        rejudge(o, c, root, &held, note);
-        if (counted && !c->judgement.explained && r->convention_cases) r->convention_cases--;
+        if (!c->judged) continue;
+        int geo = best != SIZE_MAX && !mcx_convention_equal(&c->judgement.used, &r->convention);
+        int loop = r->loop == MCX_LOOP_WRAP ? c->loop_ends > 0 : r->loop == MCX_LOOP_END ? c->loops > 0 : 0;
+        if (!geo && !loop) {
+            r->convention_cases += c->judgement.explained;
+            continue;
+        }
+        char note[1200], own[320] = "";
+        if (geo && c->judgement.explained) mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
+        settle_note(c, own, run_text, geo, loop, r->loop, agree, note, sizeof note);
+        mcx_convention want = geo ? r->convention : c->judgement.used;
+        want.loop = r->loop;
+        rejudge(o, c, root, &want, note[0] ? note : NULL);
+        r->convention_cases += c->verdict == MCX_CONFORMING && c->judgement.explained;
     }
 }
 
@@ -1045,7 +1055,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     }
     /* conventions are settled over the graded cases only: an interrupted
      * run's errors are not judged again */
-    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root), settle_loops(o, out, out->root);
+    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root);
     if (status == 0) tally(out);
     if (status == 0 && mcc_interrupted()) {
         snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");
