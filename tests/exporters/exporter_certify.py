@@ -186,7 +186,9 @@ for fmt, bug, unfaithful in pose_bugs:
 # "posed differently". interpolation does not end where it starts: a loop
 # cannot hold its end pose, so its 100% sample is not compared as a loop.
 for fmt in ("aamf", "e3d"):
-    rc, doc, out = certify(fmt, command=f"{toy} --format {fmt} --loop {{in}} {{out}}", name=f"{fmt}-loop")
+    loop_html = os.path.join(tmp, f"{fmt}-loop.html")
+    rc, doc, out = certify(fmt, command=f"{toy} --format {fmt} --loop {{in}} {{out}}", name=f"{fmt}-loop",
+                           extra=("--html", loop_html))
     check(rc == 0 and doc["total"]["score"] == 100.0, f"{fmt} --loop: exit {rc}, {doc and doc['total']}\n{out}")
     for scene, c in verdicts(doc).items():
         want = "refused" if scene in expected_refusals[fmt] else "conforming"
@@ -202,6 +204,11 @@ for fmt in ("aamf", "e3d"):
           f"\nconventions: animations looping, the last frame wrapping to the first ({len(looping)} cases; a runtime "
           "that does not wrap plays them one frame short)\ncertificate (" in out and out.count("animations looping") == 1,
           f"{fmt} --loop: the loop convention named once: {doc['conventions']}\n{out[-500:]}")
+    page = open(loop_html).read()
+    check(page.count("animations looping") == 1 and
+          f'<p class="conventions">conventions: animations looping, the last frame wrapping to the first '
+          f'({len(looping)} cases; a runtime that does not wrap plays them one frame short)</p>' in page,
+          f"{fmt} --loop: the HTML certificate names the loop convention once")
     check(not any("read as a loop" in c["detail"] for c in correct[fmt].values()),
           f"{fmt}: the inclusive toy's frames are read as loops")
     # Frozen or reversed, it is unfaithful under both readings, and the
