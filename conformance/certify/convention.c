@@ -32,14 +32,16 @@ static const double scales[] = {1,    100,   0.01,       10,         0.1,       
 
 mcx_convention mcx_convention_none(void)
 {
-    return (mcx_convention){0, MCX_UP_Y, 1, 0};
+    return (mcx_convention){0, MCX_UP_Y, 1, 0, MCX_LOOP_EITHER};
 }
 
 mcx_convention mcx_convention_any(void)
 {
-    return (mcx_convention){-1, -1, 0, -1};
+    return (mcx_convention){-1, -1, 0, -1, MCX_LOOP_EITHER};
 }
 
+/* The geometric fields: the reading of animation frames is settled apart
+ * (exporter.c, settle_loops), per animation and then per run. */
 int mcx_convention_equal(const mcx_convention *a, const mcx_convention *b)
 {
     return a->flip_v == b->flip_v && a->up == b->up && fabs(a->scale - b->scale) <= 1e-9 * fabs(b->scale) &&
@@ -61,6 +63,7 @@ static mcx_convention fixed_or_none(const mcx_convention *want)
     if (want->up >= 0) c.up = want->up;
     if (want->scale > 0) c.scale = want->scale;
     if (want->reversed >= 0) c.reversed = want->reversed;
+    c.loop = want->loop;
     return c;
 }
 
@@ -87,7 +90,7 @@ int mcx_convention_parse(const char *text, mcx_convention *out, char *why, size_
         p += n + (p[n] == ',');
         char *eq = strchr(item, '=');
         if (!eq) {
-            snprintf(why, why_size, "--convention: '%s' is not KEY=VALUE (uv=, up=, scale=, winding=)", item);
+            snprintf(why, why_size, "--convention: '%s' is not KEY=VALUE (uv=, up=, scale=, winding=, loop=)", item);
             return -1;
         }
         *eq = '\0';
@@ -111,14 +114,18 @@ int mcx_convention_parse(const char *text, mcx_convention *out, char *why, size_
             if (strcmp(v, "ccw") == 0) out->reversed = 0;
             else if (strcmp(v, "cw") == 0) out->reversed = 1;
             else bad = 1;
+        } else if (strcmp(item, "loop") == 0) {
+            if (strcmp(v, "yes") == 0) out->loop = MCX_LOOP_WRAP;
+            else if (strcmp(v, "no") == 0) out->loop = MCX_LOOP_END;
+            else bad = 1;
         } else {
-            snprintf(why, why_size, "--convention: unknown key '%s' (uv, up, scale, winding)", item);
+            snprintf(why, why_size, "--convention: unknown key '%s' (uv, up, scale, winding, loop)", item);
             return -1;
         }
         if (bad) {
             snprintf(why, why_size,
                      "--convention: bad value '%s' for %s (uv=top-left|bottom-left, up=y|z|-z|x|-x|-y, scale=N > 0, "
-                     "winding=ccw|cw)",
+                     "winding=ccw|cw, loop=yes|no)",
                      v, item);
             return -1;
         }
@@ -332,7 +339,7 @@ static void judge_under(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
                         mcx_findings *out, mcx_loops *loops)
 {
     if (mcx_convention_is_none(c)) {
-        mcx_faithful(f, caps, m, out, loops);
+        mcx_faithful_pic(f, caps, m, 0, c->loop, out, loops, NULL);
         return;
     }
     undone u;
@@ -343,7 +350,7 @@ static void judge_under(const mcs_facts *f, const mcs_caps *caps, const mcl_mode
         memset(loops, 0, sizeof *loops);
         mcx_find(out, "out of memory comparing the output with the scene");
     } else {
-        mcx_faithful_skip(f, &k, &u.m, u.skip, out, loops);
+        mcx_faithful_pic(f, &k, &u.m, u.skip, c->loop, out, loops, NULL);
     }
     undone_free(&u);
 }
@@ -414,12 +421,13 @@ static int scene_has_uvs(const mcs_facts *f)
  * demanded one) explains nothing in this case and is not named for it (a
  * scene without UVs says nothing of V's origin; an AEM output always has
  * a UV layer). */
-static int faithful_without(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m)
+static int faithful_without(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, int loop)
 {
     mcx_findings tmp;
     mcx_loops tl;
     memset(&tmp, 0, sizeof tmp);
     mcx_convention none = mcx_convention_none();
+    none.loop = loop;
     judge_under(f, caps, m, &none, &tmp, &tl);
     int faithful = tmp.count == 0;
     mcx_findings_free(&tmp);
@@ -435,7 +443,7 @@ void mcx_judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, con
     j->explained = 0;
     j->uv_vertices = scene_has_uvs(f) ? uv_corners(m) : 0;
     if (!search || out->count == 0) {
-        j->explained = out->count == 0 && !mcx_convention_is_none(&base) && !faithful_without(f, caps, m);
+        j->explained = out->count == 0 && !mcx_convention_is_none(&base) && !faithful_without(f, caps, m, base.loop);
         return;
     }
     float sbox[6], mbox[6];
@@ -448,7 +456,7 @@ void mcx_judge(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, con
         for (int up = 0; up < MCX_UP_COUNT; up++) {
             if (filter && !box_fits(sbox, mbox, up, scales[s], tol)) continue;
             for (int variant = 0; variant < 4; variant++) {
-                mcx_convention c = {variant & 1, up, scales[s], variant >> 1};
+                mcx_convention c = {variant & 1, up, scales[s], variant >> 1, base.loop};
                 if (c.flip_v && !uvs) continue; /* the same judgement as without */
                 if (!allowed(want, &c) || mcx_convention_equal(&c, &base)) continue;
                 mcx_findings tmp;
@@ -482,7 +490,7 @@ int mcx_picture_build(const mcs_facts *f, const mcs_caps *caps, const mcl_model 
     }
     mcs_caps k = *caps;
     if (c->scale < 1) k.position_tol = caps->position_tol / c->scale;
-    mcx_faithful_pic(f, &k, none ? m : &u.m, none ? 0 : u.skip, &scratch, &loops, pic);
+    mcx_faithful_pic(f, &k, none ? m : &u.m, none ? 0 : u.skip, c->loop, &scratch, &loops, pic);
     mcx_findings_free(&scratch);
     if (!none) undone_free(&u);
     return 0;

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -503,6 +502,8 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     mcx_findings_free(&c->findings);
     mcx_judge(&f, &caps, m, want, search, &c->judgement, &c->findings, &loops);
     c->loops = loops.count;
+    c->loop_ends = loops.ends;
+    c->loop_first = loops.first_reading;
     int unfaithful = c->findings.count > 0;
     if (note && c->findings.count) prepend(&c->findings, note);
     c->judged = 1;
@@ -543,12 +544,31 @@ static void judge_output(const mcx_options *o, mcx_case *c, unsigned char *data,
     }
 }
 
-/* One convention for the whole run: the demanded one, else the one that
- * explained the most cases (the first on a tie). A case judged under
- * another (or under none where the run has one) is judged again under the
- * run's: an exporter that flips V in one scene and not in another is
- * unfaithful there. */
-static void settle_conventions(const mcx_options *o, mcx_run *r, const char *root)
+/* The case judged again under `want` (no search), its output read again as
+ * the grader reads it (a regular file, bounded); note: the first finding
+ * when it is unfaithful. The verdict and detail stay those of the first
+ * grading when the output cannot be read again. */
+static void rejudge(const mcx_options *o, mcx_case *c, const char *root, const mcx_convention *want,
+                    const char *note)
+{
+    mcx_verdict was = c->verdict;
+    char *detail = c->detail;
+    size_t size;
+    c->detail = NULL;
+    unsigned char *data = read_output(o, c, "", &size);
+    if (!data) {
+        free(c->detail);
+        c->verdict = was, c->detail = detail;
+        return;
+    }
+    c->detail = detail;
+    judge_output(o, c, data, size, want, 0, note);
+    c->detail = stable_text(c->detail, c, root, 0);
+}
+
+/* The run's geometric conventions: the demanded ones, else those that
+ * explained the most cases (the first on a tie); SIZE_MAX when none did. */
+static size_t run_convention(mcx_run *r)
 {
     size_t best = SIZE_MAX;
     unsigned best_n = 0;
@@ -562,43 +582,88 @@ static void settle_conventions(const mcx_options *o, mcx_run *r, const char *roo
         if (n > best_n) best = i, best_n = n;
     }
     r->convention = best == SIZE_MAX ? mcx_convention_none() : r->cases[best].judgement.used;
+    return best;
+}
+
+/* The run's reading of animation frames: the demanded one, else the one
+ * the most conforming cases needed (an animation matched under it alone),
+ * on a tie that of the first such animation; MCX_LOOP_EITHER when no
+ * animation told them apart. *agree: the cases that needed it. */
+static int run_loop(const mcx_options *o, const mcx_run *r, unsigned *agree)
+{
+    *agree = 0;
+    if (o->convention && o->convention->loop != MCX_LOOP_EITHER) return o->convention->loop;
+    unsigned wrap = 0, end = 0;
+    int first = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const mcx_case *c = &r->cases[i];
+        if (!c->judged || c->verdict != MCX_CONFORMING) continue;
+        wrap += c->loops > 0, end += c->loop_ends > 0;
+        if (!first) first = c->loop_first;
+    }
+    if (!wrap && !end) return MCX_LOOP_EITHER;
+    int loop = wrap > end ? MCX_LOOP_WRAP : end > wrap ? MCX_LOOP_END : first - 1;
+    *agree = loop == MCX_LOOP_WRAP ? wrap : end;
+    return loop;
+}
+
+/* Why a case is judged again: its geometric conventions (own: the case's,
+ * "" for none) are not the run's, and/or its animations' frames needed the
+ * other reading. */
+static void settle_note(const mcx_case *c, const char *own, const char *run_text, int geo, int loop, int reading,
+                        unsigned agree, char *note, size_t size)
+{
+    size_t used = 0;
+    note[0] = '\0';
+    if (geo && own[0])
+        used = (size_t)snprintf(note, size,
+                                "explained only by another convention (%s) than the run's other scenes (%s): a "
+                                "convention holds for every scene",
+                                own, run_text);
+    else if (geo && c->verdict == MCX_CONFORMING)
+        used = (size_t)snprintf(note, size, "faithful only without the convention of the run's other scenes (%s)",
+                                run_text);
+    if (loop && used < size)
+        snprintf(note + used, size - used,
+                 reading == MCX_LOOP_WRAP ? "%sanimation frames written with the last frame at the end of the clip, where "
+                                            "the run's other scenes loop (the last frame wrapping to the first: %u "
+                                            "scene%s): one reading holds for every scene"
+                                          : "%sanimation frames written as a loop (the last frame wrapping to the "
+                                            "first), where the run's other scenes end on the last frame (%u scene%s): "
+                                            "one reading holds for every scene",
+                 used ? "; " : "", agree, agree == 1 ? "" : "s");
+}
+
+/* One set of conventions for the whole run (run_convention, run_loop). A
+ * case judged under other geometric ones (or under none where the run has
+ * some), or with an animation that matched only under the other reading of
+ * its frames, is judged again under the run's, every animation held to the
+ * run's reading: an exporter that flips V in one scene and not in another,
+ * or loops one scene's clips and ends another's on the end pose, is
+ * unfaithful in the odd one out. */
+static void settle_conventions(const mcx_options *o, mcx_run *r, const char *root)
+{
+    size_t best = run_convention(r);
+    unsigned agree;
+    r->loop = run_loop(o, r, &agree);
     r->convention_cases = 0;
-    if (best == SIZE_MAX) return;
     char run_text[320];
     mcx_convention_text(&r->convention, 0, run_text, sizeof run_text);
     for (size_t i = 0; i < r->count; i++) {
         mcx_case *c = &r->cases[i];
         if (!c->judged) continue;
-        if (mcx_convention_equal(&c->judgement.used, &r->convention)) {
+        int geo = best != SIZE_MAX && !mcx_convention_equal(&c->judgement.used, &r->convention);
+        int loop = r->loop == MCX_LOOP_WRAP ? c->loop_ends > 0 : r->loop == MCX_LOOP_END ? c->loops > 0 : 0;
+        if (!geo && !loop) {
             r->convention_cases += c->judgement.explained;
             continue;
         }
-        /* read again as the grader reads it (a regular file, bounded): the
-         * verdict and detail stay those of the first grading when it fails */
-        mcx_verdict was = c->verdict;
-        char *detail = c->detail;
-        size_t size;
-        c->detail = NULL;
-        unsigned char *data = read_output(o, c, "", &size);
-        if (!data) {
-            free(c->detail);
-            c->verdict = was, c->detail = detail;
-            continue;
-        }
-        c->detail = detail;
-        char note[800] = "", own[320] = "";
-        if (c->judgement.explained) {
-            mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
-            snprintf(note, sizeof note,
-                     "explained only by another convention (%s) than the run's other scenes (%s): a convention "
-                     "holds for every scene",
-                     own, run_text);
-        } else if (c->verdict == MCX_CONFORMING) {
-            snprintf(note, sizeof note, "faithful only without the convention of the run's other scenes (%s)",
-                     run_text);
-        }
-        judge_output(o, c, data, size, &r->convention, 0, note[0] ? note : NULL);
-        c->detail = stable_text(c->detail, c, root, 0);
+        char note[1200], own[320] = "";
+        if (geo && c->judgement.explained) mcx_convention_text(&c->judgement.used, 0, own, sizeof own);
+        settle_note(c, own, run_text, geo, loop, r->loop, agree, note, sizeof note);
+        mcx_convention want = geo ? r->convention : c->judgement.used;
+        want.loop = r->loop;
+        rejudge(o, c, root, &want, note[0] ? note : NULL);
         r->convention_cases += c->verdict == MCX_CONFORMING && c->judgement.explained;
     }
 }
@@ -667,49 +732,6 @@ static void last_line(const char *text, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-/* Words an exporter's refusal names when it refuses for one of the
- * reasons in a scene's note (scene_defs.c's notes, by their start). */
-static const struct {
-    const char *note, *words;
-} reasons[] = {
-    {"more bones", "bone|joint|skeleton"},
-    {"coordinates beyond", "coordinate|range|position|fixed"},
-    {"more vertices", "vert|index|indices"},
-    {"more triangles", "triangle|face|index|indices"},
-    {"a bone chain", "chain|deep|depth|nest|level|hierarch"},
-    {"more influences", "influence|weight"},
-    {"line primitives", "line|primitive"},
-    {"point primitives", "point|primitive"},
-    {"UVs", "uv|texcoord|texture coord"},
-    {"vertex colour", "colour|color|alpha"},
-    {"more animations", "animation"},
-    {"animations are dropped", "animation"},
-    {"animated bone scale", "scale"},
-    {"animation names", "name"},
-    {"non-ASCII", "name|ascii|utf"},
-    {"an empty bone name", "name"},
-    {"nothing to export", "empty|nothing|no mesh|no triangle|no geometry|no node"},
-};
-
-static int has_word(const char *text, const char *word, size_t n)
-{
-    for (const char *p = text; *p; p++)
-        if (strncasecmp(p, word, n) == 0) return 1;
-    return 0;
-}
-
-/* Does the refusal's stated reason (its last line) name one of the
- * scene's reasons (note: "; "-separated)? */
-static int reason_matches(const char *note, const char *said)
-{
-    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
-        if (!strstr(note, reasons[i].note)) continue;
-        for (const char *w = reasons[i].words; *w; w += strcspn(w, "|") + (w[strcspn(w, "|")] == '|'))
-            if (has_word(said, w, strcspn(w, "|"))) return 1;
-    }
-    return 0;
-}
-
 /* --max-output-bytes bounds the case, all its files together: RLIMIT_FSIZE
  * stops one file at the cap, this catches many files under it. */
 static int over_case_cap(const mcx_options *o, mcx_case *c, const mcc_result *r)
@@ -753,7 +775,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
             break;
         }
         c->verdict = c->fit == MCS_FITS ? MCX_FAILED : MCX_REFUSED;
-        if (c->verdict == MCX_REFUSED && line[0] && !reason_matches(c->note, line)) {
+        if (c->verdict == MCX_REFUSED && line[0] && !mcs_reason_named(c->note, line)) {
             /* credited only for the format's reason: "static meshes only" on 300 bones is not it */
             c->verdict = MCX_FAILED;
             c->detail = fmt("refused for another reason than the format's (%s): it said: %s", c->note, line);

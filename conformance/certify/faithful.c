@@ -678,6 +678,26 @@ static void report_miss(const mcs_facts *f, const mcs_fanim *fa, const frame_spa
              first->worst, as_loop);
 }
 
+/* The finding of an animation held to one reading (the run's, or a
+ * demanded one: MCX_LOOP_*) that misses under it: that reading's first
+ * miss, and whether the other one matches (then the reading, not the
+ * poses, is what differs from the run's other animations). */
+static void report_held(const mcs_facts *f, const mcs_fanim *fa, const frame_span *sp, int held, const miss *m,
+                        int other_matches, mcx_findings *out)
+{
+    char na[48], nb[48];
+    const char *other = !other_matches ? ""
+                        : held == MCX_LOOP_WRAP ? "; it matches with its last frame at the end of the clip"
+                                                : "; it matches read as a loop (the last frame wrapping to the first)";
+    mcx_find(out,
+             "animation '%s'%s at %.0f%% of its length (%.3g s; frame %.4g of %.4g..%.4g%s): bone '%s' posed "
+             "differently (largest matrix difference %.3g)%s",
+             shown(fa->name, na), held == MCX_LOOP_WRAP ? " read as a loop" : "",
+             fa->duration > 0 ? fa->times[m->sample] / fa->duration * 100 : 0, fa->times[m->sample], m->where.at,
+             sp->first, held == MCX_LOOP_WRAP ? sp->last + sp->step : sp->last, held == MCX_LOOP_WRAP ? ", wrapping" : "",
+             shown(f->bones[m->bone].name, nb), m->worst, other);
+}
+
 /* The skinning matrices of every bone at the scene's sample times. With a
  * time unit (AEM's seconds, NLM's ticks per second) the model is posed at
  * the same time. Without one (SAMF's frames, E3D's frames: neither spec nor
@@ -686,6 +706,8 @@ static void report_miss(const mcs_facts *f, const mcs_fanim *fa, const frame_spa
  * shortened animation; the length is read two ways (reading), and an
  * animation is faithful when every sample of every bone matches under one
  * of them: mixing them per sample would let an off-by-one-frame export pass.
+ * Both readings are tried whenever both can be read, so that the run can
+ * hold every animation to the same one (exporter.c, settle_loops).
  *
  * A fraction seldom lands on a frame (0.37 of 30 frames is frame 11.1), and
  * between frames formats disagree: SAMF holds each frame (step), E3D's
@@ -696,31 +718,54 @@ static void report_miss(const mcs_facts *f, const mcs_fanim *fa, const frame_spa
  * either side of the sample time, and the source moves from one to the
  * other (a step lands on one of them). A wrong pose lies outside unless the
  * two frames differ as much as the error, which a broken exporter does not
- * get on all four samples of every bone. Returns 1 when the animation
- * matched only as a loop. */
+ * get on all four samples of every bone.
+ *
+ * Returns how the frames matched: MCX_LOOP_EITHER when both readings match
+ * or only one can be read (a time unit, a single frame), MCX_LOOP_WRAP when
+ * only read as a loop, MCX_LOOP_END only with the last frame at the end; or
+ * MISSED when the reading it is held to (`held`, MCX_LOOP_EITHER: any)
+ * misses, the finding made. */
+enum { MISSED = -2 };
 static int compare_pose(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t ma,
-                        const mcs_fanim *fa, const int *model_of, float *skin, float *skin2, mcx_findings *out)
+                        const mcs_fanim *fa, const int *model_of, int held, float *skin, float *skin2,
+                        mcx_findings *out)
 {
     frame_span sp = span_of(caps, &m->animations[ma]);
     miss first, loop = {fa->sample_count, -1, 0, {0, 0, 0, 0}};
     if (judge(f, caps, m, ma, fa, model_of, &sp, sp.unit > 0 ? BY_TIME : INCLUSIVE, skin, skin2, &first) != 0)
-        return 0;
-    if (first.sample == fa->sample_count) return 0;
-    if (sp.unit <= 0 && sp.step > 0) {
-        if (judge(f, caps, m, ma, fa, model_of, &sp, LOOPING, skin, skin2, &loop) != 0) return 0;
-        if (loop.sample == fa->sample_count) return 1;
+        return MCX_LOOP_EITHER;
+    int two = sp.unit <= 0 && sp.step > 0; /* a looping reading to tell apart */
+    if (two && judge(f, caps, m, ma, fa, model_of, &sp, LOOPING, skin, skin2, &loop) != 0) return MCX_LOOP_EITHER;
+    int end_ok = first.sample == fa->sample_count, wrap_ok = two && loop.sample == fa->sample_count;
+    int how = end_ok && !wrap_ok && two ? MCX_LOOP_END : wrap_ok && !end_ok ? MCX_LOOP_WRAP : MCX_LOOP_EITHER;
+    if (!two || held == MCX_LOOP_EITHER) {
+        if (end_ok || wrap_ok) return how;
+        report_miss(f, fa, &sp, &first, &loop, out);
+        return MISSED;
     }
-    report_miss(f, fa, &sp, &first, &loop, out);
-    return 0;
+    if (held == MCX_LOOP_WRAP ? wrap_ok : end_ok) return how;
+    report_held(f, fa, &sp, held, held == MCX_LOOP_WRAP ? &loop : &first, held == MCX_LOOP_WRAP ? end_ok : wrap_ok,
+                out);
+    return MISSED;
+}
+
+/* Counts how an animation's frames matched (compare_pose) into loops. */
+static void count_reading(mcx_loops *loops, int how, const char *name)
+{
+    if (how == MCX_LOOP_WRAP && !loops->count++) snprintf(loops->first, sizeof loops->first, "%s", name);
+    if (how == MCX_LOOP_END) loops->ends++;
+    if ((how == MCX_LOOP_WRAP || how == MCX_LOOP_END) && !loops->first_reading) loops->first_reading = how + 1;
 }
 
 static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, const int *model_of,
-                          mcx_findings *out, mcx_loops *loops)
+                          int held, mcx_findings *out, mcx_loops *loops)
 {
     if (!caps->max_animations || !f->anim_count) return;
     uint32_t want = f->anim_count < caps->max_animations ? f->anim_count : caps->max_animations;
+    /* a zero-length animation may be dropped only where the format cannot
+     * store one (AEM, NLM: a duration must be > 0) */
     uint32_t zero = 0;
-    for (uint32_t a = 0; a < f->anim_count; a++) zero += !(f->anims[a].duration > 0);
+    for (uint32_t a = 0; a < f->anim_count && !caps->zero_length_anims; a++) zero += !(f->anims[a].duration > 0);
     if (m->animation_count != want && !(m->animation_count + zero == want))
         mcx_find(out, "%u animations (expected %u)", m->animation_count, want);
     /* two poses: the frames on either side of a sample (compare_pose) */
@@ -735,12 +780,13 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
         if (found == UINT32_MAX && a < m->animation_count && !used[a]) found = a; /* by order */
         if (found == UINT32_MAX) {
             char na[48];
-            if (caps->max_animations > a && fa->duration > 0) mcx_find(out, "animation '%s' lost", shown(fa->name, na));
+            if (caps->max_animations > a && (fa->duration > 0 || caps->zero_length_anims))
+                mcx_find(out, "animation '%s' lost", shown(fa->name, na));
             continue;
         }
         used[found] = 1;
         const mcl_animation *ma = &m->animations[found];
-        char cut[48], got[48];
+        char cut[48], got[48], quoted[52];
         shown(fa->name, cut);
         if (strlen(fa->name) <= 40) snprintf(cut, sizeof cut, "%s", fa->name);
         int replaceable = caps->ascii_names && !mcs_ascii(fa->name); /* the format cannot spell it */
@@ -750,9 +796,10 @@ static void compare_anims(const mcs_facts *f, const mcs_caps *caps, const mcl_mo
         double unit = caps->seconds ? 1 : ma->units_per_second;
         if (unit > 0 && fa->duration > 0 && fabs(ma->duration / unit - fa->duration) > 1e-3)
             mcx_find(out, "animation '%s': duration %.4g s (expected %.4g s)", cut, ma->duration / unit, fa->duration);
-        if (compare_pose(f, caps, m, found, fa, model_of, skin, skin + ((size_t)m->bone_count + 1) * 16, out) &&
-            !loops->count++)
-            snprintf(loops->first, sizeof loops->first, fa->name[0] ? "'%s'" : "(unnamed)", cut);
+        snprintf(quoted, sizeof quoted, fa->name[0] ? "'%s'" : "(unnamed)", cut);
+        count_reading(loops, compare_pose(f, caps, m, found, fa, model_of, held, skin,
+                                          skin + ((size_t)m->bone_count + 1) * 16, out),
+                      quoted);
     }
     free(skin);
     free(used);
@@ -812,7 +859,7 @@ static void compare_textures(const mcs_facts *f, const mcs_caps *caps, const mcl
 
 void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, mcx_findings *out, mcx_loops *loops)
 {
-    mcx_faithful_skip(f, caps, m, 0, out, loops);
+    mcx_faithful_pic(f, caps, m, 0, MCX_LOOP_EITHER, out, loops, NULL);
 }
 
 /* What the HTML certificate draws: both triangle sets (the output's in the
@@ -856,10 +903,10 @@ void mcx_picture_free(mcx_picture *p)
 void mcx_faithful_skip(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
                        mcx_findings *out, mcx_loops *loops)
 {
-    mcx_faithful_pic(f, caps, m, skip, out, loops, NULL);
+    mcx_faithful_pic(f, caps, m, skip, MCX_LOOP_EITHER, out, loops, NULL);
 }
 
-void mcx_faithful_pic(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+void mcx_faithful_pic(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, uint32_t skip, int loop,
                       mcx_findings *out, mcx_loops *loops, mcx_picture *pic)
 {
     memset(loops, 0, sizeof *loops);
@@ -891,7 +938,7 @@ void mcx_faithful_pic(const mcs_facts *f, const mcs_caps *caps, const mcl_model 
     compare_triangles(f, caps, mt, mcount, out, pic ? pic->scene_lost : NULL);
     if (pic) picture_of(f, m, rest_global, mt, mcount, pic);
     compare_lines(f, caps, lines, lcount, out);
-    compare_anims(f, caps, m, model_of, out, loops);
+    compare_anims(f, caps, m, model_of, loop, out, loops);
     compare_textures(f, caps, m, out);
 done:
     free(mt);

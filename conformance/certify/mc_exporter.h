@@ -84,12 +84,24 @@ typedef struct mcx_findings {
 void mcx_find(mcx_findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mcx_findings_free(mcx_findings *f);
 
-/* The animations whose frames matched the scene only read as a loop (the
- * last frame wrapping to the first, docs/CERTIFY.md): correct, and worth
- * saying, since a runtime that does not wrap shows them one frame short. */
+/* How an animation's frames stand for the scene's time in a format without
+ * a time unit (SAMF, E3D; docs/CERTIFY.md, "Faithfulness"): either reading,
+ * per animation; N frames over [0, T], the last frame the end pose; or N
+ * frames over [0, T), looping, the last frame wrapping to the first. */
+#define MCX_LOOP_EITHER (-1)
+#define MCX_LOOP_END 0
+#define MCX_LOOP_WRAP 1
+
+/* How the animations' frames matched the scene: those that matched only
+ * read as a loop (correct, and worth saying, since a runtime that does not
+ * wrap shows them one frame short) and those that matched only with the
+ * last frame at the end. An exporter writes one or the other throughout:
+ * the run holds every animation to the reading most cases need. */
 typedef struct mcx_loops {
-    unsigned count;
-    char first[52]; /* the first one's name quoted (cut at 40 bytes), or "(unnamed)" */
+    unsigned count;    /* matched only as loops */
+    char first[52];    /* the first one's name quoted (cut at 40 bytes), or "(unnamed)" */
+    unsigned ends;     /* matched only with the last frame at the end */
+    int first_reading; /* the first animation matched by one reading only: MCX_LOOP_* + 1, or 0 */
 } mcx_loops;
 
 /* The facts of the scene that the model lost or changed, for a format of
@@ -118,16 +130,19 @@ typedef struct mcx_convention {
     int up;        /* mcx_up */
     double scale;  /* output = scene * scale */
     int reversed;  /* 1: every triangle's corners in reverse order */
+    int loop;      /* the reading of animation frames (MCX_LOOP_*): held apart from the
+                    * geometric fields, which alone mcx_convention_equal compares */
 } mcx_convention;
 
-/* glTF's own: top-left UVs, Y up, scale 1, counter-clockwise. */
+/* glTF's own: top-left UVs, Y up, scale 1, counter-clockwise; frames read
+ * either way. */
 mcx_convention mcx_convention_none(void);
 /* Every field free. */
 mcx_convention mcx_convention_any(void);
 int mcx_convention_is_none(const mcx_convention *c);
 int mcx_convention_equal(const mcx_convention *a, const mcx_convention *b);
-/* "uv=top-left|bottom-left,up=y|z|-z|x|-x|-y,scale=N,winding=ccw|cw" (any
- * subset) into a demand; 0, or -1 with the reason. */
+/* "uv=top-left|bottom-left,up=y|z|-z|x|-x|-y,scale=N,winding=ccw|cw,loop=yes|no"
+ * (any subset) into a demand; 0, or -1 with the reason. */
 int mcx_convention_parse(const char *text, mcx_convention *out, char *why, size_t why_size);
 /* "UV origin bottom-left: V flipped at all 36 vertices; Z-up: (x, y, z) ->
  * (x, -z, y)", "" for none (uv_vertices 0: no count). */
@@ -159,8 +174,10 @@ typedef struct mcx_picture {
     float *scene_bones, *model_bones;       /* 6 floats each: a bone and its parent */
 } mcx_picture;
 void mcx_picture_free(mcx_picture *p);
-/* mcx_faithful_skip that also fills pic (NULL: none). */
-void mcx_faithful_pic(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, uint32_t skip,
+/* mcx_faithful_skip with every animation's frames held to one reading
+ * (loop: MCX_LOOP_*, MCX_LOOP_EITHER for none) that also fills pic (NULL:
+ * none). */
+void mcx_faithful_pic(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, uint32_t skip, int loop,
                       mcx_findings *out, mcx_loops *loops, mcx_picture *pic);
 /* The picture of the model under convention c (convention.c); 0 or -1. */
 int mcx_picture_build(const mcs_facts *facts, const mcs_caps *caps, const mcl_model *m, const mcx_convention *c,
@@ -193,6 +210,8 @@ typedef struct mcx_case {
     int judged;               /* 1: a valid output was compared with the scene */
     mcx_judgement judgement;  /* the conventions it was compared under */
     unsigned loops;           /* animations that matched only read as loops */
+    unsigned loop_ends;       /* animations that matched only with the last frame at the end */
+    int loop_first;           /* the reading of its first animation matched by one only (MCX_LOOP_* + 1), or 0 */
     mcx_picture *picture;     /* what the HTML certificate draws (unfaithful cases, or all with --pictures), or NULL */
     unsigned escaped;         /* processes that left its process group, killed */
 } mcx_case;
@@ -218,6 +237,8 @@ typedef struct mcx_run {
     mcx_convention convention; /* the run's conventions (none, the demanded, or found) */
     unsigned convention_cases; /* cases that needed them */
     unsigned loop_cases;       /* conforming cases whose animations matched only as loops */
+    int loop;                  /* the run's reading of animation frames (MCX_LOOP_*): demanded, or the one most
+                                * cases need, MCX_LOOP_EITHER when no animation told them apart */
     unsigned cleanup_failures; /* entries of root that could not be removed */
 } mcx_run;
 

@@ -70,6 +70,25 @@ static const char *form_text(const mcx_run *run)
     return mcs_form_name(run->opt.form);
 }
 
+/* The run's conventions as the certificates name them, once: the geometric
+ * ones with the cases that needed them, then animations looping where that
+ * is the run's reading (docs/CERTIFY.md, Conventions); "" for none. */
+static void conventions_line(const mcx_run *run, char *buf, size_t size)
+{
+    char geo[320];
+    size_t used = 0;
+    buf[0] = '\0';
+    mcx_convention_text(&run->convention, 0, geo, sizeof geo);
+    if (geo[0])
+        used = (size_t)snprintf(buf, size, "%s (%u case%s faithful only under them)", geo, run->convention_cases,
+                                run->convention_cases == 1 ? "" : "s");
+    if (run->loop == MCX_LOOP_WRAP && used < size)
+        snprintf(buf + used, size - used,
+                 "%sanimations looping, the last frame wrapping to the first (%u case%s; a runtime that does not "
+                 "wrap plays them one frame short)",
+                 used ? "; " : "", run->loop_cases, run->loop_cases == 1 ? "" : "s");
+}
+
 void mcx_report_text(FILE *out, const mcx_report *r)
 {
     const mcx_run *run = r->run;
@@ -98,15 +117,9 @@ void mcx_report_text(FILE *out, const mcx_report *r)
         fprintf(out, " (%u scene%s)\n", out_of_scope, out_of_scope == 1 ? "" : "s");
     }
     put_group_table(out, run);
-    char conv[320];
-    mcx_convention_text(&run->convention, 0, conv, sizeof conv);
-    if (conv[0])
-        fprintf(out, "\nconventions%s: %s (%u case%s faithful only under them)", run->opt.convention ? " (demanded)" : "",
-                conv, run->convention_cases, run->convention_cases == 1 ? "" : "s");
-    if (run->loop_cases)
-        fprintf(out, "\nconvention: animations looping, the last frame wrapping to the first (%u case%s; a runtime "
-                     "that does not wrap plays them one frame short)",
-                run->loop_cases, run->loop_cases == 1 ? "" : "s");
+    char conv[800];
+    conventions_line(run, conv, sizeof conv);
+    if (conv[0]) fprintf(out, "\nconventions%s: %s", run->opt.convention ? " (demanded)" : "", conv);
     fprintf(out, "\ncertificate (%s exporter): %s, %.1f%% (%u conforming, %u correctly refused, of %u)\n",
             run->opt.format, mcx_counts_pass(&run->total) ? "CONFORMING" : "NOT CONFORMING", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
@@ -180,6 +193,9 @@ static void add_conventions(cJSON *o, const mcx_run *run)
     cJSON_AddBoolToObject(o, "demanded", run->opt.convention != NULL);
     cJSON_AddNumberToObject(o, "cases", run->convention_cases);
     cJSON_AddNumberToObject(o, "looping_cases", run->loop_cases);
+    cJSON_AddStringToObject(o, "loop", run->loop == MCX_LOOP_WRAP  ? "looping"
+                                       : run->loop == MCX_LOOP_END ? "end"
+                                                                   : "either");
 }
 
 cJSON *mcx_report_json(const mcx_report *r)
@@ -492,17 +508,13 @@ void mcx_report_html(FILE *out, const mcx_report *r)
     fprintf(out, "<br>score %.1f%%: %u conforming and %u correctly refused of %u</p>\n", mcx_score(&run->total),
             run->total.verdict[MCX_CONFORMING], run->total.verdict[MCX_REFUSED],
             run->total.total - run->total.verdict[MCX_SKIPPED] - run->total.verdict[MCX_OUT_OF_SCOPE]);
-    char conv[320];
-    mcx_convention_text(&run->convention, 0, conv, sizeof conv);
+    char conv[800];
+    conventions_line(run, conv, sizeof conv);
     if (conv[0]) {
         fprintf(out, "<p class=\"conventions\">conventions%s: ", run->opt.convention ? " (demanded)" : "");
         mcc_put_markup(out, conv);
-        fprintf(out, " (%u case%s faithful only under them)</p>\n", run->convention_cases,
-                run->convention_cases == 1 ? "" : "s");
+        fputs("</p>\n", out);
     }
-    if (run->loop_cases)
-        fprintf(out, "<p class=\"conventions\">convention: animations looping, the last frame wrapping to the first "
-                     "(%u case%s)</p>\n", run->loop_cases, run->loop_cases == 1 ? "" : "s");
     fputs("<h2>Feature groups</h2>\n<table>\n<tr><th>group</th><th>runs</th>", out);
     for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, "<th>%s</th>", mcx_verdict_label((mcx_verdict)v));
     fputs("<th>score</th></tr>\n", out);

@@ -144,7 +144,14 @@ typedef struct mcs_caps {
     double color_tol;          /* per channel, after the format's rounding */
     uint32_t bone_name_bytes;  /* longest bone name kept (a longer one is cut); 0: any */
     int textures;              /* embeds base colour textures with their size and a whole MIP chain */
+    int zero_length_anims;     /* stores an animation of zero length (AEM and NLM: a duration must be > 0) */
 } mcs_caps;
+
+/* Does an exporter's stated reason for refusing a scene (said: its last
+ * stderr line) name one of the reasons of the scene's note for the format
+ * (its "; "-separated parts)? By whole words, in any case, from a short
+ * vocabulary per reason (docs/CERTIFY.md, Verdicts). */
+int mcs_reason_named(const char *note, const char *said);
 
 /* Only printable ASCII bytes. */
 int mcs_ascii(const char *s);

@@ -8,38 +8,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mc_scene.h"
 
 const mcs_caps mcs_format_caps[MCS_FORMAT_COUNT] = {
     /* AEM: float everything, 4 influences, i32 bone indices, no names for
      * bones, animation names of 127 bytes, times in seconds, u32 indices,
-     * no vertex colours (aem.md's vertex has none) */
+     * no vertex colours (aem.md's vertex has none), no zero-length
+     * animation (aem.md, Animation Section: the duration is greater than 0,
+     * AEM_ANIMATION_DURATION; the 2025 layout the same) */
     {"aem", 0x7FFFFFFF, 4, 0xFFFFFFFF, 0x55555555, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1, 0, 0, 0, 0},
+     0, 1, 1, 0, 1, 0xFFFFFFFF, 127, 0, 1, 0, 1, 0, 0, 0, 0, 0},
     /* SEModel (2018): float positions and normals, up to 255 influences,
      * NUL-terminated bone names (empty is an error), no animations, vertex
      * colours as vec4_b (RGBA u8: 1/255, a writer may truncate or round) */
     {"semodel", 0xFFFFFFFF, 255, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 4, 1.01 / 255, 0, 0},
+     0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 4, 1.01 / 255, 0, 0, 0},
     /* SAMF v2: 4.12 fixed point (saturating at +-8), u8 bone indices and
      * weights (sum 255), u16 faces, no UVs, 8-byte printable ASCII
      * animation names, times in frames, keyframes without scale (a MATRIX
      * holds a rotation; docs/formats: the writer drops scale), no vertex
-     * colours */
+     * colours; a zero-length animation is one keyframe */
     {"aamf", 256, 4, 65536, 65535, 7.99f, 1.5 / 4096, 4.0 / 4096, 0, 1.01 / 255, 6.0 / 4096,
-     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0, 0, 0, 0, 0},
+     0, 1, 0, 0, 1, 0xFFFF, 8, 1, 0, 0, 0, 0, 0, 0, 0, 1},
     /* E3D: float attributes, u8 bone ids and weights per skin, node names;
      * bones are nested meshNode blocks, and readers (modelcheck's too)
      * stop at 64 levels of blocks; the `colors` attribute (0x2070) is RGBA
-     * u8 (0..1 mapped to 0..255) */
+     * u8 (0..1 mapped to 0..255); a zero-length animation is one frame */
     {"e3d", 255, 8, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 2.5e-3, 1e-4, 1.01 / 255, 1e-3,
-     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1, 4, 1.01 / 255, 0, 0},
+     0, 1, 1, 1, 0, 0xFFFFFFFF, 0xFFFF, 0, 0, 60, 1, 4, 1.01 / 255, 0, 0, 1},
     /* NLM: float vertices of 4 influences, bone slots of a 100-entry array,
      * line lists, no names, one animation in ticks; a float RGB colour in
-     * every vertex (nlm.md: vec3, no alpha: loaders read alpha as 1) */
+     * every vertex (nlm.md: vec3, no alpha: loaders read alpha as 1), no
+     * zero-length animation (nlm.md, Animation Metadata: a duration of 0
+     * divides by zero, NLM_ANIMATION_DURATION) */
     {"nlm", 100, 4, 0xFFFFFFFF, 0xFFFFFFFF, 0, 1e-4, 1e-3, 1e-4, 1e-4, 1e-3,
-     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 3, 1e-4, 0, 0},
+     1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 3, 1e-4, 0, 0, 0},
 };
 
 /* binary16 keeps 11 significant bits: a value in [0.5, 1] is rounded by at
@@ -791,11 +796,85 @@ const char *mcs_scene_name(size_t i)
 
 /* ---- what fits where -------------------------------------------------------------- */
 
-static void note(mcs_scene *s, int f, mcs_fit fit, const char *what)
+/* Why a format cannot (fully) hold a scene: the note scenes.json and the
+ * certificates show, and the words an exporter's refusal may use to say so
+ * (mcs_reason_named; docs/CERTIFY.md, Verdicts, lists them). A word ending
+ * in '*' takes any ending (vert* for vertex, vertices, verts). */
+enum {
+    R_BONES, R_COORDS, R_VERTICES, R_TRIANGLES, R_CHAIN, R_INFLUENCES, R_LINES, R_POINTS, R_UVS, R_COLOURS,
+    R_ALPHA, R_MORE_ANIMS, R_NO_ANIMS, R_ANIM_SCALE, R_ZERO_LENGTH, R_ANIM_NAMES, R_ASCII_NAMES, R_EMPTY_NAME,
+    R_NOTHING, R_COUNT
+};
+static const struct {
+    const char *note, *words;
+} reasons[R_COUNT] = {
+    [R_BONES] = {"more bones than the format addresses", "bone*|joint*|skeleton*|skeletal"},
+    [R_COORDS] = {"coordinates beyond the fixed-point range",
+                  "coordinate*|range*|position*|fixed-point|fixed point|4.12|overflow*|too large|too big"},
+    [R_VERTICES] = {"more vertices than the faces address", "vert*|index|indices|indexes|16-bit|u16"},
+    [R_TRIANGLES] = {"more triangles than the format holds", "triangle*|face*|polygon*|index|indices|indexes"},
+    [R_CHAIN] = {"a bone chain deeper than the 64 block levels readers nest",
+                 "chain*|deep*|depth*|nest*|level*|hierarch*"},
+    [R_INFLUENCES] = {"more influences per vertex: prune and renormalise", "influence*|weight*"},
+    [R_LINES] = {"line primitives are dropped", "line|lines|segment*|primitive*"},
+    [R_POINTS] = {"point primitives are dropped", "point|points|primitive*"},
+    [R_UVS] = {"UVs are dropped", "uv|uvs|texcoord*|texture coord*"},
+    [R_COLOURS] = {"vertex colours are dropped", "colour*|color*"},
+    [R_ALPHA] = {"vertex colour alpha is dropped", "alpha|colour*|color*|transparen*|opacity"},
+    [R_MORE_ANIMS] = {"more animations than the format holds", "animation*|clip*"},
+    [R_NO_ANIMS] = {"animations are dropped", "animation*|clip*"},
+    [R_ANIM_SCALE] = {"animated bone scale is dropped", "scale*|scaling"},
+    [R_ZERO_LENGTH] = {"a zero-length animation cannot be stored (its duration must be > 0)",
+                       "zero*|length*|duration*|instant*"},
+    [R_ANIM_NAMES] = {"animation names are cut to the format's field", "name*"},
+    [R_ASCII_NAMES] = {"non-ASCII animation names must be replaced", "name*|ascii|utf*|unicode"},
+    [R_EMPTY_NAME] = {"an empty bone name must be replaced", "name*"},
+    [R_NOTHING] = {"nothing to export",
+                   "empty|nothing|no mesh*|no triangle*|no geometry|no node*|no primitive*"},
+};
+
+static void note(mcs_scene *s, int f, mcs_fit fit, int why)
 {
     if (fit > s->fit[f]) s->fit[f] = fit;
     size_t used = strlen(s->note[f]);
-    snprintf(s->note[f] + used, sizeof s->note[f] - used, "%s%s", used ? "; " : "", what);
+    snprintf(s->note[f] + used, sizeof s->note[f] - used, "%s%s", used ? "; " : "", reasons[why].note);
+}
+
+static int alnum(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* A word starts (or, before p[i], ends) at i: after no letter or digit, or
+ * where a lower-case letter meets an upper-case one (TooManyBones). */
+static int boundary(const char *p, size_t i)
+{
+    return i == 0 || !alnum((unsigned char)p[i - 1]) || !alnum((unsigned char)p[i]) ||
+           (p[i - 1] >= 'a' && p[i - 1] <= 'z' && p[i] >= 'A' && p[i] <= 'Z');
+}
+
+/* Does text hold the word w (n bytes, any case; a trailing '*': any
+ * ending) as a whole word? */
+static int has_word(const char *text, const char *w, size_t n)
+{
+    int stem = n > 0 && w[n - 1] == '*';
+    n -= (size_t)stem;
+    size_t len = strlen(text);
+    for (size_t i = 0; n && i + n <= len; i++) {
+        if (!boundary(text, i) || strncasecmp(text + i, w, n) != 0) continue;
+        if (stem || i + n == len || boundary(text, i + n)) return 1;
+    }
+    return 0;
+}
+
+int mcs_reason_named(const char *note, const char *said)
+{
+    for (int r = 0; r < R_COUNT; r++) {
+        if (!strstr(note, reasons[r].note)) continue;
+        for (const char *w = reasons[r].words; *w; w += strcspn(w, "|") + (w[strcspn(w, "|")] == '|'))
+            if (has_word(said, w, strcspn(w, "|"))) return 1;
+    }
+    return 0;
 }
 
 int mcs_ascii(const char *s)
@@ -831,6 +910,15 @@ static int animates_scale(const mcs_scene *s, const mcs_anim *a)
     return 0;
 }
 
+/* An animation of no length: every key at time 0 (or none). */
+static int zero_length(const mcs_anim *a)
+{
+    for (uint32_t c = 0; c < a->channel_count; c++)
+        for (uint32_t k = 0; k < a->channels[c].key_count; k++)
+            if (a->channels[c].times[k] > 0) return 0;
+    return 1;
+}
+
 static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
 {
     const mcs_caps *c = &mcs_format_caps[k];
@@ -842,46 +930,51 @@ static void fit_format(mcs_scene *s, const mcs_facts *f, int k)
             colors += s->meshes[m].prims[p].color != NULL;
         }
     for (uint32_t t = 0; t < f->triangle_count * 3; t++) alpha += f->tri[t].has_color && f->tri[t].color[3] != 1;
-    if (f->bone_count > c->max_bones) note(s, k, MCS_NO_FIT, "more bones than the format addresses");
+    if (f->bone_count > c->max_bones) note(s, k, MCS_NO_FIT, R_BONES);
     if (c->max_coord > 0 && f->max_abs_coord > c->max_coord)
-        note(s, k, MCS_NO_FIT, "coordinates beyond the fixed-point range");
+        note(s, k, MCS_NO_FIT, R_COORDS);
     if (f->triangle_count * 3 > c->max_vertices && f->triangle_count > 0 && vertices > c->max_vertices)
-        note(s, k, MCS_NO_FIT, "more vertices than the faces address");
-    if (f->triangle_count > c->max_triangles) note(s, k, MCS_NO_FIT, "more triangles than the format holds");
+        note(s, k, MCS_NO_FIT, R_VERTICES);
+    if (f->triangle_count > c->max_triangles) note(s, k, MCS_NO_FIT, R_TRIANGLES);
     for (uint32_t b = 0; b < f->bone_count && c->max_bone_depth; b++) {
         uint32_t d = 1;
         for (int p = f->bones[b].parent; p >= 0 && d <= f->bone_count; p = f->bones[p].parent) d++;
         if (d > c->max_bone_depth) {
-            note(s, k, MCS_NO_FIT, "a bone chain deeper than the 64 block levels readers nest");
+            note(s, k, MCS_NO_FIT, R_CHAIN);
             break;
         }
     }
-    if (f->max_influences > c->max_influences) note(s, k, MCS_LOSSY, "more influences per vertex: prune and renormalise");
-    if (f->line_count && !c->lines) note(s, k, MCS_LOSSY, "line primitives are dropped");
-    if (f->point_count) note(s, k, MCS_LOSSY, "point primitives are dropped");
-    if (uvs && !c->uvs) note(s, k, MCS_LOSSY, "UVs are dropped");
-    if (colors && !c->colors) note(s, k, MCS_LOSSY, "vertex colours are dropped");
-    else if (alpha && c->colors < 4) note(s, k, MCS_LOSSY, "vertex colour alpha is dropped");
+    if (f->max_influences > c->max_influences) note(s, k, MCS_LOSSY, R_INFLUENCES);
+    if (f->line_count && !c->lines) note(s, k, MCS_LOSSY, R_LINES);
+    if (f->point_count) note(s, k, MCS_LOSSY, R_POINTS);
+    if (uvs && !c->uvs) note(s, k, MCS_LOSSY, R_UVS);
+    if (colors && !c->colors) note(s, k, MCS_LOSSY, R_COLOURS);
+    else if (alpha && c->colors < 4) note(s, k, MCS_LOSSY, R_ALPHA);
     if (s->anim_count > c->max_animations)
-        note(s, k, MCS_LOSSY, c->max_animations ? "more animations than the format holds" : "animations are dropped");
+        note(s, k, MCS_LOSSY, c->max_animations ? R_MORE_ANIMS : R_NO_ANIMS);
     for (uint32_t a = 0; a < s->anim_count && c->max_animations && !c->anim_scale; a++)
         if (animates_scale(s, &s->anims[a])) {
-            note(s, k, MCS_LOSSY, "animated bone scale is dropped");
+            note(s, k, MCS_LOSSY, R_ANIM_SCALE);
+            break;
+        }
+    for (uint32_t a = 0; a < s->anim_count && a < c->max_animations && !c->zero_length_anims; a++)
+        if (zero_length(&s->anims[a])) {
+            note(s, k, MCS_LOSSY, R_ZERO_LENGTH);
             break;
         }
     if (s->anim_count && c->anim_name_bytes && longest_anim_name(s) > c->anim_name_bytes)
-        note(s, k, MCS_LOSSY, "animation names are cut to the format's field");
+        note(s, k, MCS_LOSSY, R_ANIM_NAMES);
     for (uint32_t a = 0; a < s->anim_count && c->ascii_names && c->max_animations; a++)
         if (!mcs_ascii(s->anims[a].name)) {
-            note(s, k, MCS_LOSSY, "non-ASCII animation names must be replaced");
+            note(s, k, MCS_LOSSY, R_ASCII_NAMES);
             break;
         }
     for (uint32_t b = 0; b < f->bone_count && c->bone_names && !c->empty_names; b++)
         if (!f->bones[b].name[0]) {
-            note(s, k, MCS_LOSSY, "an empty bone name must be replaced");
+            note(s, k, MCS_LOSSY, R_EMPTY_NAME);
             break;
         }
-    if (!f->triangle_count && !f->line_count) note(s, k, MCS_LOSSY, "nothing to export");
+    if (!f->triangle_count && !f->line_count) note(s, k, MCS_LOSSY, R_NOTHING);
 }
 
 mcs_scene *mcs_scene_build(size_t i)

@@ -186,7 +186,9 @@ for fmt, bug, unfaithful in pose_bugs:
 # "posed differently". interpolation does not end where it starts: a loop
 # cannot hold its end pose, so its 100% sample is not compared as a loop.
 for fmt in ("aamf", "e3d"):
-    rc, doc, out = certify(fmt, command=f"{toy} --format {fmt} --loop {{in}} {{out}}", name=f"{fmt}-loop")
+    loop_html = os.path.join(tmp, f"{fmt}-loop.html")
+    rc, doc, out = certify(fmt, command=f"{toy} --format {fmt} --loop {{in}} {{out}}", name=f"{fmt}-loop",
+                           extra=("--html", loop_html))
     check(rc == 0 and doc["total"]["score"] == 100.0, f"{fmt} --loop: exit {rc}, {doc and doc['total']}\n{out}")
     for scene, c in verdicts(doc).items():
         want = "refused" if scene in expected_refusals[fmt] else "conforming"
@@ -197,9 +199,16 @@ for fmt in ("aamf", "e3d"):
     check("2 animations read as loops (last frame wrapping to the first; first 'walk')"
           in verdicts(doc)["animations"]["detail"], f"{fmt} --loop: detail {verdicts(doc)['animations']['detail']}")
     looping = {s for s, c in verdicts(doc).items() if " read as a loop" in c["detail"] or " read as loops" in c["detail"]}
-    check(doc["conventions"]["looping_cases"] == len(looping) > 0 and
-          f"\nconvention: animations looping, the last frame wrapping to the first ({len(looping)} cases;" in out,
-          f"{fmt} --loop: the loop convention named: {doc['conventions']}")
+    # named once, in the run's conventions line (no geometric convention here)
+    check(doc["conventions"]["looping_cases"] == len(looping) > 0 and doc["conventions"]["loop"] == "looping" and
+          f"\nconventions: animations looping, the last frame wrapping to the first ({len(looping)} cases; a runtime "
+          "that does not wrap plays them one frame short)\ncertificate (" in out and out.count("animations looping") == 1,
+          f"{fmt} --loop: the loop convention named once: {doc['conventions']}\n{out[-500:]}")
+    page = open(loop_html).read()
+    check(page.count("animations looping") == 1 and
+          f'<p class="conventions">conventions: animations looping, the last frame wrapping to the first '
+          f'({len(looping)} cases; a runtime that does not wrap plays them one frame short)</p>' in page,
+          f"{fmt} --loop: the HTML certificate names the loop convention once")
     check(not any("read as a loop" in c["detail"] for c in correct[fmt].values()),
           f"{fmt}: the inclusive toy's frames are read as loops")
     # Frozen or reversed, it is unfaithful under both readings, and the
@@ -218,6 +227,82 @@ for fmt in ("aamf", "e3d"):
             if scene in unfaithful:
                 check(any(" posed differently (largest matrix difference " in x and "; read as a loop (frame " in x
                           for x in c["findings"]), f"{fmt} --loop --bug {bug} on {scene}: findings {c['findings']}")
+
+# The reading of the frames is a convention of the run, held for every
+# scene like the geometric ones: an exporter that loops the clips of some
+# scenes and ends the others' on the end pose (--bug loop-some: the scenes
+# of several animations written the other way) is unfaithful in the odd ones
+# out, the first finding saying why and each animation's that the other
+# reading matches; the run's reading is the one most scenes need (5 scenes
+# of one animation in SAMF, 4 in E3D, which refuses chain_128: not one of
+# them is the same under both readings in E3D's --loop-less run).
+for fmt in ("aamf", "e3d"):
+    for loop, run_reading in (("", "end"), (" --loop", "looping")):
+        rc, doc, out = certify(fmt, command=f"{toy} --format {fmt}{loop} --bug loop-some {{in}} {{out}}",
+                               name=f"{fmt}-loop-some{loop}")
+        v = verdicts(doc)
+        odd = {s for s, c in v.items() if c["verdict"] not in ("conforming", "refused")}
+        check(rc == 1 and odd == {"animations", "names"} and doc["conventions"]["loop"] == run_reading,
+              f"{fmt}{loop} loop-some: exit {rc}, odd {sorted(odd)}, {doc['conventions']}")
+        first = v["names"]["findings"][0] if v["names"]["findings"] else ""
+        if run_reading == "end":
+            check(first.startswith("animation frames written as a loop (the last frame wrapping to the first), where "
+                                   "the run's other scenes end on the last frame (") and
+                  first.endswith(" scenes): one reading holds for every scene") and
+                  all(f.endswith("; it matches read as a loop (the last frame wrapping to the first)")
+                      for f in v["names"]["findings"][1:]) and v["names"]["finding_count"] == 6,
+                  f"{fmt} loop-some: names findings {v['names']['findings']}")
+            check("animations looping" not in out, f"{fmt} loop-some: no loop convention named: {out[-400:]}")
+        else:
+            check(first.startswith("animation frames written with the last frame at the end of the clip, where the "
+                                   "run's other scenes loop (the last frame wrapping to the first: ") and
+                  all(" read as a loop at " in f and f.endswith("; it matches with its last frame at the end of the clip")
+                      for f in v["names"]["findings"][1:]),
+                  f"{fmt} --loop loop-some: names findings {v['names']['findings']}")
+            check(out.count("\nconventions: animations looping, the last frame wrapping to the first (") == 1,
+                  f"{fmt} --loop loop-some: the run's reading named: {out[-400:]}")
+# --convention loop=yes|no demands a reading: the inclusive toy fails loop=yes
+# where the readings differ, the looping one loop=no, and each passes its own.
+for fmt in ("aamf", "e3d"):
+    for loop, demand, bad in (("", "loop=yes", {"skin_1_to_4", "joints_reversed", "two_skins", "interpolation",
+                                                "animations", "names"}),
+                              (" --loop", "loop=no", {"skin_1_to_4", "chain_128", "joints_reversed", "two_skins",
+                                                      "interpolation", "animations", "names"}),
+                              (" --loop", "loop=yes", set()), ("", "loop=no", set())):
+        bad = bad - expected_refusals[fmt]
+        rc, doc, out = certify(fmt, command=f"{toy} --format {fmt}{loop} {{in}} {{out}}", extra=("--convention", demand),
+                               name=f"{fmt}-demand{loop}-{demand}")
+        v = verdicts(doc)
+        got = {s for s, c in v.items() if c["verdict"] not in ("conforming", "refused")}
+        check(rc == (1 if bad else 0) and got == bad and doc["conventions"]["demanded"] and
+              doc["conventions"]["loop"] == ("looping" if demand == "loop=yes" else "end"),
+              f"{fmt}{loop} --convention {demand}: exit {rc}, unfaithful {sorted(got)}, expected {sorted(bad)}")
+        other = ("; it matches with its last frame at the end of the clip" if demand == "loop=yes"
+                 else "; it matches read as a loop (the last frame wrapping to the first)")
+        check(all(f.endswith(other) for s in got for f in v[s]["findings"]), f"{fmt}{loop} {demand}: findings")
+        if demand == "loop=yes" and not bad:
+            check("\nconventions (demanded): animations looping, the last frame wrapping to the first (" in out,
+                  f"{fmt} --loop loop=yes: named as demanded: {out[-300:]}")
+
+# A zero-length animation (animations' 'pose'): AEM and NLM cannot store one
+# (their specs want a duration > 0: AEM_ANIMATION_DURATION,
+# NLM_ANIMATION_DURATION), so for AEM the scene is lossy (scenes.json) and an
+# output without it conforms, naming what the format keeps; SAMF and E3D store
+# it (one frame), so dropping it there is a loss.
+scene_doc = {s["name"]: s for s in json.load(open(scenes_json))["scenes"]}
+check(scene_doc["animations"]["formats"]["aem"] == {
+    "fit": "lossy", "note": "a zero-length animation cannot be stored (its duration must be > 0)"} and
+      scene_doc["animations"]["formats"]["aamf"]["fit"] == "fits" and
+      scene_doc["animations"]["formats"]["e3d"]["fit"] == "fits", f"scenes.json animations: {scene_doc['animations']}")
+check(correct["aem"]["animations"]["detail"].startswith(
+    "valid and faithful to what the format keeps (a zero-length animation cannot be stored (its duration must be > 0))"),
+      f"aem animations: {correct['aem']['animations']['detail']}")
+for fmt, want, finding in (("aamf", "unfaithful", "animation 'pose' lost"), ("e3d", "unfaithful", "animation 'pose' lost"),
+                           ("aem", "conforming", None)):
+    rc, doc, out = certify(fmt, "drop-still", ("--scene", "animations"), name=f"drop-still-{fmt}")
+    c = verdicts(doc)["animations"]
+    check(c["verdict"] == want and (finding is None or c["findings"] == ["2 animations (expected 3)", finding]),
+          f"drop-still ({fmt}): {c['verdict']} {c['findings']}")
 
 # JUnit and HTML of failing runs: a crash with its stderr tail, an invalid
 # output with its findings, skipped scenes; each well-formed and naming them.
@@ -292,6 +377,37 @@ for scene, want in (("triangle", "failed"), ("empty", "refused"), ("far_coordina
     check(verdicts(doc)[scene]["verdict"] == want, f"'false' on {scene}: {verdicts(doc)[scene]['verdict']}, expected {want}")
 rc, doc, _ = certify("aamf", extra=("--scene", "far_coordinates"), command="false {in} {out}", name="false-far")
 check(verdicts(doc)["far_coordinates"]["verdict"] == "refused", "aamf far_coordinates refusal is correct")
+# A refusal that says why is credited only when it names the format's reason
+# (docs/CERTIFY.md, Verdicts: the words of each reason, as whole words in any
+# case, camelCase split). Wrong reasons whose letters merely contain such a
+# word are not (they were, when words were matched anywhere: "convert" holds
+# "vert", "pipeline" "line", "pointer" "point", "orange" "range", "filename"
+# "name"); the format's reason in other words is.
+refusals = [
+    ("aamf", "many_vertices", "toy: cannot convert this scene", "failed"),
+    ("aamf", "lines_points", "error in the export pipeline", "failed"),
+    ("aamf", "lines_points", "null pointer dereference avoided", "failed"),
+    ("aamf", "far_coordinates", "no orange materials, sorry", "failed"),
+    ("aamf", "bones_300", "skinned meshes are not supported", "failed"),
+    ("aem", "names", "filename too long", "failed"),
+    ("aem", "animations", "cannot export animation pose", "failed"),
+    ("aamf", "many_vertices", "mesh exceeds the 65536 limit of 16-bit indices", "refused"),
+    ("aamf", "lines_points", "Line segments are not supported", "refused"),
+    ("aamf", "bones_300", "TooManyJointsError: 300 > 256", "refused"),
+    ("aamf", "far_coordinates", "positions out of range for 4.12", "refused"),
+    ("aem", "animations", "zero-length animation pose cannot be stored", "refused"),
+    ("aem", "animations", "animation pose: duration 0", "refused"),
+    ("e3d", "chain_128", "skeleton hierarchy too deep", "refused"),
+    ("nlm", "empty", "ValueError: scene has no meshes", "refused"),
+    ("nlm", "skin_8", "Weights beyond 4 per vertex", "refused"),
+]
+for i, (fmt, scene, said, want) in enumerate(refusals):
+    rc, doc, _ = certify(fmt, extra=("--scene", scene), command=f"echo '{said}' >&2; exit 1 # {{in}} {{out}}",
+                         name=f"reason{i}")
+    c = verdicts(doc)[scene]
+    check(c["verdict"] == want and (want == "refused" or c["detail"].startswith(
+        f"refused for another reason than the format's ({c['fit_note']}): it said: {said}")),
+          f"refusal '{said}' of {scene} ({fmt}): {c['verdict']} ({c['detail']}), expected {want}")
 
 # 5. Scene forms, --output-name, {stem}, {dir}.
 for form in ("glb", "gltf-separate"):
@@ -361,7 +477,7 @@ for fmt, bug, named, key, value in (
         ("aem", "flip-v", "UV origin bottom-left: V flipped at all 36 vertices", "uv_origin", "bottom-left"),
         ("aem", "z-up", "Z-up: (x, y, z) -> (x, -z, y)", "up", "z"),
         ("aem", "cm", "scale 100 (metres to centimetres)", "scale", 100),
-        ("aem", "cw", "winding clockwise", "winding", "cw"),
+        ("aem", "cw", "winding clockwise (every triangle's corners reversed)", "winding", "cw"),
         ("semodel", "z-up", "Z-up: (x, y, z) -> (x, -z, y)", "up", "z"),
         ("nlm", "cm", "scale 100 (metres to centimetres)", "scale", 100)):
     rc, doc, out = certify(fmt, bug, name=f"conv-{fmt}-{bug}")
@@ -385,6 +501,17 @@ for fmt, bug, named, key, value in (
     else:
         check(conv["cases"] >= 20, f"{bug} ({fmt}): only {conv['cases']} cases need the convention")
     check(f"\nconventions: {named[:20]}" in out, f"{bug} ({fmt}): the text report names the conventions: {out[-600:]}")
+    # exactly: the case's detail (before any validator warning), the run's
+    # conventions line with the cases that needed them, the certificate line
+    check(cube["detail"].split("; 1 warning")[0] == f"valid and faithful under the exporter's convention ({named})",
+          f"{bug} ({fmt}): cube detail {cube['detail']}")
+    # (the run's line counts no vertices: they differ from scene to scene)
+    run_line = "UV origin bottom-left (V flipped: v' = 1 - v)" if bug == "flip-v" else named
+    n = 25 - len(expected_refusals[fmt])
+    lines = (f"\nconventions: {run_line} ({conv['cases']} cases faithful only under them)\n"
+             f"certificate ({fmt} exporter): CONFORMING, 100.0% ({n} conforming, {25 - n} correctly refused, of 25)\n")
+    check(lines in out and conv["cases"] == (4 if bug == "flip-v" else n),
+          f"{bug} ({fmt}): the closing lines are not\n{lines}in\n{out[-500:]}")
 rc, doc, _ = certify("aem", name="conv-none")
 check(doc["conventions"]["text"] == "" and doc["conventions"]["cases"] == 0 and
       all(c["convention"] is None for c in doc["cases"]), f"correct aem: no convention {doc['conventions']}")
@@ -395,6 +522,11 @@ bad = {s: c for s, c in verdicts(doc).items() if c["verdict"] not in ("conformin
 check(rc == 1 and list(bad) == ["materials"] and bad["materials"]["verdict"] == "unfaithful" and
       any(f.startswith("UVs changed at 12 vertices") for f in bad["materials"]["findings"]),
       f"flip-v-some: {[(s, c['verdict'], c['findings']) for s, c in bad.items()]}")
+check("\nunfaithful     materials: unfaithful: 1 lost or changed fact(s):\n"
+      "    UVs changed at 12 vertices (first at (2 0 0.5): expected (0 1), found (0 0))\n" in out and
+      "\nconventions: UV origin bottom-left (V flipped: v' = 1 - v) (3 cases faithful only under them)\n"
+      "certificate (aem exporter): NOT CONFORMING, 96.0% (23 conforming, 1 correctly refused, of 25)\n" in out,
+      f"flip-v-some: the text report's lines: {out}")
 # a real loss under a convention still fails, named under the run's convention
 # (found in the other scenes): the weights, not the triangles
 rc, doc, _ = certify("aem", "z-up,joint-index", name="conv-loss")
@@ -435,6 +567,10 @@ check({s for s, x in v.items() if x == "out_of_scope"} == set(v) - static_scenes
 check("out of scope (--scope static), not run, not scored: skin_1_to_4, skin_8," in out and "(12 scenes)" in out,
       f"static-only: the text report lists the out-of-scope scenes: {out}")
 check("(12 conforming, 1 correctly refused, of 13)" in out, f"static-only: scored on 13: {out[-300:]}")
+check("\nout of scope (--scope static), not run, not scored: skin_1_to_4, skin_8, skin_unnormalised, bones_255, "
+      "bones_256, bones_300, chain_128, joints_reversed, two_skins, interpolation, animations, names (12 scenes)\n"
+      in out and "\ncertificate (nlm exporter): CONFORMING, 100.0% (12 conforming, 1 correctly refused, of 13)\n" in out,
+      f"static-only --scope static: the text report's lines: {out}")
 rc, doc, out = certify("nlm", "static-only", name="scope-all")
 v = verdicts(doc)
 check(rc == 1 and v["bones_255"]["verdict"] == "failed" and

@@ -35,10 +35,16 @@
  *   z-up              the scene turned Z-up: (x, y, z) -> (x, -z, y)
  *   cm                the scene in centimetres: every length times 100
  *   cw                every triangle's corners in reverse order
+ *   loop-some         SAMF and E3D: the frames of scenes with more than one
+ *                     animation written the other way (looping without
+ *                     --loop, ending on the end pose with it): two readings
+ *                     in one run
  *
  * and a narrower exporter:
  *
  *   static-only       refuses every skinned or animated scene ("static meshes only")
+ *   drop-still        leaves out zero-length animations (as AEM and NLM must: a
+ *                     loss in SAMF and E3D, which store them)
  *
  * and for --format aem --layout 2025:
  *
@@ -1221,6 +1227,17 @@ int main(int argc, char **argv)
     gr_scene s;
     if (gr_load(argv[i], &s) != 0) return 1;
     xmodel x = {.s = &s, .bug = bugname, .loop = loop, .limit = f >= 3 ? 8 : 4};
+    uint32_t all_anims = s.anim_count;
+    if (bug(&x, "drop-still")) { /* zero-length animations moved past the end (gr_free still frees them) */
+        uint32_t k = 0;
+        for (uint32_t a = 0; a < s.anim_count; a++)
+            if (s.anims[a].duration > 0) {
+                gr_anim t = s.anims[k];
+                s.anims[k++] = s.anims[a], s.anims[a] = t;
+            }
+        s.anim_count = k;
+    }
+    if (bug(&x, "loop-some") && s.anim_count > 1) x.loop = !x.loop;
     if (bug(&x, "z-up")) apply_convention(&s, (const float[4]){0.70710678f, 0, 0, 0.70710678f}, 1);
     if (bug(&x, "cm")) apply_convention(&s, (const float[4]){0, 0, 0, 1}, 100);
     int rc = 0;
@@ -1244,6 +1261,7 @@ int main(int argc, char **argv)
          : f == 2 ? write_nlm(&x, argv[i + 1]) : f == 3 ? write_semodel(&x, argv[i + 1], draft) : write_e3d(&x, argv[i + 1]);
     if (rc < 0) rc = refuse("cannot write the output");
 done:
+    s.anim_count = all_anims;
     free(x.v), free(x.meshes), free(x.lines), free(x.bone_node), free(x.node_bone), free(x.bone_parent), free(x.ibm);
     gr_free(&s);
     return rc;
