@@ -56,7 +56,7 @@ static const char usage_text[] =
     "      --werror          validator warnings make an output invalid\n"
     "      --keep            keep the case directories (their root is printed on stderr)\n"
     "      --convention C    demand conventions (uv=top-left|bottom-left,up=y|z|..,scale=N,\n"
-    "                        winding=ccw|cw); default: found per run, named\n"
+    "                        winding=ccw|cw,loop=yes|no); default: found per run, named\n"
     "      --scope S         what it writes: static, skinned, animated, all, or group names\n"
     "      --pictures        HTML: draw every output beside its scene, not only unfaithful ones\n"
     "Options:\n"
