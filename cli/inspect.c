@@ -14,6 +14,7 @@
 
 #include "cliutil.h"
 #include "inspect.h"
+#include "mc_file.h"
 #include "mc_report.h"
 #include "modelcheck.h"
 
@@ -54,50 +55,6 @@ static int usage_error(const char *msg)
     return EXIT_USAGE;
 }
 
-/* Reads a whole file into memory (inspect keeps no mapping). */
-static unsigned char *read_file(const char *path, size_t *size, uint64_t limit, int *err)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        *err = errno;
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            if (cap >= limit || cap > SIZE_MAX / 2) {
-                *err = EFBIG;
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            unsigned char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                *err = ENOMEM;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                *err = errno ? errno : EIO;
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-    }
-    if (f != stdin) fclose(f);
-    *size = n;
-    return buf;
-}
-
 static int extract(mc_inspect *in, const char *name, const char *block, const char *dest)
 {
     if (!dest) return usage_error("--extract-block needs -O FILE");
@@ -124,18 +81,19 @@ static int extract(mc_inspect *in, const char *name, const char *block, const ch
 
 static int inspect_one(inspect_cli *c, const char *name)
 {
-    int err = 0;
-    size_t size = 0;
+    /* the file stays open (mapped or in memory) while it is inspected:
+     * the report's offsets and byte dumps point into it */
+    mc_file_bytes file;
     uint64_t limit = c->opt.max_file_bytes ? c->opt.max_file_bytes : UINT64_C(4) << 30;
-    unsigned char *data = read_file(name, &size, limit, &err);
-    if (!data) {
+    int err = mc_file_bytes_open(name, limit, &file);
+    if (err) {
         char *q = mc_text_quote(name);
         fprintf(stderr, "modelcheck inspect: %s: %s\n", q ? q : "?", strerror(err));
         free(q);
         return EXIT_UNREADABLE;
     }
     mc_inspect *in = NULL;
-    mc_status st = mc_inspect_memory(data, size, &c->opt, &in);
+    mc_status st = mc_inspect_memory(file.data, file.size, &c->opt, &in);
     int rc;
     if (st != MC_OK) {
         fprintf(stderr, "modelcheck inspect: %s\n", mc_strerror(st));
@@ -156,7 +114,12 @@ static int inspect_one(inspect_cli *c, const char *name)
         rc = mc_result_valid(mc_inspect_result(in)) ? EXIT_VALID : EXIT_INVALID;
     }
     mc_inspect_free(in);
-    free(data);
+    if (mc_file_bytes_close(&file)) {
+        char *q = mc_text_quote(name);
+        fprintf(stderr, "modelcheck inspect: %s: file cut short while it was being read\n", q ? q : "?");
+        free(q);
+        rc = EXIT_UNREADABLE;
+    }
     return rc;
 }
 

@@ -32,14 +32,8 @@ static const size_t elem_size[AEM2025B_SECTIONS] = {
 int aem2025b_resize(aem2025b_model *m, enum aem2025b_section s, uint64_t n)
 {
     void **p = section_ptr(m, s);
-    if (!p) return -1;
-    if (s != AEM2025B_IMAGE && n > UINT32_MAX) return -1;
-    if (n > (SIZE_MAX - 1) / elem_size[s]) return -1;
-    uint64_t old = m->count[s];
-    void *q = realloc(*p, (size_t)(n ? n : 1) * elem_size[s]);
-    if (!q) return -1;
-    if (n > old) memset((char *)q + old * elem_size[s], 0, (size_t)(n - old) * elem_size[s]);
-    *p = q;
+    if (!p || (s != AEM2025B_IMAGE && n > UINT32_MAX)) return -1;
+    if (mcb_resize(p, elem_size[s], m->count[s], n) != 0) return -1;
     m->count[s] = n;
     return 0;
 }
@@ -167,12 +161,6 @@ int aem2025b_add_image(aem2025b_model *m, uint32_t width, uint32_t height, uint3
     return rc;
 }
 
-static void identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1.0f;
-}
-
 static void sample_vertices(aem2025b_model *m, int skinned)
 {
     static const float corner[8][3] = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0},
@@ -247,7 +235,7 @@ static void sample_skeleton(aem2025b_model *m)
     static const char *names[3] = {"root", "spine", "head"};
     for (uint32_t j = 0; j < 3; j++) {
         strcpy(m->joints[j].name, names[j]);
-        identity(m->joints[j].inverse_bind);
+        mcb_identity(m->joints[j].inverse_bind);
         m->joints[j].inverse_bind[14] = -(float)j; /* translation z */
         m->joints[j].parent = (int32_t)j - 1;
     }

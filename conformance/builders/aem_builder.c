@@ -29,12 +29,7 @@ static const size_t elem_size[AEMB_SECTIONS] = {
 int aemb_resize(aemb_model *m, enum aemb_section s, uint32_t n)
 {
     void **p = section_ptr(m, s);
-    if (!p) return -1;
-    size_t old = m->count[s];
-    void *q = realloc(*p, (n ? n : 1) * elem_size[s]);
-    if (!q) return -1;
-    if (n > old) memset((char *)q + old * elem_size[s], 0, (n - old) * elem_size[s]);
-    *p = q;
+    if (!p || mcb_resize(p, elem_size[s], m->count[s], n) != 0) return -1;
     m->count[s] = n;
     return 0;
 }
@@ -44,12 +39,6 @@ void aemb_free(aemb_model *m)
     if (!m) return;
     for (int s = 0; s < AEMB_SECTIONS; s++) free(*section_ptr(m, (enum aemb_section)s));
     free(m);
-}
-
-static void identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1.0f;
 }
 
 static void sample_vertices(aemb_model *m, int skinned)
@@ -94,7 +83,7 @@ static void sample_geometry(aemb_model *m)
 static void sample_skeleton(aemb_model *m)
 {
     for (uint32_t b = 0; b < 3; b++) {
-        identity(m->bones[b].inverse_bind);
+        mcb_identity(m->bones[b].inverse_bind);
         m->bones[b].inverse_bind[14] = -(float)b; /* translation z */
         m->bones[b].parent = (int32_t)b - 1;
     }

@@ -112,3 +112,19 @@ int mcb_write_file(const mcb_buf *b, const char *path)
     int rc = fclose(f);
     return (w == b->size && rc == 0 && !b->oom) ? 0 : -1;
 }
+
+int mcb_resize(void **p, size_t elem, uint64_t old, uint64_t n)
+{
+    if (n > (SIZE_MAX - 1) / elem) return -1;
+    void *q = realloc(*p, (size_t)(n ? n : 1) * elem);
+    if (!q) return -1;
+    if (n > old) memset((char *)q + old * elem, 0, (size_t)(n - old) * elem);
+    *p = q;
+    return 0;
+}
+
+void mcb_identity(float m[16])
+{
+    memset(m, 0, 16 * sizeof *m);
+    m[0] = m[5] = m[10] = m[15] = 1.0f;
+}

@@ -1,4 +1,5 @@
-/* A growable little-endian byte buffer for writing model files. */
+/* A growable little-endian byte buffer for writing model files, and the
+ * mechanics every builder of a model description shares. */
 #ifndef MCB_BUF_H
 #define MCB_BUF_H
 
@@ -26,5 +27,12 @@ void mcb_put_f32(mcb_buf *b, size_t off, float v);
 void mcb_free(mcb_buf *b);
 /* Writes the buffer to path; 0 on success. */
 int mcb_write_file(const mcb_buf *b, const char *path);
+
+/* Grows or shrinks the array *p of `old` elements of `elem` bytes to n,
+ * zeroing new ones (n 0 keeps a valid pointer); 0 on success, -1 when out
+ * of memory or n elements do not fit a size_t (*p is then unchanged). */
+int mcb_resize(void **p, size_t elem, uint64_t old, uint64_t n);
+/* Column-major 4x4 identity. */
+void mcb_identity(float m[16]);
 
 #endif

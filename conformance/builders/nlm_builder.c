@@ -9,22 +9,6 @@ const uint8_t nlmb_tiny_png[33] = {
 
 static const uint32_t key_size[NLMB_KEY_KINDS] = {16, 20, 16};
 
-/* Grows or shrinks an array of n elements to k, zeroing new ones. */
-static int resize(void **p, size_t elem, uint32_t old, uint32_t n)
-{
-    void *q = realloc(*p, (n ? n : 1) * elem);
-    if (!q) return -1;
-    if (n > old) memset((char *)q + (size_t)old * elem, 0, (size_t)(n - old) * elem);
-    *p = q;
-    return 0;
-}
-
-static void identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1.0f;
-}
-
 int nlmb_resize_meshes(nlmb_model *m, uint32_t n)
 {
     for (uint32_t i = n; i < m->mesh_count; i++) {
@@ -33,15 +17,15 @@ int nlmb_resize_meshes(nlmb_model *m, uint32_t n)
         free(m->meshes[i].texture);
     }
     if (n < m->mesh_count) m->mesh_count = n;
-    if (resize((void **)&m->meshes, sizeof *m->meshes, m->mesh_count, n)) return -1;
+    if (mcb_resize((void **)&m->meshes, sizeof *m->meshes, m->mesh_count, n)) return -1;
     m->mesh_count = n;
     return 0;
 }
 
 int nlmb_resize_mesh(nlmb_mesh *mesh, uint32_t vertices, uint32_t indices)
 {
-    if (resize((void **)&mesh->vertices, sizeof *mesh->vertices, mesh->vertex_count, vertices) ||
-        resize((void **)&mesh->indices, sizeof *mesh->indices, mesh->index_count, indices))
+    if (mcb_resize((void **)&mesh->vertices, sizeof *mesh->vertices, mesh->vertex_count, vertices) ||
+        mcb_resize((void **)&mesh->indices, sizeof *mesh->indices, mesh->index_count, indices))
         return -1;
     for (uint32_t v = mesh->vertex_count; v < vertices; v++)
         for (int j = 0; j < 4; j++) mesh->vertices[v].bone[j] = -1;
@@ -63,7 +47,7 @@ int nlmb_set_texture(nlmb_mesh *mesh, const void *bytes, uint32_t size)
 
 int nlmb_resize_bone_infos(nlmb_model *m, uint32_t n)
 {
-    if (resize((void **)&m->bone_infos, sizeof *m->bone_infos, m->bone_info_count, n)) return -1;
+    if (mcb_resize((void **)&m->bone_infos, sizeof *m->bone_infos, m->bone_info_count, n)) return -1;
     m->bone_info_count = n;
     return 0;
 }
@@ -73,14 +57,14 @@ int nlmb_resize_channels(nlmb_model *m, uint32_t n)
     for (uint32_t i = n; i < m->channel_count; i++)
         for (int k = 0; k < NLMB_KEY_KINDS; k++) free(m->channels[i].keys[k]);
     if (n < m->channel_count) m->channel_count = n;
-    if (resize((void **)&m->channels, sizeof *m->channels, m->channel_count, n)) return -1;
+    if (mcb_resize((void **)&m->channels, sizeof *m->channels, m->channel_count, n)) return -1;
     m->channel_count = n;
     return 0;
 }
 
 int nlmb_resize_keys(nlmb_channel *ch, int kind, uint32_t n)
 {
-    if (resize((void **)&ch->keys[kind], sizeof *ch->keys[kind], ch->count[kind], n)) return -1;
+    if (mcb_resize((void **)&ch->keys[kind], sizeof *ch->keys[kind], ch->count[kind], n)) return -1;
     ch->count[kind] = n;
     return 0;
 }
@@ -89,10 +73,10 @@ int nlmb_resize_nodes(nlmb_model *m, uint32_t n)
 {
     for (uint32_t i = n; i < m->node_count; i++) free(m->nodes[i].children);
     if (n < m->node_count) m->node_count = n;
-    if (resize((void **)&m->nodes, sizeof *m->nodes, m->node_count, n)) return -1;
+    if (mcb_resize((void **)&m->nodes, sizeof *m->nodes, m->node_count, n)) return -1;
     for (uint32_t i = m->node_count; i < n; i++) {
         m->nodes[i].id = (int32_t)i;
-        identity(m->nodes[i].transform);
+        mcb_identity(m->nodes[i].transform);
     }
     m->node_count = n;
     return 0;
@@ -185,7 +169,7 @@ static int sample_skeleton(nlmb_model *m)
         nlmb_bone_info *bi = &m->bone_infos[b];
         bi->node_id = (int32_t)b + 1;
         bi->slot = (int32_t)b;
-        identity(bi->offset);
+        mcb_identity(bi->offset);
         bi->offset[13] = -(float)b * 0.25f; /* translation y */
         m->nodes[b + 1].transform[13] = 0.25f;
         nlmb_channel *ch = &m->channels[b];

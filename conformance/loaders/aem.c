@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mcl_internal.h"
+#include "aem_common.h"
 
 /* Sections in file order (aem.md, File Header: counts in this order). */
 enum aem_section {
@@ -37,7 +37,6 @@ enum aem_section {
 };
 
 #define AEM_HEADER_SIZE 40u
-#define AEM_NAME_SIZE 128u
 #define AEM_NO_TEXTURE 255 /* aem.md, Material Section */
 
 static const uint32_t record_size[AEM_SECTION_COUNT] = {92, 4, 128, 12, 12, 80, 136, 24, 20};
@@ -45,13 +44,11 @@ static const char *const section_name[AEM_SECTION_COUNT] = {
     "vertex", "index", "texture", "mesh", "material", "bone", "animation", "sequence", "keyframe",
 };
 
-/* Tolerances of docs/ISSUES.md (Khronos glTF-Validator defaults). */
+/* Tolerances of docs/ISSUES.md (Khronos glTF-Validator defaults); those
+ * both layouts use in aem_common.h. */
 #define TOL_UNIT 0.00674
-#define TOL_QUAT 0.00769
-#define TOL_WEIGHT 2e-7   /* per non-zero weight */
 #define TOL_AFFINE 1e-5
 #define TOL_INVERTIBLE 1e-6
-#define TOL_TIME 1e-6     /* relative to the duration */
 
 typedef struct aem_file {
     const uint8_t *data;
@@ -72,22 +69,12 @@ static uint32_t u32_at(const aem_file *f, uint64_t off)
 
 static int32_t i32_at(const aem_file *f, uint64_t off)
 {
-    uint32_t u = u32_at(f, off);
-    int32_t v;
-    memcpy(&v, &u, sizeof v);
-    return v;
+    return mcl__aem_i32(f->data + off);
 }
 
 static float f32_at(const aem_file *f, uint64_t off)
 {
-    return mc_bits_f32(u32_at(f, off));
-}
-
-static double length(const float *v, int n)
-{
-    double s = 0;
-    for (int i = 0; i < n; i++) s += (double)v[i] * v[i];
-    return sqrt(s);
+    return mc_le_f32(f->data + off);
 }
 
 /* ---- header and sizes ---- */
@@ -139,20 +126,17 @@ static mcl_status parse_header(mcl_ctx *c, aem_file *f, const uint8_t *data, siz
 static mcl_status check_vertex_floats(mcl_ctx *c, const aem_file *f, uint64_t o, uint32_t v)
 {
     float a[14]; /* position, normal, tangent, bitangent, uv */
-    for (int i = 0; i < 14; i++) {
-        a[i] = f32_at(f, o + 4u * (unsigned)i);
-        if (!isfinite(a[i]))
-            return mcl__fail(c, MCL_ERR_VALUE, o + 4u * (unsigned)i, "vertex %u: float %d is %g (expected finite)", v, i, a[i]);
-    }
+    mcl_status s = mcl__aem_vertex_floats(c, f->data, o, v, a);
+    if (s != MCL_OK) return s;
     /* Vertex normals for lighting: unit length, or all zero (no normal: a
      * warning, as a tangent frame of zeros). */
-    double n = length(&a[3], 3);
+    double n = mcl__aem_length(&a[3], 3);
     if ((a[3] != 0 || a[4] != 0 || a[5] != 0) && fabs(n - 1.0) > TOL_UNIT)
         return mcl__fail(c, MCL_ERR_VALUE, o + 12, "vertex %u: normal length %g (expected 1)", v, n);
     /* Tangent frame for normal mapping: unit, or all zero (no frame). */
     for (int t = 0; t < 2; t++) {
         const float *tv = &a[6 + 3 * t];
-        double l = length(tv, 3);
+        double l = mcl__aem_length(tv, 3);
         if ((tv[0] != 0 || tv[1] != 0 || tv[2] != 0) && fabs(l - 1.0) > TOL_UNIT)
             return mcl__fail(c, MCL_ERR_VALUE, o + 24 + 12u * (unsigned)t, "vertex %u: %s length %g (expected 1 or 0)",
                              v, t ? "bitangent" : "tangent", l);
@@ -165,19 +149,9 @@ static mcl_status check_vertex_skin(mcl_ctx *c, const aem_file *f, uint64_t o, u
     uint32_t bones = f->count[AEM_BONES];
     int32_t b[4];
     float w[4];
-    for (unsigned k = 0; k < 4; k++) {
-        b[k] = i32_at(f, o + 56 + 4 * k);
-        w[k] = f32_at(f, o + 72 + 4 * k);
-        if (!(w[k] >= 0.0f && w[k] <= 1.0f)) /* also NaN */
-            return mcl__fail(c, MCL_ERR_VALUE, o + 72 + 4 * k, "vertex %u: weight %u is %g (expected 0..1)", v, k + 1, w[k]);
-        /* Fewer than 4 bones: index -1 with weight 0.0. */
-        if (b[k] == -1 && w[k] != 0.0f)
-            return mcl__fail(c, MCL_ERR_VALUE, o + 72 + 4 * k, "vertex %u: bone index %u is -1 with weight %g (expected 0)",
-                             v, k + 1, w[k]);
-        if (b[k] != -1 && (b[k] < 0 || (uint32_t)b[k] >= bones))
-            return mcl__fail(c, MCL_ERR_RANGE, o + 56 + 4 * k, "vertex %u: bone index %u is %d (expected -1 or < %u)",
-                             v, k + 1, b[k], bones);
-    }
+    /* Fewer than 4 bones: index -1 with weight 0.0. */
+    mcl_status s = mcl__aem_vertex_slots(c, f->data, o, v, "bone", bones, b, w);
+    if (s != MCL_OK) return s;
     bool skinned = false;
     for (unsigned k = 0; k < 4; k++) {
         if (b[k] == -1) continue;
@@ -189,16 +163,8 @@ static mcl_status check_vertex_skin(mcl_ctx *c, const aem_file *f, uint64_t o, u
     }
     /* The sum of all bone weights is always 1; all -1 with weight 0 is the
      * exporter's unskinned vertex (docs/formats/aem.md), a warning only. */
-    if (skinned) {
-        double sum = 0;
-        unsigned nonzero = 0;
-        for (unsigned k = 0; k < 4; k++) {
-            sum += w[k];
-            nonzero += w[k] != 0.0f;
-        }
-        if (fabs(sum - 1.0) > TOL_WEIGHT * nonzero)
-            return mcl__fail(c, MCL_ERR_VALUE, o + 72, "vertex %u: weights sum to %.9g (expected 1)", v, sum);
-    }
+    s = mcl__aem_weight_sum(c, o, v, w, skinned, "1");
+    if (s != MCL_OK) return s;
     /* The extra bone index indexes into the bone section, -1 for none. */
     int32_t e = i32_at(f, o + 88);
     if (e != -1 && (e < 0 || (uint32_t)e >= bones))
@@ -217,37 +183,15 @@ static mcl_status check_vertices(mcl_ctx *c, const aem_file *f)
     return MCL_OK;
 }
 
-/* aem.md, Index Section: indices index into the vertex section (all of
- * them, also those no mesh uses: an index buffer is uploaded whole). */
-static mcl_status check_indices(mcl_ctx *c, const aem_file *f)
-{
-    for (uint32_t i = 0; i < f->count[AEM_INDICES]; i++) {
-        uint32_t x = u32_at(f, rec(f, AEM_INDICES, i));
-        if (x >= f->count[AEM_VERTICES])
-            return mcl__fail(c, MCL_ERR_RANGE, rec(f, AEM_INDICES, i), "index %u is %u (expected < %u vertices)",
-                             i, x, f->count[AEM_VERTICES]);
-    }
-    return MCL_OK;
-}
-
 /* ---- strings, textures, materials, meshes ---- */
-
-/* A null-terminated string of at most 128 bytes including the NUL; bytes
- * after the NUL are the exporter's garbage (docs/formats/aem.md), not an error. */
-static mcl_status name_length(mcl_ctx *c, const aem_file *f, uint64_t o, const char *what, uint32_t i, size_t *len)
-{
-    const uint8_t *p = f->data + o;
-    const uint8_t *nul = memchr(p, 0, AEM_NAME_SIZE);
-    if (!nul) return mcl__fail(c, MCL_ERR_VALUE, o, "%s %u: name has no NUL in its 128 bytes", what, i);
-    *len = (size_t)(nul - p);
-    return MCL_OK;
-}
 
 static mcl_status check_textures(mcl_ctx *c, const aem_file *f)
 {
     for (uint32_t t = 0; t < f->count[AEM_TEXTURES]; t++) {
+        /* A null-terminated string of at most 128 bytes including the NUL;
+         * bytes after the NUL are the exporter's garbage (docs/formats/aem.md). */
         size_t len = 0;
-        mcl_status s = name_length(c, f, rec(f, AEM_TEXTURES, t), "texture", t, &len);
+        mcl_status s = mcl__aem_name(c, f->data, rec(f, AEM_TEXTURES, t), "texture", t, &len);
         if (s != MCL_OK) return s;
         if (len == 0) /* a texture without a filename names nothing */
             return mcl__fail(c, MCL_ERR_VALUE, rec(f, AEM_TEXTURES, t), "texture %u: empty filename", t);
@@ -276,60 +220,13 @@ static mcl_status check_materials(mcl_ctx *c, const aem_file *f)
     return MCL_OK;
 }
 
-static mcl_status check_meshes(mcl_ctx *c, const aem_file *f)
-{
-    for (uint32_t m = 0; m < f->count[AEM_MESHES]; m++) {
-        uint64_t o = rec(f, AEM_MESHES, m);
-        uint32_t first = u32_at(f, o), count = u32_at(f, o + 4), mat = u32_at(f, o + 8);
-        /* A range of indices in the index section (the exporter writes
-         * ranges past the end for non-triangle meshes: docs/formats/aem.md). */
-        if ((uint64_t)first + count > f->count[AEM_INDICES])
-            return mcl__fail(c, MCL_ERR_RANGE, o, "mesh %u: indices %u + %u pass the %u of the index section",
-                             m, first, count, f->count[AEM_INDICES]);
-        if (count % 3 != 0)
-            return mcl__fail(c, MCL_ERR_STRUCTURE, o + 4, "mesh %u: %u indices (expected a multiple of 3)", m, count);
-        if (mat >= f->count[AEM_MATERIALS])
-            return mcl__fail(c, MCL_ERR_RANGE, o + 8, "mesh %u: material %u (expected < %u)", m, mat,
-                             f->count[AEM_MATERIALS]);
-    }
-    return MCL_OK;
-}
-
 /* ---- bones (aem.md, Bone Section) ---- */
-
-/* Determinant of the 3x3 linear part of a column-major 4x4 matrix. */
-static double det3(const double m[16])
-{
-    return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
-           m[8] * (m[1] * m[6] - m[2] * m[5]);
-}
-
-/* Inverse of an affine matrix (last row taken as 0 0 0 1). */
-static void affine_inverse(const double m[16], double out[16])
-{
-    double d = det3(m);
-    double inv[9] = {
-        (m[5] * m[10] - m[6] * m[9]) / d, (m[2] * m[9] - m[1] * m[10]) / d, (m[1] * m[6] - m[2] * m[5]) / d,
-        (m[6] * m[8] - m[4] * m[10]) / d, (m[0] * m[10] - m[2] * m[8]) / d, (m[2] * m[4] - m[0] * m[6]) / d,
-        (m[4] * m[9] - m[5] * m[8]) / d, (m[1] * m[8] - m[0] * m[9]) / d, (m[0] * m[5] - m[1] * m[4]) / d,
-    };
-    for (int col = 0; col < 3; col++) {
-        for (int row = 0; row < 3; row++) out[col * 4 + row] = inv[col * 3 + row];
-        out[col * 4 + 3] = 0;
-    }
-    for (int row = 0; row < 3; row++)
-        out[12 + row] = -(inv[row] * m[12] + inv[3 + row] * m[13] + inv[6 + row] * m[14]);
-    out[15] = 1;
-}
 
 static mcl_status check_bone_matrix(mcl_ctx *c, const aem_file *f, uint32_t b, float m[16])
 {
     uint64_t o = rec(f, AEM_BONES, b);
-    for (unsigned k = 0; k < 16; k++) {
-        m[k] = f32_at(f, o + 4 * k);
-        if (!isfinite(m[k]))
-            return mcl__fail(c, MCL_ERR_VALUE, o + 4 * k, "bone %u: inverse bind matrix element %u is %g", b, k, m[k]);
-    }
+    mcl_status s = mcl__aem_matrix(c, f->data, o, "bone", b, m);
+    if (s != MCL_OK) return s;
     /* A bind transform is affine: last row 0 0 0 1 (column-major). */
     static const float last_row[4] = {0, 0, 0, 1};
     for (unsigned k = 0; k < 4; k++)
@@ -340,8 +237,8 @@ static mcl_status check_bone_matrix(mcl_ctx *c, const aem_file *f, uint32_t b, f
      * the column lengths so a uniformly tiny scale still counts. */
     double d[16];
     for (int k = 0; k < 16; k++) d[k] = m[k];
-    double cols = length(&m[0], 3) * length(&m[4], 3) * length(&m[8], 3);
-    if (!(cols > 0) || !(fabs(det3(d)) / cols > TOL_INVERTIBLE))
+    double cols = mcl__aem_length(&m[0], 3) * mcl__aem_length(&m[4], 3) * mcl__aem_length(&m[8], 3);
+    if (!(cols > 0) || !(fabs(mcl__aem_det3(d)) / cols > TOL_INVERTIBLE))
         return mcl__fail(c, MCL_ERR_VALUE, o, "bone %u: inverse bind matrix is singular", b);
     return MCL_OK;
 }
@@ -363,34 +260,6 @@ static mcl_status check_bone_parent(mcl_ctx *c, const aem_file *f, uint32_t b, i
     return MCL_OK;
 }
 
-/* The rest pose relative to the parent, from the bind matrices:
- * local = inverse_bind(parent) * inverse(inverse_bind(self)).
- * AEM stores no rest pose and every animation drives every bone, so libaem
- * never inverts these matrices: a valid but extreme bind matrix (scale
- * 1e-40) whose inverse does not fit a float is legal. Its bone rests at
- * identity instead: the only pose the format itself never shows. */
-static void rest_local(mcl_bone *bones, uint32_t b)
-{
-    double self[16], global[16], local[16];
-    for (int k = 0; k < 16; k++) self[k] = bones[b].inverse_bind[k];
-    affine_inverse(self, global);
-    if (bones[b].parent >= 0) {
-        double parent[16];
-        for (int k = 0; k < 16; k++) parent[k] = bones[bones[b].parent].inverse_bind[k];
-        parent[3] = parent[7] = parent[11] = 0, parent[15] = 1;
-        mcl__mat4_mul_d(parent, global, local);
-    } else {
-        memcpy(local, global, sizeof local);
-    }
-    for (int k = 0; k < 16; k++) {
-        bones[b].local[k] = (float)local[k];
-        if (!isfinite(bones[b].local[k])) {
-            mcl__identity(bones[b].local);
-            return;
-        }
-    }
-}
-
 static mcl_status load_bones(mcl_ctx *c, const aem_file *f, mcl_model *model)
 {
     uint32_t n = f->count[AEM_BONES];
@@ -402,7 +271,8 @@ static mcl_status load_bones(mcl_ctx *c, const aem_file *f, mcl_model *model)
         if (s == MCL_OK) s = check_bone_matrix(c, f, b, bones[b].inverse_bind);
         if (s != MCL_OK) return s;
     }
-    for (uint32_t b = 0; b < n; b++) rest_local(bones, b);
+    /* The rest pose from the bind matrices (AEM stores none), affine. */
+    for (uint32_t b = 0; b < n; b++) mcl__aem_rest_local(bones, b, true);
     model->bones = bones;
     model->bone_count = n;
     return MCL_OK;
@@ -415,7 +285,7 @@ static mcl_status check_animation_headers(mcl_ctx *c, const aem_file *f)
     for (uint32_t a = 0; a < f->count[AEM_ANIMATIONS]; a++) {
         uint64_t o = rec(f, AEM_ANIMATIONS, a);
         size_t len;
-        mcl_status s = name_length(c, f, o, "animation", a, &len); /* empty: a warning only */
+        mcl_status s = mcl__aem_name(c, f->data, o, "animation", a, &len); /* empty: a warning only */
         if (s != MCL_OK) return s;
         float d = f32_at(f, o + 128);
         if (!(isfinite(d) && d > 0)) /* duration in seconds */
@@ -455,45 +325,10 @@ static mcl_status check_sequences(mcl_ctx *c, const aem_file *f)
 static mcl_status load_track(mcl_ctx *c, const aem_file *f, uint64_t seq_off, unsigned ch, uint32_t bone,
                              double duration, uint32_t a, mcl_track *t)
 {
-    static const mcl_track_kind kinds[3] = {MCL_TRACK_TRANSLATION, MCL_TRACK_ROTATION, MCL_TRACK_SCALE};
     uint32_t first = u32_at(f, seq_off + 8 * ch), count = u32_at(f, seq_off + 8 * ch + 4);
-    unsigned width = ch == 1 ? 4 : 3;
-    float *times = mcl__alloc(c, count, sizeof *times);
-    float *values = times ? mcl__alloc(c, count, width * sizeof *values) : NULL;
-    if (!values) return c->err->status;
-    for (uint32_t k = 0; k < count; k++) {
-        uint64_t o = rec(f, AEM_KEYFRAMES, (uint64_t)first + k);
-        float v[5];
-        for (unsigned i = 0; i < 5; i++) {
-            v[i] = f32_at(f, o + 4 * i);
-            if (!isfinite(v[i]))
-                return mcl__fail(c, MCL_ERR_VALUE, o + 4 * i, "animation %u bone %u: keyframe %u field %u is %g",
-                                 a, bone, first + k, i, v[i]);
-        }
-        /* Times in seconds within the animation (rounding allowed). */
-        if (v[0] < 0 || (double)v[0] > duration * (1.0 + TOL_TIME))
-            return mcl__fail(c, MCL_ERR_VALUE, o, "animation %u bone %u: keyframe %u time %g outside 0..%g",
-                             a, bone, first + k, v[0], duration);
-        /* Strictly increasing: equal times divide by zero in libaem. */
-        if (k > 0 && !(v[0] > times[k - 1]))
-            return mcl__fail(c, MCL_ERR_STRUCTURE, o, "animation %u bone %u: keyframe %u time %g not after %g",
-                             a, bone, first + k, v[0], times[k - 1]);
-        if (ch != 1 && v[4] != 0.0f) /* position and scale keys: W is 0 */
-            return mcl__fail(c, MCL_ERR_VALUE, o + 16, "animation %u bone %u: keyframe %u W is %g (expected 0)",
-                             a, bone, first + k, v[4]);
-        if (ch == 1 && fabs(length(&v[1], 4) - 1.0) > TOL_QUAT)
-            return mcl__fail(c, MCL_ERR_VALUE, o + 4, "animation %u bone %u: rotation keyframe %u length %g (expected 1)",
-                             a, bone, first + k, length(&v[1], 4));
-        times[k] = v[0];
-        memcpy(&values[(uint64_t)k * width], &v[1], width * sizeof *values);
-    }
-    t->bone = bone;
-    t->kind = kinds[ch];
-    t->interpolation = MCL_LINEAR;
-    t->key_count = count;
-    t->times = times;
-    t->values = values;
-    return MCL_OK;
+    mcl_aem_key_names names = {.key = "keyframe", .rotation_key = "rotation keyframe", .first_number = first};
+    snprintf(names.where, sizeof names.where, "animation %u bone %u", a, bone);
+    return mcl__aem_load_keys(c, f->data, rec(f, AEM_KEYFRAMES, first), count, ch, duration, &names, bone, t);
 }
 
 static mcl_status load_animations(mcl_ctx *c, const aem_file *f, mcl_model *model)
@@ -503,9 +338,7 @@ static mcl_status load_animations(mcl_ctx *c, const aem_file *f, mcl_model *mode
     if (!anims) return c->err->status;
     for (uint32_t a = 0; a < n; a++) {
         uint64_t o = rec(f, AEM_ANIMATIONS, a);
-        size_t len = 0;
-        name_length(c, f, o, "animation", a, &len); /* checked before */
-        anims[a].name = mcl__strdup(c, f->data + o, len);
+        anims[a].name = mcl__strdup(c, f->data + o, mcl__aem_name_len(f->data, o)); /* NUL checked before */
         anims[a].duration = f32_at(f, o + 128);
         /* Tracks are allocated before their keys are read, so the work of
          * animations sharing sequences is bounded by the memory limit. */
@@ -529,89 +362,22 @@ static mcl_status load_animations(mcl_ctx *c, const aem_file *f, mcl_model *mode
 
 /* ---- building meshes and materials ---- */
 
-/* Vertex j of a mesh from file vertex v (both layouts place position,
- * normal, UV, joints and weights alike in the first 88 bytes). */
-static void copy_vertex(const uint8_t *o, uint32_t j, mcl_mesh *me, const uint32_t *bone_of, float *pos, float *nrm,
-                        float *uv, uint32_t *joints, float *weights)
-{
-    for (unsigned i = 0; i < 3; i++) {
-        pos[(uint64_t)j * 3 + i] = mc_le_f32(o + 4 * i);
-        nrm[(uint64_t)j * 3 + i] = mc_le_f32(o + 12 + 4 * i);
-    }
-    uv[(uint64_t)j * 2] = mc_le_f32(o + 48);
-    uv[(uint64_t)j * 2 + 1] = mc_le_f32(o + 52);
-    for (unsigned k = 0; k < me->influences; k++) {
-        int32_t b = (int32_t)mc_le32(o + 56 + 4 * k);
-        /* -1 carries weight 0; other indices were checked < the bone count */
-        joints[(uint64_t)j * 4 + k] = b < 0 ? 0 : bone_of ? bone_of[b] : (uint32_t)b;
-        weights[(uint64_t)j * 4 + k] = mc_le_f32(o + 72 + 4 * k);
-    }
-}
-
-mcl_status mcl__aem_mesh_vertices(mcl_ctx *c, const uint8_t *vertices, uint32_t stride, const uint8_t *indices,
-                                  uint32_t count, uint32_t influences, const uint32_t *bone_of, uint32_t *remap,
-                                  mcl_mesh *me)
-{
-    uint32_t *idx = mcl__alloc(c, count, sizeof *idx);
-    if (!idx) return c->err->status;
-    uint32_t used = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t v = mc_le32(indices + 4 * (uint64_t)k);
-        if (remap[v] == UINT32_MAX) remap[v] = used++;
-        idx[k] = remap[v];
-    }
-    me->influences = influences;
-    float *pos = mcl__alloc(c, used, 3 * sizeof(float));
-    float *nrm = pos ? mcl__alloc(c, used, 3 * sizeof(float)) : NULL;
-    float *uv = nrm ? mcl__alloc(c, used, 2 * sizeof(float)) : NULL;
-    uint32_t *joints = uv ? mcl__alloc(c, used, influences * sizeof(uint32_t)) : NULL;
-    float *weights = joints ? mcl__alloc(c, used, influences * sizeof(float)) : NULL;
-    for (uint32_t k = 0; k < count; k++) { /* fills each vertex once and resets remap */
-        uint32_t v = mc_le32(indices + 4 * (uint64_t)k);
-        if (remap[v] == UINT32_MAX) continue;
-        if (weights) copy_vertex(vertices + (uint64_t)v * stride, remap[v], me, bone_of, pos, nrm, uv, joints, weights);
-        remap[v] = UINT32_MAX;
-    }
-    if (!weights) return c->err->status;
-    me->vertex_count = used;
-    me->positions = pos;
-    me->normals = nrm;
-    me->uv_layer_count = 1;
-    me->uvs = uv;
-    me->joints = joints;
-    me->weights = weights;
-    me->index_count = count;
-    me->indices = idx;
-    return MCL_OK;
-}
-
-static mcl_status build_mesh(mcl_ctx *c, const aem_file *f, uint32_t m, uint32_t *remap, mcl_mesh *me)
-{
-    uint64_t o = rec(f, AEM_MESHES, m);
-    uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
-    me->name = "";
-    me->material = (int32_t)u32_at(f, o + 8); /* < material count, checked */
-    me->primitive = MCL_TRIANGLES;
-    me->rigid_bone = count ? i32_at(f, rec(f, AEM_VERTICES, u32_at(f, rec(f, AEM_INDICES, first))) + 88) : -1;
-    return mcl__aem_mesh_vertices(c, f->data + f->start[AEM_VERTICES], record_size[AEM_VERTICES],
-                                  f->data + rec(f, AEM_INDICES, first), count, f->count[AEM_BONES] ? 4 : 0, NULL,
-                                  remap, me);
-}
-
+/* Meshes with their extra bone (aem.md: one extra bone moves every vertex
+ * of a mesh). */
 static mcl_status build_meshes(mcl_ctx *c, const aem_file *f, mcl_model *model)
 {
-    uint32_t n = f->count[AEM_MESHES], nv = f->count[AEM_VERTICES];
-    mcl_mesh *meshes = mcl__alloc(c, n, sizeof *meshes);
-    uint32_t *remap = meshes ? mcl__scratch(c, nv, sizeof *remap) : NULL;
-    if (!remap) return c->err->status;
-    memset(remap, 0xff, (size_t)nv * sizeof *remap);
-    mcl_status s = MCL_OK;
-    for (uint32_t m = 0; m < n && s == MCL_OK; m++) s = build_mesh(c, f, m, remap, &meshes[m]);
-    mcl__scratch_free(c, remap, nv, sizeof *remap);
-    if (s != MCL_OK) return s;
-    model->meshes = meshes;
-    model->mesh_count = n;
-    return MCL_OK;
+    mcl_aem_meshes src = {
+        .data = f->data,
+        .vertices = f->start[AEM_VERTICES],
+        .indices = f->start[AEM_INDICES],
+        .meshes = f->start[AEM_MESHES],
+        .vertex_count = f->count[AEM_VERTICES],
+        .mesh_count = f->count[AEM_MESHES],
+        .stride = record_size[AEM_VERTICES],
+        .influences = f->count[AEM_BONES] ? 4 : 0,
+        .extra_bone = true,
+    };
+    return mcl__aem_build_meshes(c, &src, model);
 }
 
 static mcl_status build_materials(mcl_ctx *c, const aem_file *f, mcl_model *model)
@@ -625,8 +391,7 @@ static mcl_status build_materials(mcl_ctx *c, const aem_file *f, mcl_model *mode
         int32_t t = i32_at(f, rec(f, AEM_MATERIALS, m)); /* base color texture */
         if (texture_undefined(t)) continue;
         uint64_t to = rec(f, AEM_TEXTURES, (uint32_t)t);
-        const uint8_t *nul = memchr(f->data + to, 0, AEM_NAME_SIZE); /* present: checked */
-        mats[m].texture_path = mcl__strdup(c, f->data + to, nul ? (size_t)(nul - (f->data + to)) : 0);
+        mats[m].texture_path = mcl__strdup(c, f->data + to, mcl__aem_name_len(f->data, to)); /* NUL checked */
         if (!mats[m].texture_path) return c->err->status;
     }
     model->materials = mats;
@@ -702,9 +467,15 @@ mcl_status mcl__load_aem(mcl_ctx *c, const uint8_t *data, size_t size)
     mcl_status s = parse_header(c, &f, data, size);
     if (s != MCL_OK) name_other_layout(c, other_size);
     if (s == MCL_OK) s = check_vertices(c, &f);
-    if (s == MCL_OK) s = check_indices(c, &f);
+    /* aem.md, Index Section: indices index into the vertex section. */
+    if (s == MCL_OK)
+        s = mcl__aem_check_indices(c, data, f.start[AEM_INDICES], f.count[AEM_INDICES], f.count[AEM_VERTICES]);
     if (s == MCL_OK) s = check_textures(c, &f);
-    if (s == MCL_OK) s = check_meshes(c, &f);
+    /* aem.md, Mesh Section: a range of the index section (the exporter
+     * writes ranges past the end for non-triangle meshes: docs/formats/aem.md). */
+    if (s == MCL_OK)
+        s = mcl__aem_check_meshes(c, data, f.start[AEM_MESHES], f.count[AEM_MESHES], f.count[AEM_INDICES],
+                                  f.count[AEM_MATERIALS]);
     if (s == MCL_OK) s = check_materials(c, &f);
     if (s == MCL_OK) s = load_bones(c, &f, c->model);
     if (s == MCL_OK) s = check_animation_headers(c, &f);

@@ -28,9 +28,10 @@
  *     keys gets none), LINEAR, times in seconds.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "mcl_internal.h"
+#include "aem_common.h"
 
 enum sec {
     S_VERTICES, S_INDICES, S_IMAGE, S_TEXTURES, S_MESHES, S_MATERIALS,
@@ -38,16 +39,14 @@ enum sec {
 };
 
 #define HEADER_SIZE 52u
-#define NAME_SIZE 128u
+#define NAME_SIZE MCL_AEM_NAME_SIZE
 
 static const uint32_t rec_size[S_COUNT] = {88, 4, 1, 32, 12, 16, 196, 132, 16, 20};
 static const uint32_t count_at[S_COUNT] = {4, 8, 12, 20, 24, 28, 32, 36, 40, 44};
 
-/* Tolerances of docs/ISSUES.md, as the aem1 loader's. */
-#define TOL_QUAT 0.00769
-#define TOL_WEIGHT 2e-7
+/* Tolerance of docs/ISSUES.md, as the aem1 loader's (the others in
+ * aem_common.h). */
 #define TOL_INVERTIBLE 1e-6
-#define TOL_TIME 1e-6
 
 typedef struct file25 {
     const uint8_t *data;
@@ -69,29 +68,12 @@ static uint32_t u32_at(const file25 *f, uint64_t off)
 
 static int32_t i32_at(const file25 *f, uint64_t off)
 {
-    uint32_t u = u32_at(f, off);
-    int32_t v;
-    memcpy(&v, &u, sizeof v);
-    return v;
+    return mcl__aem_i32(f->data + off);
 }
 
 static float f32_at(const file25 *f, uint64_t off)
 {
-    return mc_bits_f32(u32_at(f, off));
-}
-
-/* Bytes before the NUL of a 128-byte name (whose NUL was checked). */
-static size_t name_len(const file25 *f, uint64_t o)
-{
-    const uint8_t *nul = memchr(f->data + o, 0, NAME_SIZE);
-    return nul ? (size_t)(nul - (f->data + o)) : 0;
-}
-
-static double len_n(const float *v, int n)
-{
-    double s = 0;
-    for (int i = 0; i < n; i++) s += (double)v[i] * v[i];
-    return sqrt(s);
+    return mc_le_f32(f->data + off);
 }
 
 /* ---- header ---- */
@@ -139,11 +121,8 @@ static mcl_status parse_header(mcl_ctx *c, file25 *f, const uint8_t *data, size_
  * the common model takes them as stored. */
 static mcl_status check_vertex_floats(mcl_ctx *c, const file25 *f, uint64_t o, uint32_t v)
 {
-    for (unsigned i = 0; i < 14; i++) { /* position, normal, tangent, bitangent, uv */
-        float x = f32_at(f, o + 4 * i);
-        if (!isfinite(x)) return mcl__fail(c, MCL_ERR_VALUE, o + 4 * i, "vertex %u: float %u is %g (expected finite)", v, i, x);
-    }
-    return MCL_OK;
+    float a[14];
+    return mcl__aem_vertex_floats(c, f->data, o, v, a);
 }
 
 /* Readme, Vertex Section: indices into the joint section, -1 for an unused
@@ -153,26 +132,10 @@ static mcl_status check_vertex_floats(mcl_ctx *c, const file25 *f, uint64_t o, u
  * accepted here. */
 static mcl_status check_vertex_skin(mcl_ctx *c, const file25 *f, uint64_t o, uint32_t v)
 {
-    uint64_t joints = f->count[S_JOINTS];
-    double sum = 0;
-    unsigned nonzero = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        int32_t j = i32_at(f, o + 56 + 4 * k);
-        float w = f32_at(f, o + 72 + 4 * k);
-        if (!(w >= 0.0f && w <= 1.0f)) /* also NaN */
-            return mcl__fail(c, MCL_ERR_VALUE, o + 72 + 4 * k, "vertex %u: weight %u is %g (expected 0..1)", v, k + 1, w);
-        if (j == -1 && w != 0.0f)
-            return mcl__fail(c, MCL_ERR_VALUE, o + 72 + 4 * k, "vertex %u: joint index %u is -1 with weight %g (expected 0)",
-                             v, k + 1, w);
-        if (j != -1 && (j < 0 || (uint64_t)j >= joints))
-            return mcl__fail(c, MCL_ERR_RANGE, o + 56 + 4 * k, "vertex %u: joint index %u is %d (expected -1 or < %llu)",
-                             v, k + 1, j, (unsigned long long)joints);
-        sum += w;
-        nonzero += w != 0.0f;
-    }
-    if (nonzero && fabs(sum - 1.0) > TOL_WEIGHT * nonzero)
-        return mcl__fail(c, MCL_ERR_VALUE, o + 72, "vertex %u: weights sum to %.9g (expected 1 or 0)", v, sum);
-    return MCL_OK;
+    int32_t j[4];
+    float w[4];
+    mcl_status s = mcl__aem_vertex_slots(c, f->data, o, v, "joint", f->count[S_JOINTS], j, w);
+    return s == MCL_OK ? mcl__aem_weight_sum(c, o, v, w, false, "1 or 0") : s;
 }
 
 static mcl_status check_vertices(mcl_ctx *c, const file25 *f)
@@ -182,17 +145,6 @@ static mcl_status check_vertices(mcl_ctx *c, const file25 *f)
         mcl_status s = check_vertex_floats(c, f, o, (uint32_t)v);
         if (s == MCL_OK) s = check_vertex_skin(c, f, o, (uint32_t)v);
         if (s != MCL_OK) return s;
-    }
-    return MCL_OK;
-}
-
-static mcl_status check_indices(mcl_ctx *c, const file25 *f)
-{
-    for (uint64_t i = 0; i < f->count[S_INDICES]; i++) {
-        uint32_t x = u32_at(f, at(f, S_INDICES, i));
-        if (x >= f->count[S_VERTICES])
-            return mcl__fail(c, MCL_ERR_RANGE, at(f, S_INDICES, i), "index %llu is %u (expected < %llu vertices)",
-                             (unsigned long long)i, x, (unsigned long long)f->count[S_VERTICES]);
     }
     return MCL_OK;
 }
@@ -254,24 +206,6 @@ static mcl_status check_textures(mcl_ctx *c, const file25 *f)
     return s;
 }
 
-static mcl_status check_meshes(mcl_ctx *c, const file25 *f)
-{
-    for (uint64_t m = 0; m < f->count[S_MESHES]; m++) {
-        uint64_t o = at(f, S_MESHES, m);
-        uint32_t first = u32_at(f, o), count = u32_at(f, o + 4), mat = u32_at(f, o + 8);
-        unsigned long long mi = (unsigned long long)m;
-        if ((uint64_t)first + count > f->count[S_INDICES])
-            return mcl__fail(c, MCL_ERR_RANGE, o, "mesh %llu: indices %u + %u pass the %llu of the index section", mi, first,
-                             count, (unsigned long long)f->count[S_INDICES]);
-        if (count % 3 != 0)
-            return mcl__fail(c, MCL_ERR_STRUCTURE, o + 4, "mesh %llu: %u indices (expected a multiple of 3)", mi, count);
-        if (mat >= f->count[S_MATERIALS])
-            return mcl__fail(c, MCL_ERR_RANGE, o + 8, "mesh %llu: material %u (expected < %llu)", mi, mat,
-                             (unsigned long long)f->count[S_MATERIALS]);
-    }
-    return MCL_OK;
-}
-
 /* Readme, Material Section: every texture index exists (no sentinel);
  * type 0 opaque, 1 transparent. */
 static mcl_status check_materials(mcl_ctx *c, const file25 *f)
@@ -312,40 +246,13 @@ static bool utf8_ok(const uint8_t *s, size_t n)
  * validator's, not an error). */
 static mcl_status name_at(mcl_ctx *c, const file25 *f, uint64_t o, const char *what, uint64_t i, size_t *len)
 {
-    const uint8_t *p = f->data + o;
-    const uint8_t *nul = memchr(p, 0, NAME_SIZE);
-    if (!nul) return mcl__fail(c, MCL_ERR_VALUE, o, "%s %llu: name has no NUL in its 128 bytes", what, (unsigned long long)i);
-    *len = (size_t)(nul - p);
-    if (!utf8_ok(p, *len)) return mcl__fail(c, MCL_ERR_VALUE, o, "%s %llu: name is not UTF-8", what, (unsigned long long)i);
-    return MCL_OK;
+    mcl_status s = mcl__aem_name(c, f->data, o, what, i, len);
+    if (s == MCL_OK && !utf8_ok(f->data + o, *len))
+        return mcl__fail(c, MCL_ERR_VALUE, o, "%s %llu: name is not UTF-8", what, (unsigned long long)i);
+    return s;
 }
 
 /* ---- joints ---- */
-
-/* Determinant and inverse of a column-major 4x4 matrix (cofactors). */
-static double invert4(const double m[16], double inv[16])
-{
-    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
-    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
-    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
-    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
-    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
-    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
-    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
-    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
-    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
-    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
-    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
-    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
-    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
-    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
-    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
-    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
-    double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
-    if (det != 0)
-        for (int k = 0; k < 16; k++) inv[k] /= det;
-    return det;
-}
 
 /* Inverse bind matrices: finite and invertible, judged relative to the
  * column lengths so a uniformly tiny scale still counts. */
@@ -353,15 +260,11 @@ static mcl_status check_inverse_bind(mcl_ctx *c, const file25 *f, uint64_t j, fl
 {
     uint64_t o = at(f, S_JOINTS, j) + NAME_SIZE;
     double d[16], inv[16], cols = 1;
-    for (unsigned k = 0; k < 16; k++) {
-        m[k] = f32_at(f, o + 4 * k);
-        if (!isfinite(m[k]))
-            return mcl__fail(c, MCL_ERR_VALUE, o + 4 * k, "joint %llu: inverse bind matrix element %u is %g",
-                             (unsigned long long)j, k, m[k]);
-        d[k] = m[k];
-    }
-    for (int col = 0; col < 4; col++) cols *= len_n(&m[col * 4], 4);
-    if (!(cols > 0) || !(fabs(invert4(d, inv)) / cols > TOL_INVERTIBLE))
+    mcl_status s = mcl__aem_matrix(c, f->data, o, "joint", j, m);
+    if (s != MCL_OK) return s;
+    for (unsigned k = 0; k < 16; k++) d[k] = m[k];
+    for (int col = 0; col < 4; col++) cols *= mcl__aem_length(&m[col * 4], 4);
+    if (!(cols > 0) || !(fabs(mcl__aem_invert4(d, inv)) / cols > TOL_INVERTIBLE))
         return mcl__fail(c, MCL_ERR_VALUE, o, "joint %llu: inverse bind matrix is singular", (unsigned long long)j);
     return MCL_OK;
 }
@@ -429,30 +332,6 @@ static mcl_status order_joints(mcl_ctx *c, file25 *f)
     return s;
 }
 
-/* The rest pose relative to the parent: inverse_bind(parent) x
- * inverse(inverse_bind(self)); identity where it does not fit a float (a
- * valid but extreme bind matrix, as in aem1). */
-static void rest_local(mcl_bone *bones, uint32_t b)
-{
-    double self[16], global[16], local[16];
-    for (int k = 0; k < 16; k++) self[k] = bones[b].inverse_bind[k];
-    invert4(self, global);
-    if (bones[b].parent >= 0) {
-        double parent[16];
-        for (int k = 0; k < 16; k++) parent[k] = bones[bones[b].parent].inverse_bind[k];
-        mcl__mat4_mul_d(parent, global, local);
-    } else {
-        memcpy(local, global, sizeof local);
-    }
-    for (int k = 0; k < 16; k++) {
-        bones[b].local[k] = (float)local[k];
-        if (!isfinite(bones[b].local[k])) {
-            mcl__identity(bones[b].local);
-            return;
-        }
-    }
-}
-
 static mcl_status load_joints(mcl_ctx *c, file25 *f, mcl_model *model)
 {
     uint64_t n = f->count[S_JOINTS];
@@ -466,13 +345,14 @@ static mcl_status load_joints(mcl_ctx *c, file25 *f, mcl_model *model)
     for (uint32_t b = 0; b < n; b++) {
         uint32_t j = f->order[b];
         uint64_t o = at(f, S_JOINTS, j);
-        bones[b].name = mcl__strdup(c, f->data + o, name_len(f, o));
+        bones[b].name = mcl__strdup(c, f->data + o, mcl__aem_name_len(f->data, o));
         if (!bones[b].name) return c->err->status;
         int32_t p = i32_at(f, o + 192);
         bones[b].parent = p < 0 ? -1 : (int32_t)f->bone_of[p];
         for (unsigned k = 0; k < 16; k++) bones[b].inverse_bind[k] = f32_at(f, o + NAME_SIZE + 4 * k);
     }
-    for (uint32_t b = 0; b < n; b++) rest_local(bones, b);
+    /* The rest pose from the bind matrices, which need not be affine. */
+    for (uint32_t b = 0; b < n; b++) mcl__aem_rest_local(bones, b, false);
     model->bones = bones;
     model->bone_count = (uint32_t)n;
     return MCL_OK;
@@ -509,54 +389,20 @@ static mcl_status check_animations(mcl_ctx *c, const file25 *f)
     return MCL_OK;
 }
 
-/* Reads and checks one channel's keys (readme, Keyframe Section): times in
- * seconds within the animation, in order; W 0 for translation and scale;
- * rotations unit quaternions x y z w. */
+/* Reads and checks one channel's keys (readme, Keyframe Section). */
 static mcl_status load_channel(mcl_ctx *c, const file25 *f, uint64_t first, uint32_t count, unsigned ch, double duration,
-                               uint64_t track, mcl_track *t)
+                               uint64_t track, uint32_t bone, mcl_track *t)
 {
-    static const mcl_track_kind kinds[3] = {MCL_TRACK_TRANSLATION, MCL_TRACK_ROTATION, MCL_TRACK_SCALE};
-    static const char *const names[3] = {"translation", "rotation", "scale"};
-    unsigned width = ch == 1 ? 4 : 3;
-    /* allocated before reading: the work of tracks sharing keys is paid for
-     * by memory the limit allowed */
-    float *times = mcl__alloc(c, count, sizeof *times);
-    float *values = times ? mcl__alloc(c, count, width * sizeof *values) : NULL;
-    if (!values) return c->err->status;
-    unsigned long long ti = (unsigned long long)track;
-    for (uint32_t k = 0; k < count; k++) {
-        uint64_t o = at(f, S_KEYFRAMES, first + k);
-        float v[5];
-        for (unsigned i = 0; i < 5; i++) {
-            v[i] = f32_at(f, o + 4 * i);
-            if (!isfinite(v[i]))
-                return mcl__fail(c, MCL_ERR_VALUE, o + 4 * i, "track %llu: %s key %u field %u is %g", ti, names[ch], k, i, v[i]);
-        }
-        if (v[0] < 0 || (double)v[0] > duration * (1.0 + TOL_TIME))
-            return mcl__fail(c, MCL_ERR_VALUE, o, "track %llu: %s key %u time %g outside 0..%g", ti, names[ch], k, v[0], duration);
-        /* strictly increasing: libaem divides by the difference of two */
-        if (k > 0 && !(v[0] > times[k - 1]))
-            return mcl__fail(c, MCL_ERR_STRUCTURE, o, "track %llu: %s key %u time %g not after %g", ti, names[ch], k, v[0],
-                             times[k - 1]);
-        if (ch != 1 && v[4] != 0.0f)
-            return mcl__fail(c, MCL_ERR_VALUE, o + 16, "track %llu: %s key %u W is %g (expected 0)", ti, names[ch], k, v[4]);
-        if (ch == 1 && fabs(len_n(&v[1], 4) - 1.0) > TOL_QUAT)
-            return mcl__fail(c, MCL_ERR_VALUE, o + 4, "track %llu: rotation key %u length %g (expected 1)", ti, k, len_n(&v[1], 4));
-        times[k] = v[0];
-        memcpy(&values[(uint64_t)k * width], &v[1], width * sizeof *values);
-    }
-    t->kind = kinds[ch];
-    t->interpolation = MCL_LINEAR;
-    t->key_count = count;
-    t->times = times;
-    t->values = values;
-    return MCL_OK;
+    static const char *const keys[3] = {"translation key", "rotation key", "scale key"};
+    mcl_aem_key_names names = {.key = keys[ch], .rotation_key = "rotation key", .first_number = 0};
+    snprintf(names.where, sizeof names.where, "track %llu", (unsigned long long)track);
+    return mcl__aem_load_keys(c, f->data, at(f, S_KEYFRAMES, first), count, ch, duration, &names, bone, t);
 }
 
 static mcl_status load_animation(mcl_ctx *c, const file25 *f, uint64_t a, mcl_animation *an)
 {
     uint64_t o = at(f, S_ANIMATIONS, a), joints = f->count[S_JOINTS];
-    an->name = mcl__strdup(c, f->data + o, name_len(f, o));
+    an->name = mcl__strdup(c, f->data + o, mcl__aem_name_len(f->data, o));
     an->duration = f32_at(f, o + NAME_SIZE);
     mcl_track *tracks = an->name ? mcl__alloc(c, joints * 3, sizeof *tracks) : NULL;
     if (!tracks) return c->err->status;
@@ -567,8 +413,7 @@ static mcl_status load_animation(mcl_ctx *c, const file25 *f, uint64_t a, mcl_an
         for (unsigned ch = 0; ch < 3; ch++) {
             uint32_t count = u32_at(f, to + 4 + 4 * ch);
             if (count) {
-                tracks[n].bone = b;
-                mcl_status s = load_channel(c, f, first, count, ch, an->duration, track, &tracks[n++]);
+                mcl_status s = load_channel(c, f, first, count, ch, an->duration, track, b, &tracks[n++]);
                 if (s != MCL_OK) return s;
             }
             first += count;
@@ -595,35 +440,23 @@ static mcl_status load_animations(mcl_ctx *c, const file25 *f, mcl_model *model)
 
 /* ---- building meshes and materials ---- */
 
-/* One mesh, as aem1's (aem.c, mcl__aem_mesh_vertices), joints renumbered
- * parents first. */
-static mcl_status build_mesh(mcl_ctx *c, const file25 *f, uint64_t m, uint32_t *remap, mcl_mesh *me)
-{
-    uint64_t o = at(f, S_MESHES, m);
-    uint32_t first = u32_at(f, o), count = u32_at(f, o + 4);
-    me->name = "";
-    me->material = (int32_t)u32_at(f, o + 8); /* < material count, checked */
-    me->primitive = MCL_TRIANGLES;
-    me->rigid_bone = -1;
-    return mcl__aem_mesh_vertices(c, f->data + f->start[S_VERTICES], rec_size[S_VERTICES],
-                                  f->data + at(f, S_INDICES, first), count, f->count[S_JOINTS] ? 4 : 0, f->bone_of,
-                                  remap, me);
-}
-
+/* Meshes as aem1's, without its extra bone, joints renumbered parents
+ * first. */
 static mcl_status build_meshes(mcl_ctx *c, const file25 *f, mcl_model *model)
 {
-    uint64_t n = f->count[S_MESHES], nv = f->count[S_VERTICES];
-    mcl_mesh *meshes = mcl__alloc(c, n, sizeof *meshes);
-    uint32_t *remap = meshes ? mcl__scratch(c, nv, sizeof *remap) : NULL;
-    if (!remap) return c->err->status;
-    memset(remap, 0xff, (size_t)nv * sizeof *remap);
-    mcl_status s = MCL_OK;
-    for (uint64_t m = 0; m < n && s == MCL_OK; m++) s = build_mesh(c, f, m, remap, &meshes[m]);
-    mcl__scratch_free(c, remap, nv, sizeof *remap);
-    if (s != MCL_OK) return s;
-    model->meshes = meshes;
-    model->mesh_count = (uint32_t)n;
-    return MCL_OK;
+    mcl_aem_meshes src = {
+        .data = f->data,
+        .vertices = f->start[S_VERTICES],
+        .indices = f->start[S_INDICES],
+        .meshes = f->start[S_MESHES],
+        .vertex_count = f->count[S_VERTICES],
+        .mesh_count = f->count[S_MESHES],
+        .stride = rec_size[S_VERTICES],
+        .influences = f->count[S_JOINTS] ? 4 : 0,
+        .bone_of = f->bone_of,
+        .extra_bone = false,
+    };
+    return mcl__aem_build_meshes(c, &src, model);
 }
 
 /* The base colour texture of a material: its chain copied once per texture
@@ -675,9 +508,10 @@ mcl_status mcl__load_aem2025(mcl_ctx *c, const uint8_t *data, size_t size)
     memset(&f, 0, sizeof f);
     mcl_status s = parse_header(c, &f, data, size);
     if (s == MCL_OK) s = check_vertices(c, &f);
-    if (s == MCL_OK) s = check_indices(c, &f);
+    if (s == MCL_OK) s = mcl__aem_check_indices(c, data, f.start[S_INDICES], f.count[S_INDICES], f.count[S_VERTICES]);
     if (s == MCL_OK) s = check_textures(c, &f);
-    if (s == MCL_OK) s = check_meshes(c, &f);
+    if (s == MCL_OK)
+        s = mcl__aem_check_meshes(c, data, f.start[S_MESHES], f.count[S_MESHES], f.count[S_INDICES], f.count[S_MATERIALS]);
     if (s == MCL_OK) s = check_materials(c, &f);
     if (s == MCL_OK) s = load_joints(c, &f, c->model);
     if (s == MCL_OK) s = check_animations(c, &f);

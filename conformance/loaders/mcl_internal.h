@@ -50,17 +50,6 @@ mcl_status mcl__load_aem(mcl_ctx *c, const uint8_t *data, size_t size);
  * the file is shorter than the header or the sum overflows). */
 mcl_status mcl__load_aem2025(mcl_ctx *c, const uint8_t *data, size_t size);
 bool mcl__aem2025_size(const uint8_t *data, size_t size, uint64_t *implied);
-/* An AEM mesh of either layout (aem.c): its `count` indices (u32 at
- * `indices`, each < the vertex count: checked) with the vertices they use
- * compacted in first-use order, from records of `stride` bytes at
- * `vertices`; joints renumbered through bone_of (NULL: as stored). remap
- * (vertex count entries, all UINT32_MAX) is left as found. The indices are
- * allocated first, so the passes over them are paid for by memory the
- * limit allowed. Sets every field but name, material, primitive and
- * rigid_bone. */
-mcl_status mcl__aem_mesh_vertices(mcl_ctx *c, const uint8_t *vertices, uint32_t stride, const uint8_t *indices,
-                                  uint32_t count, uint32_t influences, const uint32_t *bone_of, uint32_t *remap,
-                                  mcl_mesh *me);
 mcl_status mcl__load_semodel(mcl_ctx *c, const uint8_t *data, size_t size);
 mcl_status mcl__load_aamf(mcl_ctx *c, const uint8_t *data, size_t size);
 mcl_status mcl__load_e3d(mcl_ctx *c, const uint8_t *data, size_t size);

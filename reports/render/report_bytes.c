@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mc_file.h"
 #include "mc_report.h"
 
 /* Bytes shown of one field (the rest is summarised) and of a record
@@ -220,50 +221,18 @@ void mc_report_instance_bytes(FILE *out, mc_inspect *in, const mc_instance *inst
     mc_report_bytes(out, l, bytes, size, off, indent);
 }
 
-/* The whole file, for --show-bytes (its report names it: it was just read). */
-static unsigned char *slurp(const char *name, size_t *size)
-{
-    FILE *f = fopen(name, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *size = n;
-    return buf;
-}
-
 void mc_report_file_text_bytes(FILE *out, const mc_result *r, const char *name, const mc_report_view *view,
                                const mc_options *opt)
 {
-    size_t size = 0;
-    unsigned char *data = strcmp(name, "-") == 0 || r->size != (uint64_t)(size_t)r->size
-                              ? NULL : slurp(name, &size);
+    /* The file again, for --show-bytes (its report names it: it was just
+     * read), at most as long as it was then. The same options give the same
+     * walk, so the same paths and offsets; a file changed since it was
+     * validated is shown without bytes. */
+    mc_file_bytes file;
+    int got = strcmp(name, "-") != 0 && mc_file_bytes_open(name, r->size, &file) == 0;
     mc_inspect *in = NULL;
-    /* the same options give the same walk, so the same paths and offsets;
-     * a file changed since it was validated is shown without bytes */
-    if (data && size == r->size && mc_inspect_memory(data, size, opt, &in) != MC_OK) in = NULL;
+    if (got && file.size == r->size && mc_inspect_memory(file.data, file.size, opt, &in) != MC_OK) in = NULL;
     mc_report_file_text_with(out, r, name, view, in);
     mc_inspect_free(in);
-    free(data);
+    if (got) mc_file_bytes_close(&file);
 }

@@ -9,6 +9,7 @@
 # file's sha256), a fixed job count (the order does not depend on it anyway).
 set -euo pipefail
 mc=$(realpath "$1") src=$2 mode=${3:-check}
+. "$(dirname "$0")/../golden_compare.sh"
 cd "$src"
 golden=tests/corpus/golden
 tmp=$(mktemp -d)
@@ -25,22 +26,5 @@ report() {  # KIND OUT: the corpus report; exit code 1 (invalid files on purpose
 }
 report text "$tmp/report.txt"
 report json "$tmp/report.json"
-if [ "$mode" = --update ]; then
-    mkdir -p "$golden"
-    cp "$tmp/report.txt" "$tmp/report.json" "$golden/"
-    echo "updated $golden/report.txt and $golden/report.json"
-    exit 0
-fi
-passed=0 failed=0
-for f in report.txt report.json; do
-    if cmp -s "$golden/$f" "$tmp/$f"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL $golden/$f differs from the current report (first differing lines):"
-        diff -u "$golden/$f" "$tmp/$f" | head -n 40 || true
-        echo "(a deliberate change: tests/corpus/golden.sh build/default/cli/modelcheck . --update)"
-    fi
-done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+golden_compare "$golden" "$tmp" "$mode" "tests/corpus/golden.sh build/default/cli/modelcheck . --update" \
+    report.txt report.json

@@ -5,6 +5,7 @@
 # usage: golden.sh MODELCHECK SOURCE_DIR [--update]
 set -euo pipefail
 mc=$(realpath "$1") src=$2 mode=${3:-check}
+. "$(dirname "$0")/../golden_compare.sh"
 cd "$src"
 golden=tests/inspect/golden
 files=(
@@ -33,22 +34,5 @@ out=$tmp/at.txt
 run --at 0x23c --at 3 corpus/aem/invalid/weights_sum_0_93.aem
 run --at 0x28 --at 0x3a0 corpus/aem/invalid/2025_texture_compression_3.aem
 run --at 0xc+0x100 corpus/e3d/valid/cube3_spec_lzma_444.e3d
-if [ "$mode" = --update ]; then
-    mkdir -p "$golden"
-    cp "$tmp"/inspect.txt "$tmp"/inspect.json "$tmp"/at.txt "$golden/"
-    echo "updated $golden"
-    exit 0
-fi
-passed=0 failed=0
-for f in inspect.txt inspect.json at.txt; do
-    if cmp -s "$golden/$f" "$tmp/$f"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL $golden/$f differs (first differing lines):"
-        diff -u "$golden/$f" "$tmp/$f" | head -n 40 || true
-        echo "(a deliberate change: tests/inspect/golden.sh build/default/cli/modelcheck . --update)"
-    fi
-done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+golden_compare "$golden" "$tmp" "$mode" "tests/inspect/golden.sh build/default/cli/modelcheck . --update" \
+    inspect.txt inspect.json at.txt

@@ -73,3 +73,25 @@ uint64_t at(const aemb_model *m, enum aemb_section s, uint64_t i, uint64_t field
 {
     return aemb_offset(m, s, i) + field;
 }
+
+mcl_model *loader_accepts(mcl_format format, const void *data, size_t size)
+{
+    mcl_model *m = NULL;
+    mcl_error err;
+    mcl_status s = mcl_load(format, data, size, NULL, &m, &err);
+    cr_assert_eq(s, MCL_OK, "status %s at %llu: %s", mcl_status_name(s), (unsigned long long)err.offset, err.reason);
+    cr_assert_eq(mcl_exercise(m), MCL_OK);
+    return m;
+}
+
+void loader_rejects(mcl_format format, const void *data, size_t size, mcl_status want, uint64_t offset)
+{
+    mcl_model *m = NULL;
+    mcl_error err;
+    mcl_status s = mcl_load(format, data, size, NULL, &m, &err);
+    cr_assert_eq(s, want, "status %s (want %s) at %llu: %s", mcl_status_name(s), mcl_status_name(want),
+                 (unsigned long long)err.offset, err.reason);
+    cr_assert_null(m);
+    cr_assert_eq(err.offset, offset, "offset %llu (want %llu): %s", (unsigned long long)err.offset,
+                 (unsigned long long)offset, err.reason);
+}

@@ -7,6 +7,7 @@
 
 #include "aem_builder.h"
 #include "mcl.h"
+#include "support.h"
 
 Test(loader_aem, empty_file_rejected)
 {
@@ -29,25 +30,14 @@ static mcb_buf write_model(aemb_model *am)
 static mcl_model *load_ok(aemb_model *am)
 {
     mcb_buf b = write_model(am);
-    mcl_model *m = NULL;
-    mcl_error err;
-    mcl_status s = mcl_load(MCL_FORMAT_AEM, b.data, b.size, NULL, &m, &err);
-    cr_assert_eq(s, MCL_OK, "status %s at %llu: %s", mcl_status_name(s), (unsigned long long)err.offset, err.reason);
-    cr_assert_eq(mcl_exercise(m), MCL_OK);
+    mcl_model *m = loader_accepts(MCL_FORMAT_AEM, b.data, b.size);
     mcb_free(&b);
     return m;
 }
 
 static void load_buf_expect(const void *data, size_t size, mcl_status want, uint64_t offset)
 {
-    mcl_model *m = NULL;
-    mcl_error err;
-    mcl_status s = mcl_load(MCL_FORMAT_AEM, data, size, NULL, &m, &err);
-    cr_assert_eq(s, want, "status %s (want %s) at %llu: %s", mcl_status_name(s), mcl_status_name(want),
-                 (unsigned long long)err.offset, err.reason);
-    cr_assert_null(m);
-    cr_assert_eq(err.offset, offset, "offset %llu (want %llu): %s", (unsigned long long)err.offset,
-                 (unsigned long long)offset, err.reason);
+    loader_rejects(MCL_FORMAT_AEM, data, size, want, offset);
 }
 
 /* Writes the model, frees it, and expects a rejection at an offset. */

@@ -10,6 +10,7 @@
 #include "aem2025_builder.h"
 #include "aem_builder.h"
 #include "mcl.h"
+#include "support.h"
 
 static mcb_buf write25(aem2025b_model *am)
 {
@@ -31,25 +32,14 @@ static mcl_model *load25_ok(aem2025b_model *am)
 {
     mcb_buf b = write25(am);
     aem2025b_free(am);
-    mcl_model *m = NULL;
-    mcl_error err;
-    mcl_status s = mcl_load(MCL_FORMAT_AEM, b.data, b.size, NULL, &m, &err);
-    cr_assert_eq(s, MCL_OK, "status %s at %llu: %s", mcl_status_name(s), (unsigned long long)err.offset, err.reason);
-    cr_assert_eq(mcl_exercise(m), MCL_OK);
+    mcl_model *m = loader_accepts(MCL_FORMAT_AEM, b.data, b.size);
     mcb_free(&b);
     return m;
 }
 
 static void expect25(const void *data, size_t size, mcl_status want, uint64_t offset)
 {
-    mcl_model *m = NULL;
-    mcl_error err;
-    mcl_status s = mcl_load(MCL_FORMAT_AEM, data, size, NULL, &m, &err);
-    cr_assert_eq(s, want, "status %s (want %s) at %llu: %s", mcl_status_name(s), mcl_status_name(want),
-                 (unsigned long long)err.offset, err.reason);
-    cr_assert_null(m);
-    cr_assert_eq(err.offset, offset, "offset %llu (want %llu): %s", (unsigned long long)err.offset,
-                 (unsigned long long)offset, err.reason);
+    loader_rejects(MCL_FORMAT_AEM, data, size, want, offset);
 }
 
 /* Writes the model, frees it, expects a rejection at an offset. */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mc_file.h"
 #include "mc_validate.h"
 
 /* A result of one issue at offset 0, for what is known without validating
@@ -96,34 +97,49 @@ static int read_full(int fd, uint8_t *buf, size_t size, size_t *got)
     return 0;
 }
 
-/* Standard input has no size to check first: it is read up to one byte past
- * the limit, never further, so memory stays at the limit plus a constant. */
-static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
+/* Reads fd into memory to its end, or to one byte past max_bytes, never
+ * further: an input with no size to check first (standard input, a pipe)
+ * takes memory up to the limit plus a constant. *buf (never NULL on
+ * success) holds *len bytes. 0; -1 when out of memory; or the errno of a
+ * failed read. */
+static int read_bounded(int fd, uint64_t max_bytes, uint8_t **buf_out, size_t *len_out)
 {
-    uint64_t want = opt->max_file_bytes < SIZE_MAX - 1 ? opt->max_file_bytes + 1 : SIZE_MAX;
+    uint64_t want = max_bytes < SIZE_MAX - 1 ? max_bytes + 1 : SIZE_MAX;
     size_t cap = want < (1 << 16) ? (size_t)want : 1 << 16, len = 0;
     uint8_t *buf = malloc(cap ? cap : 1);
-    if (!buf) return MC_ERR_NOMEM;
+    if (!buf) return -1;
     while (len < want) {
         if (len == cap) {
             size_t ncap = cap <= want / 2 ? cap * 2 : (size_t)want;
             uint8_t *n = realloc(buf, ncap);
             if (!n) {
                 free(buf);
-                return MC_ERR_NOMEM;
+                return -1;
             }
             buf = n;
             cap = ncap;
         }
         size_t got = 0;
-        int err = read_full(STDIN_FILENO, buf + len, cap - len, &got);
+        int err = read_full(fd, buf + len, cap - len, &got);
         len += got;
         if (err) {
             free(buf);
-            return io_failure(MC_IO_READ_FAILED, "cannot read standard input", err, opt, out);
+            return err;
         }
         if (len < cap) break; /* end of input */
     }
+    *buf_out = buf;
+    *len_out = len;
+    return 0;
+}
+
+static mc_status validate_stdin(const mc_settings *opt, mc_result **out)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int err = read_bounded(STDIN_FILENO, opt->max_file_bytes, &buf, &len);
+    if (err < 0) return MC_ERR_NOMEM;
+    if (err) return io_failure(MC_IO_READ_FAILED, "cannot read standard input", err, opt, out);
     if (len > opt->max_file_bytes) {
         /* its size is unknown: say what is known */
         free(buf);
@@ -274,4 +290,72 @@ mc_status mc_validate_listed_path(const char *path, const mc_options *options, m
     mc_status s = validate_fd(fd, &settings, out, NULL, NULL);
     close(fd);
     return s;
+}
+
+/* ---- a file's bytes for a reader that keeps them (mc_file.h) ---- */
+
+/* Reads fd into memory, at most max_bytes (else EFBIG). */
+static int read_all(int fd, uint64_t max_bytes, mc_file_bytes *out)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int err = read_bounded(fd, max_bytes, &buf, &len);
+    if (err) return err < 0 ? ENOMEM : err;
+    if (len > max_bytes) {
+        free(buf);
+        return EFBIG;
+    }
+    out->data = buf;
+    out->size = len;
+    return 0;
+}
+
+/* A regular file over READ_MAX_BYTES: mapped and guarded, as validate_mapped
+ * does; -1 when no guard slot is free (read it then). */
+static int map_guarded(int fd, size_t size, mc_file_bytes *out)
+{
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) return errno;
+    int slot = mc_guard_map(map, size);
+    if (slot < 0) {
+        munmap(map, size);
+        return -1;
+    }
+    out->data = map;
+    out->size = size;
+    out->map = map;
+    out->slot = slot;
+    return 0;
+}
+
+int mc_file_bytes_open(const char *path, uint64_t max_bytes, mc_file_bytes *out)
+{
+    memset(out, 0, sizeof *out);
+    out->slot = -1;
+    int stdin_ = strcmp(path, "-") == 0;
+    int fd = stdin_ ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    struct stat st;
+    int err = -1;
+    if (!stdin_ && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (off_t)READ_MAX_BYTES) {
+        if ((uint64_t)st.st_size > max_bytes || (uint64_t)st.st_size > SIZE_MAX) err = EFBIG;
+        else err = map_guarded(fd, (size_t)st.st_size, out);
+    }
+    if (err < 0) err = read_all(fd, max_bytes, out);
+    if (!stdin_) close(fd);
+    return err;
+}
+
+int mc_file_bytes_close(mc_file_bytes *f)
+{
+    int faulted = 0;
+    if (f->map) {
+        faulted = mc_guard_unmap(f->slot);
+        munmap(f->map, f->size);
+    } else {
+        free((void *)f->data);
+    }
+    memset(f, 0, sizeof *f);
+    f->slot = -1;
+    return faulted;
 }

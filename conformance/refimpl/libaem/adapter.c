@@ -45,6 +45,7 @@
 
 #include "cglm_compat.h"
 #include "mc_loader_abi.h"
+#include "../path_of_bytes.h"
 
 int mc_certify_load(const char *format, const unsigned char *data, size_t size, char *reason,
                     size_t reason_size);
@@ -62,31 +63,6 @@ void glm_quat_make(const float *src, versor dest)
 void glm_mat4_make(const float *src, mat4 dest)
 {
     memcpy(dest, src, 16 * sizeof(float));
-}
-
-/* An fd holding the bytes, and its path in buf; -1 on failure. */
-static int file_of(const unsigned char *data, size_t size, char *path, size_t path_size)
-{
-    int fd = memfd_create("mc_refimpl", 0);
-    if (fd < 0) {
-        const char *dir = getenv("TMPDIR");
-        char tmpl[4096];
-        snprintf(tmpl, sizeof tmpl, "%s/mc_refimpl_XXXXXX", dir && *dir ? dir : "/tmp");
-        fd = mkstemp(tmpl);
-        if (fd < 0) return -1;
-        unlink(tmpl);
-    }
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n <= 0) {
-            close(fd);
-            return -1;
-        }
-        done += (size_t)n;
-    }
-    snprintf(path, path_size, "/proc/self/fd/%d", fd);
-    return fd;
 }
 
 static const char *result_name(enum AEMResult r)
