@@ -148,7 +148,7 @@ static mcl_status check_vertex_skin(mcl_ctx *c, const aem_file *f, uint64_t o, u
 {
     uint32_t bones = f->count[AEM_BONES];
     int32_t b[4];
-    float w[4];
+    float w[4] = {0}; /* set by the slots check; gcc -O2 cannot see that an error returns first */
     /* Fewer than 4 bones: index -1 with weight 0.0. */
     mcl_status s = mcl__aem_vertex_slots(c, f->data, o, v, "bone", bones, b, w);
     if (s != MCL_OK) return s;

@@ -133,7 +133,7 @@ static mcl_status check_vertex_floats(mcl_ctx *c, const file25 *f, uint64_t o, u
 static mcl_status check_vertex_skin(mcl_ctx *c, const file25 *f, uint64_t o, uint32_t v)
 {
     int32_t j[4];
-    float w[4];
+    float w[4] = {0}; /* set by the slots check; gcc -O2 cannot see that an error returns first */
     mcl_status s = mcl__aem_vertex_slots(c, f->data, o, v, "joint", f->count[S_JOINTS], j, w);
     return s == MCL_OK ? mcl__aem_weight_sum(c, o, v, w, false, "1 or 0") : s;
 }
