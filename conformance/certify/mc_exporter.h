@@ -240,6 +240,19 @@ void mcx_warnings_text(const mcx_case *c, char *buf, size_t size);
 unsigned mcx_remove_tree(const char *root);
 uint64_t mcx_tree_bytes(const char *root);
 
+/* What a removed tree held besides directories: how many entries, and the
+ * first MCX_LISTED relative paths in byte order (malloc'ed, raw bytes). */
+#define MCX_LISTED 3
+typedef struct mcx_listing {
+    uint64_t count;
+    char *first[MCX_LISTED];
+    const char *skip_top; /* a top-level directory left out of it, or NULL */
+} mcx_listing;
+/* mcx_remove_tree, listing what it removes into *list (zeroed first but for
+ * skip_top); free the names with mcx_listing_free. */
+unsigned mcx_remove_tree_listing(const char *root, mcx_listing *list);
+void mcx_listing_free(mcx_listing *list);
+
 /* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */
 double mcx_score(const mcx_counts *c);
 int mcx_counts_pass(const mcx_counts *c);
