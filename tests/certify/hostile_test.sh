@@ -331,6 +331,35 @@ if $py -c 'import fcntl, os, sys; fcntl.fcntl(os.open(sys.argv[1], os.O_WRONLY),
         esac
         no_process "lease-$sb"
     done
+    # the same lease held by a process certify cannot kill (the test's own,
+    # outside every case): the grader's non-blocking open fails at once
+    # (EAGAIN, the lease break starts), "no output", no wait for the break
+    cat >"$tmp/holder.py" <<'PY'
+import fcntl, glob, os, sys, time
+pattern, tag = sys.argv[1], sys.argv[2]
+end = time.time() + 40
+while time.time() < end:
+    for ask in glob.glob(pattern):
+        case = os.path.dirname(ask)
+        fd = os.open(os.path.join(case, "triangle.aem"), os.O_WRONLY)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+        os.unlink(ask)
+        open(os.path.join(case, "leased-" + tag), "w").close()
+        time.sleep(30)  # holds it (SIGIO at the lease break ends it sooner)
+        sys.exit(0)
+    time.sleep(0.02)
+PY
+    for sb in $modes; do
+        $py "$tmp/holder.py" "$TMPDIR/mc-certify-*/*-triangle/lease-please" "$tag" &
+        holder=$!
+        t0=$(date +%s)
+        exp "lease-held-$sb" 1 triangle "$toyx --format aem {in} {out} && : >{dir}/lease-please && i=0 && while [ ! -e {dir}/leased-$tag ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; [ -e {dir}/leased-$tag ]" --sandbox $sb
+        secs=$(($(date +%s) - t0))
+        [ $secs -lt 20 ] && ok || fail "lease-held-$sb: took $secs s (stalled on the lease?)"
+        is "lease-held-$sb" cases.0.verdict no_output
+        is "lease-held-$sb" cases.0.detail "exit 0 but the output triangle.aem cannot be opened: Resource temporarily unavailable"
+        kill $holder 2>/dev/null; wait $holder 2>/dev/null
+    done
 else
     echo "note: lease probe skipped: no write lease can be taken here (F_SETLEASE)"
 fi
