@@ -73,7 +73,7 @@ static const char usage_text[] =
     "                        the case directory the one writable place; on fails without it\n"
     "      --max-memory N    resident memory per case in bytes, all its processes together\n"
     "                        (sampled; over it: killed, verdict hang); 0: none; default: half\n"
-    "                        of RAM shared by --jobs, at least 256 MiB (here ";
+    "                        of RAM shared by --jobs, at least 512 MiB (here ";
 /* after the default --max-memory */
 static const char usage_rest[] =
     ")\n"

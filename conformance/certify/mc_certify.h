@@ -182,7 +182,7 @@ typedef struct mcc_run_options {
 /* How often the runner samples each case's resident memory. */
 #define MCC_MEMORY_TICK_MS 50
 /* The default --max-memory never goes below this. */
-#define MCC_MEMORY_FLOOR ((uint64_t)256 << 20)
+#define MCC_MEMORY_FLOOR ((uint64_t)512 << 20)
 /* Resident memory (RssAnon + RssShmem) of pid and every descendant found
  * from it (at most 4096 processes), in bytes. */
 uint64_t mcc_tree_rss(long pid);

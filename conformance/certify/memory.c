@@ -97,7 +97,7 @@ uint64_t mcc_tree_rss(long root)
  * memory.limit_in_bytes), UINT64_MAX when none is found. */
 static uint64_t cgroup_limit(void)
 {
-    char text[4096], path[4400];
+    char text[4096];
     uint64_t best = UINT64_MAX;
     const char *own_v2 = NULL, *own_v1 = NULL;
     if (read_small("/proc/self/cgroup", text, sizeof text)) {
@@ -114,9 +114,8 @@ static uint64_t cgroup_limit(void)
     if (own_v1) snprintf(cand[k++], sizeof cand[0], "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", own_v1);
     snprintf(cand[k++], sizeof cand[0], "/sys/fs/cgroup/memory/memory.limit_in_bytes");
     for (size_t i = 0; i < k; i++) {
-        snprintf(path, sizeof path, "%s", cand[i]);
         char v[64];
-        if (!read_small(path, v, sizeof v) || v[0] < '0' || v[0] > '9') continue; /* "max": none */
+        if (!read_small(cand[i], v, sizeof v) || v[0] < '0' || v[0] > '9') continue; /* "max": none */
         unsigned long long b = strtoull(v, NULL, 10);
         if (b && b < best) best = b;
     }

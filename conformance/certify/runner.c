@@ -666,8 +666,8 @@ static int start_case(runner *r, slot *s, size_t index)
     char home[4096] = "";
     int pi[2] = {-1, -1}, pb[2] = {-1, -1};
     if (sandboxed(r)) {
-        if (r->homes && (size_t)snprintf(home, sizeof home, "%s/%zu", r->homes, index) < sizeof home &&
-            mkdir(home, 0700) != 0)
+        if (r->homes && ((size_t)snprintf(home, sizeof home, "%s/%zu", r->homes, index) >= sizeof home ||
+                         mkdir(home, 0700) != 0))
             home[0] = '\0';
         if (make_pipe(pi) != 0) pi[0] = pi[1] = -1;
         else if (pipe(pb) != 0) close_pair(pi), pi[0] = pi[1] = pb[0] = pb[1] = -1;
@@ -1031,7 +1031,7 @@ static unsigned kill_escapees(const runner *r)
  * its namespace counted, and the files it left in its private $HOME (which
  * is removed here); cleaned, or NULL for nothing. Nothing is said when the
  * counters could not be read. */
-static char *sandbox_note(const runner *r, slot *s)
+static char *sandbox_note(slot *s)
 {
     char text[1600] = "";
     size_t used = 0;
@@ -1057,7 +1057,6 @@ static char *sandbox_note(const runner *r, slot *s)
         mcx_listing_free(&left);
         s->home[0] = '\0';
     }
-    (void)r;
     return text[0] ? mcc_clean_text((const unsigned char *)text, strlen(text)) : NULL;
 }
 
@@ -1081,7 +1080,7 @@ static void finish(runner *r, slot *s)
     res->stderr_tail = stderr_tail(s);
     if (s->copy[0]) res->stderr_tail = as_original(res->stderr_tail, s->copy, r->corpus->cases[s->index].path);
     if (s->head_len) res->report_head = mcc_clean_text(s->head, s->head_len);
-    res->sandbox_note = sandbox_note(r, s);
+    res->sandbox_note = sandbox_note(s);
     classify_status(r, s, res);
     if (res->outcome == MCC_CRASHED) res->crash_site = mcc_crash_site(res->report_head, res->signal);
     mcc_classify(&r->corpus->cases[s->index], res);

@@ -384,7 +384,7 @@ is memory-loader cases.0.outcome timed_out
 no_process memory
 # the default is shown, and an ASan-built exporter runs under it
 "$mc" certify --jobs 2 --help >"$tmp/help"
-grep -Eq '^ +of RAM shared by --jobs, at least 256 MiB \(here [0-9]+ MiB with --jobs 2\)$' "$tmp/help" \
+grep -Eq '^ +of RAM shared by --jobs, at least 512 MiB \(here [0-9]+ MiB with --jobs 2\)$' "$tmp/help" \
     && ok || fail "memory: the default --max-memory is not shown in --help"
 if ldd "$toyx" 2>/dev/null | grep -q libasan; then
     exp memory-asan 0 triangle "$toyx --format aem {in} {out}"
