@@ -62,7 +62,7 @@ typedef struct mcx_options {
     int no_sanity_stop;      /* run every case even when the first ones all fail alike */
     int pictures;            /* draw every judged case in HTML, not only the unfaithful ones */
     const char *bwrap;       /* run each case in bubblewrap (mcc_run_options.bwrap), or NULL */
-    uint64_t max_memory;     /* RLIMIT_AS per case, 0: none */
+    uint64_t max_memory;     /* resident memory per case (runner.c, memory.c), 0: none */
     const char *isolation;   /* what the certificate says: "bubblewrap", "none (why)"; or NULL */
 } mcx_options;
 
