@@ -291,11 +291,12 @@ PY
     is "net-$sb" cases.0.detail "refused a scene the format can hold (exit 1); tried the network ($want attempts blocked)"
     # a name looked up through the system's resolver: counted when its
     # nameserver is off the loopback (one query or more: resolv.conf decides)
-    if grep -Eq '^nameserver +([0-9.]+|[0-9a-f:]+)' /etc/resolv.conf && ! grep -Eq '^nameserver +(127\.|::1)' /etc/resolv.conf; then
+    if grep -Eq '^hosts:.* dns' /etc/nsswitch.conf 2>/dev/null && grep -Eq '^nameserver +([0-9.]+|[0-9a-f:]+)' /etc/resolv.conf &&
+        ! grep -Eq '^nameserver +(127\.|::1)' /etc/resolv.conf; then
         exp "resolve-$sb" 1 triangle "$py -c 'import socket; socket.getaddrinfo(\"example.com\", 80)'; exit 1 # {out}" --sandbox $sb
         has "resolve-$sb" json 'tried the network ([0-9]* attempts\? blocked)'
     else
-        echo "note: resolver probe skipped: no nameserver off the loopback in /etc/resolv.conf"
+        echo "note: resolver probe skipped: no DNS lookup to a nameserver off the loopback here (nsswitch.conf, resolv.conf)"
     fi
     # no network: only the loopback device, down
     certify "network-$sb" 1 --corpus "$corpus" --format aem --sandbox $sb \
