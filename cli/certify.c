@@ -71,7 +71,12 @@ static const char usage_text[] =
     "                        also write that report to FILE (any number of them)\n"
     "      --sandbox MODE    auto (default), on or off: each case in bubblewrap, no network,\n"
     "                        the case directory the one writable place; on fails without it\n"
-    "      --max-memory N    address-space limit per case in bytes (default 0, none)\n"
+    "      --max-memory N    resident memory per case in bytes, all its processes together\n"
+    "                        (sampled; over it: killed, verdict hang); 0: none; default: half\n"
+    "                        of RAM shared by --jobs, at least 512 MiB (here ";
+/* after the default --max-memory */
+static const char usage_rest[] =
+    ")\n"
     "      --timings         add per-case durations (reports are no longer reproducible)\n"
     "      --timestamp       add the time of the run\n"
     "      --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
@@ -101,6 +106,7 @@ typedef struct options {
     int convention_given;
     int progress;          /* --progress 1, --no-progress 0, -1: on a terminal */
     int keep_going;        /* --keep-going: no sanity stop */
+    int max_memory_given;  /* --max-memory: else the default (mcc_default_max_memory) */
 } options;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
@@ -234,6 +240,16 @@ static void say_escaped(const char *what, unsigned count, const char *first)
 
 static int parse_exporter_option(options *o, int ch, const char *arg);
 
+/* The help, with the default --max-memory of this machine and --jobs. */
+static void print_usage(const options *o)
+{
+    uint64_t mem = mcc_default_max_memory(o->run.jobs);
+    fputs(usage_text, stdout);
+    if (mem) printf("%llu MiB with --jobs %u", (unsigned long long)(mem >> 20), o->run.jobs);
+    else fputs("none: the RAM size is unknown", stdout);
+    fputs(usage_rest, stdout);
+}
+
 static int parse_convention(options *o, const char *arg)
 {
     char why[256];
@@ -315,7 +331,7 @@ static int parse_args(options *o, int argc, char **argv)
                 rc = usage_error("--sandbox expects auto, on or off, got '%s'", optarg);
             o->sandbox = optarg;
             break;
-        case OPT_MAX_MEMORY: rc = parse_memory(optarg, &o->run.max_memory); break;
+        case OPT_MAX_MEMORY: rc = parse_memory(optarg, &o->run.max_memory), o->max_memory_given = 1; break;
         case OPT_EXPORTER:
         case OPT_OUTPUT_NAME:
         case OPT_SCENE_FORMAT:
@@ -329,12 +345,13 @@ static int parse_args(options *o, int argc, char **argv)
         case OPT_NO_PROGRESS: o->progress = 0; break;
         case OPT_KEEP_GOING: o->keep_going = 1; break;
         case OPT_PICTURES: o->exporter.pictures = 1; break;
-        case 'h': fputs(usage_text, stdout); return -1;
+        case 'h': print_usage(o); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
     if (rc) return rc;
     if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+    if (!o->max_memory_given) o->run.max_memory = mcc_default_max_memory(o->run.jobs);
     if (o->exporter.command) return check_exporter_options(o);
     if (o->exporter.output_name || o->exporter.only_scene || o->exporter.werror || o->exporter.keep ||
         o->convention_given || o->exporter.scope)

@@ -804,7 +804,11 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
         break;
     case MCC_TIMED_OUT:
         c->verdict = MCX_HANG;
-        c->detail = fmt("no exit within %g s: killed", o->timeout_s);
+        if (r->over_memory) /* killed at --max-memory, not at the deadline */
+            c->detail = fmt("used more than %llu MiB of memory (--max-memory): killed",
+                            (unsigned long long)(r->over_memory >> 20));
+        else
+            c->detail = fmt("no exit within %g s: killed", o->timeout_s);
         break;
     default:
         c->verdict = MCX_ERROR;
@@ -1056,6 +1060,13 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     /* conventions are settled over the graded cases only: an interrupted
      * run's errors are not judged again */
     if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root);
+    /* what the sandbox saw each case try, after its verdict's own detail */
+    for (size_t i = 0; status == 0 && i < out->count; i++) {
+        mcx_case *c = &out->cases[i];
+        if (!res[i].sandbox_note || !c->detail) continue;
+        char *both = fmt("%s; %s", c->detail, res[i].sandbox_note);
+        if (both) free(c->detail), c->detail = both;
+    }
     if (status == 0) tally(out);
     if (status == 0 && mcc_interrupted()) {
         snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");

@@ -142,6 +142,12 @@ typedef struct mcc_result {
      * "before answering" (the child ended inside mc_certify_load), else NULL */
     const char *phase;
     unsigned escaped;     /* processes that left the case's process group, killed after it */
+    /* MCC_TIMED_OUT: killed for using more resident memory than this
+     * (--max-memory, memory.c), not at the deadline; 0 otherwise */
+    uint64_t over_memory;
+    /* what the sandbox saw the case try and blocked (files left in its
+     * private home, network attempts), cleaned, or NULL */
+    char *sandbox_note;
 } mcc_result;
 
 /* Watching a run (watch.c: the progress line and the sanity stop). */
@@ -168,20 +174,51 @@ typedef struct mcc_run_options {
     void (*watch_input)(void *ctx, size_t index, const char *path);
     void *watch_ctx;
     const char *bwrap;    /* commands run in bubblewrap (sandbox.c), NULL: not isolated */
-    uint64_t max_memory;  /* RLIMIT_AS of each case, 0: none */
+    uint64_t max_memory;  /* resident memory of each case, all its processes (memory.c), 0: none */
 } mcc_run_options;
+
+/* ---- memory (memory.c) ---- */
+
+/* How often the runner samples each case's resident memory. */
+#define MCC_MEMORY_TICK_MS 50
+/* The default --max-memory never goes below this. */
+#define MCC_MEMORY_FLOOR ((uint64_t)512 << 20)
+/* Resident memory (RssAnon + RssShmem) of pid and every descendant found
+ * from it (at most 4096 processes), in bytes. */
+uint64_t mcc_tree_rss(long pid);
+/* MemTotal, or the memory limit of certify's cgroup when lower; 0 unknown. */
+uint64_t mcc_physical_memory(void);
+/* The default --max-memory: half of mcc_physical_memory shared by the jobs
+ * run at once, at least MCC_MEMORY_FLOOR; 0 (none) when RAM is unknown. */
+uint64_t mcc_default_max_memory(unsigned jobs);
 
 /* The sandbox (sandbox.c): bwrap found on PATH and able to create its
  * namespaces here (its path in bwrap), or -1 with why. */
 int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
-/* The argv running `/bin/sh -c command` in the sandbox, in dir (the one
- * writable place when writable); NULL on OOM. For a child about to exec. */
-char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable);
-/* The same running the NULL-terminated argv tail instead of a shell (dir
- * NULL: no --chdir), with ro_dir (or NULL) bound read-only over the private
- * /var/tmp. */
-char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable,
-                             const char *ro_dir);
+/* How a command runs in the sandbox. */
+typedef struct mcc_sandbox_spec {
+    const char *dir;      /* --chdir there, NULL: none */
+    int writable;         /* dir is bound writable (an exporter's case directory) */
+    const char *ro_dir;   /* bound read-only over the private /var/tmp, or NULL */
+    const char *home;     /* the host directory seen as /var/tmp ($HOME, $TMPDIR), NULL: a tmpfs */
+    int info_fd, block_fd; /* bubblewrap's --info-fd and --block-fd, -1: none */
+} mcc_sandbox_spec;
+/* The argv running `/bin/sh -c command` in the sandbox; NULL on OOM. For a
+ * child about to exec. */
+char **mcc_sandbox_argv(const char *bwrap, const char *command, const mcc_sandbox_spec *sp);
+/* The same running the NULL-terminated argv tail instead of a shell. */
+char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const mcc_sandbox_spec *sp);
+/* The child pid in bubblewrap's --info-fd JSON, -1 when none. */
+long mcc_sandbox_info_pid(const char *info);
+/* Network attempts the sandbox blocked: a connect or send to an address
+ * off the loopback fails with no route, which the namespace counts
+ * (OutNoRoutes of /proc/net/snmp and Ip6OutNoRoutes of snmp6, opened
+ * from one of its processes as snmp_fd, snmp6_fd: read again here, after
+ * the case). -1 when neither can be read. */
+long long mcc_sandbox_net_attempts(int snmp_fd, int snmp6_fd);
+/* Coverage builds: where in the private /var/tmp the counts go (not reported). */
+#define MCC_GCOV_DIR "gcov"
+
 /* `modelcheck certify --library-child FD PROBE FORMAT LIBRARY` (argv from
  * "--library-child" on, argc counting it): the library's child re-executed
  * in the sandbox; dlopens LIBRARY, answers on FD as a forked child does,

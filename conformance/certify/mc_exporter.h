@@ -62,7 +62,7 @@ typedef struct mcx_options {
     int no_sanity_stop;      /* run every case even when the first ones all fail alike */
     int pictures;            /* draw every judged case in HTML, not only the unfaithful ones */
     const char *bwrap;       /* run each case in bubblewrap (mcc_run_options.bwrap), or NULL */
-    uint64_t max_memory;     /* RLIMIT_AS per case, 0: none */
+    uint64_t max_memory;     /* resident memory per case (runner.c, memory.c), 0: none */
     const char *isolation;   /* what the certificate says: "bubblewrap", "none (why)"; or NULL */
 } mcx_options;
 
@@ -260,6 +260,19 @@ void mcx_warnings_text(const mcx_case *c, char *buf, size_t size);
  * mcx_remove_tree returns the number of entries it could not remove. */
 unsigned mcx_remove_tree(const char *root);
 uint64_t mcx_tree_bytes(const char *root);
+
+/* What a removed tree held besides directories: how many entries, and the
+ * first MCX_LISTED relative paths in byte order (malloc'ed, raw bytes). */
+#define MCX_LISTED 3
+typedef struct mcx_listing {
+    uint64_t count;
+    char *first[MCX_LISTED];
+    const char *skip_top; /* a top-level directory left out of it, or NULL */
+} mcx_listing;
+/* mcx_remove_tree, listing what it removes into *list (zeroed first but for
+ * skip_top); free the names with mcx_listing_free. */
+unsigned mcx_remove_tree_listing(const char *root, mcx_listing *list);
+void mcx_listing_free(mcx_listing *list);
 
 /* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */
 double mcx_score(const mcx_counts *c);

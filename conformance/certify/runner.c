@@ -110,7 +110,16 @@ typedef struct slot {
     size_t ans_len;
     char answer[512];                /* "L" loaded, then "A" or "R"; "E<dlerror>" or "N" (no symbol) */
     int timed_out, status;
+    int over_memory;                 /* killed for its resident memory (--max-memory) */
     double start_ms, deadline_ms;
+    double sample_ms;                /* when its memory is sampled next */
+    /* in the sandbox: bubblewrap's --info-fd (read) and --block-fd (write)
+     * until the namespace's network counters are open (net_fd), -1 after */
+    int info_fd, block_fd;
+    int net_fd[2];                   /* its /proc/net/snmp and snmp6, -1: not open */
+    size_t info_len;
+    char info[1024];
+    char home[4096];                 /* its private $HOME on the host, "" for none */
     uint64_t out_bytes, err_bytes;
     const char *marker;
     size_t carry;                    /* stderr bytes kept at the start of win */
@@ -130,6 +139,7 @@ typedef struct runner {
     unsigned nslots;
     int probe;                       /* load the library and answer "L" only */
     char *copies;                    /* without the sandbox: where command loaders get copies */
+    char *homes;                     /* in the sandbox: where each case's private $HOME is */
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
     size_t done;                     /* cases ended, for the watch */
     double start_ms;
@@ -147,6 +157,12 @@ static double now_ms(void)
 static int library_sandboxed(const runner *r)
 {
     return r->loader->mode == MCC_MODE_LIBRARY && r->loader->bwrap && r->loader->self;
+}
+
+/* Does each case run in bubblewrap (a command, or a library's child)? */
+static int sandboxed(const runner *r)
+{
+    return (r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND) || library_sandboxed(r);
 }
 
 /* ---- loader entry points ------------------------------------------------ */
@@ -313,6 +329,8 @@ typedef struct child_args {
     size_t size;
     int out_w, err_w;
     int ans_w;                 /* in-process modes: where the answer goes */
+    int info_w, block_r;       /* in the sandbox: bubblewrap's --info-fd, --block-fd; else -1 */
+    const char *home;          /* in the sandbox: the case's private $HOME, or NULL */
 } child_args;
 
 static void move_fd(int from, int to)
@@ -331,8 +349,8 @@ __attribute__((noreturn)) static void sandboxed_library_child(const runner *r, c
 static void answer(int fd, const char *text);
 
 /* The case's rlimits: output files (exporters; the pipes are bounded by the
- * parent), CPU time a little past the deadline, address space
- * (--max-memory). */
+ * parent), CPU time a little past the deadline. Memory is not an rlimit
+ * (memory.c: the runner samples the case's resident memory). */
 static void set_limits(const runner *r)
 {
     struct rlimit lim;
@@ -342,10 +360,29 @@ static void set_limits(const runner *r)
     }
     lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->timeout_s + 2;
     setrlimit(RLIMIT_CPU, &lim);
-    if (r->opt->max_memory) {
-        lim.rlim_cur = lim.rlim_max = (rlim_t)r->opt->max_memory;
-        setrlimit(RLIMIT_AS, &lim);
-    }
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+}
+
+/* A slot's sandbox descriptors (a child closes the other slots'). */
+static void close_sandbox_fds(slot *s)
+{
+    close_fd(&s->info_fd);
+    close_fd(&s->block_fd);
+    close_fd(&s->net_fd[0]);
+    close_fd(&s->net_fd[1]);
+}
+
+/* bubblewrap's two descriptors survive the exec (bubblewrap closes them
+ * before the command runs). */
+static void hand_through(const child_args *a)
+{
+    if (a->info_w >= 0) fcntl(a->info_w, F_SETFD, 0);
+    if (a->block_r >= 0) fcntl(a->block_r, F_SETFD, 0);
 }
 
 __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case *c,
@@ -355,12 +392,14 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGCHLD, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL); /* ignored by the runner (below), inherited across exec */
     /* other cases' pipes: an in-process child never execs, so FD_CLOEXEC is not enough */
     for (unsigned i = 0; i < r->nslots; i++) {
         if (!r->slots[i].used) continue;
         close(r->slots[i].out_fd);
         close(r->slots[i].err_fd);
         if (r->slots[i].ans_fd >= 0) close(r->slots[i].ans_fd);
+        close_sandbox_fds(&r->slots[i]);
     }
     if (c->workdir && chdir(c->workdir) != 0) {
         /* said over the answer pipe: exit 127 would read as "command not found" */
@@ -380,7 +419,10 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         /* bwrap binds onto a path it can create: through a symbolic link
          * (a TMPDIR that is one) it cannot; the link still leads there */
         if (dir && realpath(dir, real)) dir = real;
-        char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, dir, c->workdir != NULL);
+        mcc_sandbox_spec sp = {.dir = dir, .writable = c->workdir != NULL, .home = a->home,
+                               .info_fd = a->info_w, .block_fd = a->block_r};
+        hand_through(a);
+        char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, &sp);
         if (argv) execv(r->opt->bwrap, argv);
         dprintf(2, "certify: cannot run %s: %s\n", r->opt->bwrap, strerror(errno));
         _exit(127);
@@ -514,7 +556,9 @@ __attribute__((noreturn)) static void sandboxed_library_child(const runner *r, c
         if (strlen(dir) > 8) ro = dir;
     }
     const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, path, NULL};
-    char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, NULL, 0, ro);
+    mcc_sandbox_spec sp = {.ro_dir = ro, .home = a->home, .info_fd = a->info_w, .block_fd = a->block_r};
+    hand_through(a);
+    char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, &sp);
     if (argv) execv(l->bwrap, argv);
     dprintf(2, "certify: cannot run %s: %s\n", l->bwrap, strerror(errno));
     _exit(125);
@@ -616,6 +660,21 @@ static int start_case(runner *r, slot *s, size_t index)
     }
     a.out_w = po[1];
     a.err_w = pe[1];
+    /* in the sandbox: the case's private $HOME (a tmpfs when it cannot be
+     * made) and bubblewrap's pipes (without them nothing is said of the
+     * network); the block pipe's read end is bubblewrap's, and blocking */
+    char home[4096] = "";
+    int pi[2] = {-1, -1}, pb[2] = {-1, -1};
+    if (sandboxed(r)) {
+        if (r->homes && ((size_t)snprintf(home, sizeof home, "%s/%zu", r->homes, index) >= sizeof home ||
+                         mkdir(home, 0700) != 0))
+            home[0] = '\0';
+        if (make_pipe(pi) != 0) pi[0] = pi[1] = -1;
+        else if (pipe(pb) != 0) close_pair(pi), pi[0] = pi[1] = pb[0] = pb[1] = -1;
+        else fcntl(pb[0], F_SETFD, FD_CLOEXEC), fcntl(pb[1], F_SETFD, FD_CLOEXEC);
+    }
+    a.home = home[0] ? home : NULL;
+    a.info_w = pi[1], a.block_r = pb[0];
     fflush(NULL); /* or the child's exit() writes our buffered output again */
     double start = now_ms();
     pid_t pid = fork();
@@ -625,9 +684,13 @@ static int start_case(runner *r, slot *s, size_t index)
     close(po[1]);
     close(pe[1]);
     if (pa[1] >= 0) close(pa[1]);
+    close_fd(&pi[1]);
+    close_fd(&pb[0]);
     if (pid < 0) {
         close(po[0]), close(pe[0]);
         if (pa[0] >= 0) close(pa[0]);
+        close_fd(&pi[0]), close_fd(&pb[1]);
+        if (home[0]) rmdir(home);
         return runner_error(res, "cannot fork"), -1;
     }
     setpgid(pid, pid); /* also here: kill(-pid) must work before the child runs */
@@ -638,9 +701,13 @@ static int start_case(runner *r, slot *s, size_t index)
     s->out_fd = po[0];
     s->err_fd = pe[0];
     s->ans_fd = pa[0];
+    s->info_fd = pi[0], s->block_fd = pb[1];
+    s->net_fd[0] = s->net_fd[1] = -1;
+    memcpy(s->home, home, sizeof home);
     memcpy(s->copy, copy, sizeof copy);
     s->start_ms = start;
     s->deadline_ms = start + r->opt->timeout_s * 1e3;
+    s->sample_ms = start + MCC_MEMORY_TICK_MS;
     return 0;
 }
 
@@ -731,19 +798,43 @@ static void drain_and_close(runner *r, slot *s, int *fd)
     *fd = -1;
 }
 
+/* bubblewrap's --info-fd: once its JSON is whole (or the pipe ends), the
+ * network counters of the namespace are opened through its child (blocked
+ * on --block-fd: the command has not run yet, nothing of it can be in the
+ * JSON), and the child is let go. */
+static void read_info(slot *s)
+{
+    ssize_t n = read(s->info_fd, s->info + s->info_len, sizeof s->info - 1 - s->info_len);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n > 0) s->info_len += (size_t)n;
+    s->info[s->info_len] = '\0';
+    if (n > 0 && !strchr(s->info, '}') && s->info_len < sizeof s->info - 1) return;
+    long pid = mcc_sandbox_info_pid(s->info);
+    if (pid > 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%ld/net/snmp", pid);
+        s->net_fd[0] = open(path, O_RDONLY | O_CLOEXEC);
+        snprintf(path, sizeof path, "/proc/%ld/net/snmp6", pid);
+        s->net_fd[1] = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    while (write(s->block_fd, "x", 1) < 0 && errno == EINTR) {}
+    close_fd(&s->block_fd);
+    close_fd(&s->info_fd);
+}
+
 static void poll_pipes(runner *r)
 {
-    struct pollfd pfd[2 * 64];
-    slot *owner[2 * 64];
-    int *which[2 * 64];
+    struct pollfd pfd[3 * 64];
+    slot *owner[3 * 64];
+    int *which[3 * 64];
     nfds_t n = 0;
     double now = now_ms(), wait = TICK_MS;
     for (unsigned i = 0; i < r->nslots; i++) {
         slot *s = &r->slots[i];
         if (!s->used) continue;
         if (s->deadline_ms - now < wait) wait = s->deadline_ms - now;
-        int *fds[2] = {&s->out_fd, &s->err_fd};
-        for (int k = 0; k < 2; k++) {
+        int *fds[3] = {&s->out_fd, &s->err_fd, &s->info_fd};
+        for (int k = 0; k < 3; k++) {
             if (*fds[k] < 0) continue;
             pfd[n] = (struct pollfd){.fd = *fds[k], .events = POLLIN};
             owner[n] = s;
@@ -752,8 +843,11 @@ static void poll_pipes(runner *r)
     }
     int timeout = wait < 0 ? 0 : (int)wait + 1;
     if (poll(pfd, n, timeout) <= 0) return; /* timeout, or EINTR: the caller checks */
-    for (nfds_t k = 0; k < n; k++)
-        if (pfd[k].revents) read_pipe(r, owner[k], which[k]);
+    for (nfds_t k = 0; k < n; k++) {
+        if (!pfd[k].revents) continue;
+        if (which[k] == &owner[k]->info_fd) read_info(owner[k]);
+        else read_pipe(r, owner[k], which[k]);
+    }
 }
 
 /* In-process modes: the answer pipe decides, not the exit status (a
@@ -762,7 +856,7 @@ static void classify_answer(const runner *r, const slot *s, mcc_result *res)
 {
     const char *a = s->answer;
     size_t len = s->ans_len;
-    if (library_sandboxed(r) && !s->timed_out && a[0] != 'S') {
+    if (library_sandboxed(r) && !s->timed_out && !s->over_memory && a[0] != 'S') {
         /* the re-executed child never started: bubblewrap's failure (its
          * message on stderr), not the library's, which was not loaded yet */
         char why[600];
@@ -773,7 +867,9 @@ static void classify_answer(const runner *r, const slot *s, mcc_result *res)
         return;
     }
     if (library_sandboxed(r) && a[0] == 'S') a++, len--;
-    if (s->timed_out) {
+    if (s->over_memory) {
+        res->outcome = MCC_TIMED_OUT, res->over_memory = r->opt->max_memory, res->signal = 0;
+    } else if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (a[0] == 'E' || a[0] == 'N') {
         /* only the load check reports these: a library that changed since */
@@ -816,6 +912,8 @@ static void classify_status(const runner *r, const slot *s, mcc_result *res)
     }
     if (s->answer[0] == 'C') {
         runner_error(res, s->answer + 1); /* the child could not enter the case directory */
+    } else if (s->over_memory) {
+        res->outcome = MCC_TIMED_OUT, res->over_memory = r->opt->max_memory, res->signal = 0;
     } else if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (res->signal) {
@@ -929,11 +1027,44 @@ static unsigned kill_escapees(const runner *r)
     return killed;
 }
 
+/* What the sandbox saw the case try, once it ended: the network attempts
+ * its namespace counted, and the files it left in its private $HOME (which
+ * is removed here); cleaned, or NULL for nothing. Nothing is said when the
+ * counters could not be read. */
+static char *sandbox_note(slot *s)
+{
+    char text[1600] = "";
+    size_t used = 0;
+    long long net = mcc_sandbox_net_attempts(s->net_fd[0], s->net_fd[1]);
+    close_sandbox_fds(s);
+    if (net > 0)
+        used += (size_t)snprintf(text, sizeof text, "tried the network (%lld attempt%s blocked)", net,
+                                 net == 1 ? "" : "s");
+    if (s->home[0]) {
+        mcx_listing left = {0};
+#ifdef MC_COVERAGE_BUILD
+        left.skip_top = MCC_GCOV_DIR; /* the instrumented programs' counts (sandbox.c) */
+#endif
+        if (mcx_remove_tree_listing(s->home, &left) != 0)
+            fprintf(stderr, "modelcheck certify: cannot remove all of a case's private home directory\n");
+        if (left.count && used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%sleft %llu file%s in its private "
+                                     "home/temp directory (discarded):", used ? "; " : "",
+                                     (unsigned long long)left.count, left.count == 1 ? "" : "s");
+        for (size_t i = 0; i < MCX_LISTED && left.first[i] && used < sizeof text; i++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s %.200s", i ? "," : "", left.first[i]);
+        if (left.count > MCX_LISTED && used < sizeof text) snprintf(text + used, sizeof text - used, ", ...");
+        mcx_listing_free(&left);
+        s->home[0] = '\0';
+    }
+    return text[0] ? mcc_clean_text((const unsigned char *)text, strlen(text)) : NULL;
+}
+
 static void finish(runner *r, slot *s)
 {
     forgive(r); /* before the case is gone: it may be the sender */
     kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
-    if (s->timed_out) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
+    if (s->timed_out || s->over_memory) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
     while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
     drain_and_close(r, s, &s->out_fd);
     drain_and_close(r, s, &s->err_fd);
@@ -949,6 +1080,7 @@ static void finish(runner *r, slot *s)
     res->stderr_tail = stderr_tail(s);
     if (s->copy[0]) res->stderr_tail = as_original(res->stderr_tail, s->copy, r->corpus->cases[s->index].path);
     if (s->head_len) res->report_head = mcc_clean_text(s->head, s->head_len);
+    res->sandbox_note = sandbox_note(s);
     classify_status(r, s, res);
     if (res->outcome == MCC_CRASHED) res->crash_site = mcc_crash_site(res->report_head, res->signal);
     mcc_classify(&r->corpus->cases[s->index], res);
@@ -979,7 +1111,19 @@ static void watch(runner *r, size_t ended)
         r->stopped = 1;
 }
 
-/* Finishes every slot whose child ended or whose deadline passed. */
+/* Is the case over --max-memory (sampled every MCC_MEMORY_TICK_MS)? Then
+ * it is marked, to be killed as at its deadline. */
+static int over_memory(const runner *r, slot *s, double now)
+{
+    if (!r->opt->max_memory || now < s->sample_ms) return 0;
+    s->sample_ms = now + MCC_MEMORY_TICK_MS;
+    if (mcc_tree_rss((long)s->pid) <= r->opt->max_memory) return 0;
+    s->over_memory = 1;
+    return 1;
+}
+
+/* Finishes every slot whose child ended, whose deadline passed or that
+ * used more memory than allowed. */
 static unsigned reap(runner *r)
 {
     unsigned done = 0;
@@ -988,8 +1132,11 @@ static unsigned reap(runner *r)
         slot *s = &r->slots[i];
         if (!s->used) continue;
         if (!has_ended(s)) {
-            if (now < s->deadline_ms) continue;
-            s->timed_out = 1;
+            if (now >= s->deadline_ms) {
+                s->timed_out = 1;
+            } else if (!over_memory(r, s, now)) {
+                continue;
+            }
         }
         size_t index = s->index;
         finish(r, s);
@@ -1010,6 +1157,9 @@ static void kill_all(runner *r)
         close(s->out_fd);
         close(s->err_fd);
         if (s->ans_fd >= 0) close(s->ans_fd);
+        close_sandbox_fds(s);
+        if (s->home[0] && mcx_remove_tree(s->home) != 0)
+            fprintf(stderr, "modelcheck certify: cannot remove all of a case's private home directory\n");
         if (s->copy[0]) unlink(s->copy);
         s->used = 0;
     }
@@ -1157,11 +1307,18 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
             return 0;
         }
     }
+    if (sandboxed(r) && corpus->count) {
+        /* each case's private $HOME, bound as its /var/tmp */
+        const char *tmp = getenv("TMPDIR");
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/mc-certify-home-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (mkdtemp(dir) && !(r->homes = strdup(dir))) rmdir(dir);
+    }
     int was_reaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &was_reaper);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     r->start_ms = now_ms();
-    struct sigaction sa, old_int, old_term, old_chld;
+    struct sigaction sa, old_int, old_term, old_chld, old_pipe;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     int own = !caught;
@@ -1172,17 +1329,25 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
     sa.sa_handler = on_child;
     sa.sa_flags = SA_NOCLDSTOP;
     sigaction(SIGCHLD, &sa, &old_chld);
+    /* a bubblewrap that ended before reading its --block-fd: EPIPE, not death */
+    sa.sa_handler = SIG_IGN;
+    sa.sa_flags = 0;
+    sigaction(SIGPIPE, &sa, &old_pipe);
     int rc = interrupted ? (interrupt_rest(r), -1) : run_all(r);
     if (own) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
     }
     sigaction(SIGCHLD, &old_chld, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     kill_escapees(r); /* none should be left; and none may outlive the run */
     prctl(PR_SET_CHILD_SUBREAPER, was_reaper);
     if (r->copies && mcx_remove_tree(r->copies) != 0)
         fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->copies);
+    if (r->homes && mcx_remove_tree(r->homes) != 0)
+        fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->homes);
     free(r->copies);
+    free(r->homes);
     free(r->slots);
     free(r);
     return rc;
@@ -1195,6 +1360,7 @@ void mcc_results_free(mcc_result *results, size_t count)
         free(results[i].report_head);
         free(results[i].crash_site);
         free(results[i].error);
+        free(results[i].sandbox_note);
     }
     free(results);
 }

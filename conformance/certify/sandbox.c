@@ -11,9 +11,15 @@
  *   --new-session       no ioctl(TIOCSTI) into certify's terminal
  *   --ro-bind / /       the system read-only, the corpus included
  *   --dev, --proc       a minimal /dev, its own /proc
- *   --tmpfs /var/tmp    a private, empty temporary directory, which is also
- *                       $HOME and $TMPDIR (/tmp itself stays visible,
- *                       read-only: loaders and exporters may live there)
+ *   --bind H /var/tmp   a private, empty temporary directory, which is also
+ *                       $HOME and $TMPDIR: a directory of certify's per case,
+ *                       listed after it (what it left there is reported)
+ *                       and removed (/tmp itself stays visible, read-only:
+ *                       loaders and exporters may live there)
+ *   --tmpfs /run        the host daemons' sockets hidden (D-Bus, docker: a
+ *                       read-only file system does not stop connect())
+ *   --info-fd, --block-fd  the command waits until certify has opened the
+ *                       namespace's network counters (tried the network?)
  *   --bind DIR DIR      the case directory, the one writable place (exporters)
  *   --clearenv          the environment reduced to mcc_sandbox_env's list
  *
@@ -87,7 +93,8 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
         dup2(fds[1], 2);
         close(fds[0]), close(fds[1]);
         execl(bwrap, "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
-              "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/var/tmp", "/bin/sh", "-c", ":", (char *)NULL);
+              "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--tmpfs", "/var/tmp", "/bin/sh", "-c", ":",
+              (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -109,14 +116,12 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
     return -1;
 }
 
-/* argv of bwrap running tail (a NULL-terminated argv) in dir (writable when
- * writable; NULL: no --chdir), with ro_dir (or NULL) seen read-only over the
- * private /var/tmp, NULL-terminated, in a malloc'ed block; NULL on OOM. */
-char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const char *dir, int writable,
-                             const char *ro_dir)
+/* argv of bwrap running tail (a NULL-terminated argv) as sp says,
+ * NULL-terminated, in a malloc'ed block; NULL on OOM. */
+char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const mcc_sandbox_spec *sp)
 {
     const char *fixed[] = {bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
-                           "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/var/tmp", "--clearenv",
+                           "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--clearenv",
                            "--setenv", "HOME", "/var/tmp", "--setenv", "TMPDIR", "/var/tmp"};
     size_t nfixed = sizeof fixed / sizeof *fixed;
     extern char **environ;
@@ -124,17 +129,30 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const c
     for (char **e = environ; e && *e; e++) nenv++;
     size_t ntail = 0;
     while (tail[ntail]) ntail++;
-    size_t max = nfixed + 3 * nenv + 3 + 3 + 3 + 3 + ntail + 1;
+    size_t max = nfixed + 3 * nenv + 3 * 8 + ntail + 1;
     char **argv = calloc(max, sizeof *argv);
-    if (!argv) return NULL;
+    char *fds = malloc(32);
+    if (!argv || !fds) return free(argv), free(fds), NULL;
     size_t k = 0;
     for (size_t i = 0; i < nfixed; i++) argv[k++] = (char *)fixed[i];
+    /* $HOME and $TMPDIR: a directory of certify's, listed and removed after
+     * the case (runner.c), or an anonymous tmpfs */
+    if (sp->home) argv[k++] = "--bind", argv[k++] = (char *)sp->home, argv[k++] = "/var/tmp";
+    else argv[k++] = "--tmpfs", argv[k++] = "/var/tmp";
+    if (sp->info_fd >= 0 && sp->block_fd >= 0) {
+        /* bubblewrap says its child's pid on info_fd, then waits on block_fd
+         * before the command runs: certify opens the namespace's network
+         * counters in between (runner.c) */
+        snprintf(fds, 32, "%d", sp->info_fd);
+        snprintf(fds + 16, 16, "%d", sp->block_fd);
+        argv[k++] = "--info-fd", argv[k++] = fds, argv[k++] = "--block-fd", argv[k++] = fds + 16;
+    }
 #ifdef MC_COVERAGE_BUILD
     /* a coverage build only (scripts/coverage.sh): instrumented test programs
      * write their counts at exit into the build tree, read-only here, and
      * libgcov's complaint would become the case's stderr tail; their counts
      * go to the private /var/tmp instead, and are dropped with it */
-    argv[k++] = "--setenv", argv[k++] = "GCOV_PREFIX", argv[k++] = "/var/tmp/gcov";
+    argv[k++] = "--setenv", argv[k++] = "GCOV_PREFIX", argv[k++] = "/var/tmp/" MCC_GCOV_DIR;
 #endif
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
@@ -144,16 +162,75 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const c
         if (!name) continue; /* dropped: the command sees less, never more */
         argv[k++] = "--setenv", argv[k++] = name, argv[k++] = (char *)(eq + 1);
     }
-    if (ro_dir) argv[k++] = "--ro-bind", argv[k++] = (char *)ro_dir, argv[k++] = (char *)ro_dir;
-    if (dir && writable) argv[k++] = "--bind", argv[k++] = (char *)dir, argv[k++] = (char *)dir;
-    if (dir) argv[k++] = "--chdir", argv[k++] = (char *)dir;
+    if (sp->ro_dir) argv[k++] = "--ro-bind", argv[k++] = (char *)sp->ro_dir, argv[k++] = (char *)sp->ro_dir;
+    if (sp->dir && sp->writable) argv[k++] = "--bind", argv[k++] = (char *)sp->dir, argv[k++] = (char *)sp->dir;
+    if (sp->dir) argv[k++] = "--chdir", argv[k++] = (char *)sp->dir;
     for (size_t i = 0; i < ntail; i++) argv[k++] = (char *)tail[i];
     argv[k] = NULL;
     return argv;
 }
 
-char **mcc_sandbox_argv(const char *bwrap, const char *command, const char *dir, int writable)
+char **mcc_sandbox_argv(const char *bwrap, const char *command, const mcc_sandbox_spec *sp)
 {
     const char *tail[] = {"/bin/sh", "-c", command, NULL};
-    return mcc_sandbox_argv_exec(bwrap, tail, dir, writable, NULL);
+    return mcc_sandbox_argv_exec(bwrap, tail, sp);
+}
+
+/* The first number after key in text (key found as a whole word), or -1. */
+static long long field_after(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        const char *q = p + n;
+        if (p != text && p[-1] != '\n' && p[-1] != ' ' && p[-1] != '"') continue;
+        while (*q == ' ' || *q == '\t' || *q == '"' || *q == ':') q++;
+        if (*q < '0' || *q > '9') continue;
+        return strtoll(q, NULL, 10);
+    }
+    return -1;
+}
+
+long mcc_sandbox_info_pid(const char *info)
+{
+    long long pid = field_after(info, "child-pid");
+    return pid > 0 && pid < (1LL << 31) ? (long)pid : -1;
+}
+
+/* Reads an open /proc seq file again from its start into buf. */
+static int reread(int fd, char *buf, size_t size)
+{
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) return -1;
+    size_t n = 0;
+    ssize_t got;
+    while (n < size - 1 && ((got = read(fd, buf + n, size - 1 - n)) > 0 || (got < 0 && errno == EINTR)))
+        if (got > 0) n += (size_t)got;
+    buf[n] = '\0';
+    return n ? 0 : -1;
+}
+
+/* OutNoRoutes of /proc/net/snmp: the value under its name in the second
+ * "Ip:" line; -1 when not found. */
+static long long snmp_no_routes(const char *text)
+{
+    const char *head = strstr(text, "Ip: "), *vals = head ? strstr(head + 4, "\nIp: ") : NULL;
+    if (!vals) return -1;
+    vals += 5;
+    head += 4;
+    while (*head && *head != '\n' && *vals && *vals != '\n') {
+        size_t hn = strcspn(head, " \n"), vn = strcspn(vals, " \n");
+        if (hn == 11 && strncmp(head, "OutNoRoutes", 11) == 0) return strtoll(vals, NULL, 10);
+        head += hn, vals += vn;
+        while (*head == ' ') head++;
+        while (*vals == ' ') vals++;
+    }
+    return -1;
+}
+
+long long mcc_sandbox_net_attempts(int snmp_fd, int snmp6_fd)
+{
+    char buf[8192];
+    long long v4 = reread(snmp_fd, buf, sizeof buf) == 0 ? snmp_no_routes(buf) : -1;
+    long long v6 = reread(snmp6_fd, buf, sizeof buf) == 0 ? field_after(buf, "Ip6OutNoRoutes") : -1;
+    if (v4 < 0 && v6 < 0) return -1;
+    return (v4 > 0 ? v4 : 0) + (v6 > 0 ? v6 : 0);
 }

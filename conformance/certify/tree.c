@@ -48,7 +48,33 @@ typedef struct walker {
     int remove;
     uint64_t bytes;
     unsigned failures;
+    const path_stack *path; /* the directories from the root down to the one scanned */
+    mcx_listing *list;      /* removing: what is removed besides directories, or NULL */
 } walker;
+
+/* Keeps the MCX_LISTED smallest paths (byte order: the same on every file
+ * system, whatever order readdir gives). */
+static void keep_name(mcx_listing *l, const path_stack *p, const char *name)
+{
+    if (p->depth && l->skip_top && strcmp(p->names[0], l->skip_top) == 0) return;
+    l->count++;
+    size_t len = strlen(name) + 1;
+    for (size_t i = 0; i < p->depth; i++) len += strlen(p->names[i]) + 1;
+    char *rel = malloc(len);
+    if (!rel) return;
+    rel[0] = '\0';
+    for (size_t i = 0; i < p->depth; i++) strcat(strcat(rel, p->names[i]), "/");
+    strcat(rel, name);
+    size_t k = MCX_LISTED;
+    while (k > 0 && (!l->first[k - 1] || strcmp(rel, l->first[k - 1]) < 0)) k--;
+    if (k == MCX_LISTED) {
+        free(rel);
+        return;
+    }
+    free(l->first[MCX_LISTED - 1]);
+    memmove(&l->first[k + 1], &l->first[k], (MCX_LISTED - 1 - k) * sizeof *l->first);
+    l->first[k] = rel;
+}
 
 /* One pass over dir fd: every entry that is not a directory is removed or
  * counted; the first directory past the first `skip` ones is named in
@@ -80,6 +106,8 @@ static int scan(walker *w, int fd, size_t skip, char *name, size_t size)
             if (S_ISREG(st.st_mode) && skip == 0) w->bytes += (uint64_t)st.st_size; /* first pass only */
         } else if (unlinkat(fd, e->d_name, 0) != 0) {
             w->failures++;
+        } else if (w->list) {
+            keep_name(w->list, w->path, e->d_name);
         }
     }
     closedir(d);
@@ -91,6 +119,7 @@ static int scan(walker *w, int fd, size_t skip, char *name, size_t size)
 static void walk(walker *w, const char *root)
 {
     path_stack p = {0};
+    w->path = &p;
     size_t *skips = NULL, skip_cap = 0, skip = 0;
     int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
@@ -148,6 +177,21 @@ unsigned mcx_remove_tree(const char *root)
     walker w = {.remove = 1};
     if (root) walk(&w, root);
     return w.failures;
+}
+
+unsigned mcx_remove_tree_listing(const char *root, mcx_listing *list)
+{
+    const char *skip_top = list->skip_top;
+    memset(list, 0, sizeof *list);
+    list->skip_top = skip_top;
+    walker w = {.remove = 1, .list = list};
+    if (root) walk(&w, root);
+    return w.failures;
+}
+
+void mcx_listing_free(mcx_listing *list)
+{
+    for (size_t i = 0; i < MCX_LISTED; i++) free(list->first[i]), list->first[i] = NULL;
 }
 
 uint64_t mcx_tree_bytes(const char *root)

@@ -267,7 +267,11 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
         snprintf(buf, size, "leaked memory: LeakSanitizer report, %s", end);
         break;
     case MCC_HANG:
-        snprintf(buf, size, "no answer within %g s: killed", timeout_s);
+        if (r->over_memory) /* killed at --max-memory, not at the deadline (runner.c) */
+            snprintf(buf, size, "used more than %llu MiB of memory (--max-memory): killed",
+                     (unsigned long long)(r->over_memory >> 20));
+        else
+            snprintf(buf, size, "no answer within %g s: killed", timeout_s);
         break;
     case MCC_SKIPPED:
         snprintf(buf, size, "skipped: %s", c->skip_reason ? c->skip_reason : "");
@@ -277,5 +281,8 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
         snprintf(buf, size, "runner error: %s", r->error ? r->error : "not run");
         break;
     }
+    used = strlen(buf);
+    if (r->sandbox_note && used + 2 < size) /* what the sandbox saw it try (runner.c) */
+        snprintf(buf + used, size - used, "; %s", r->sandbox_note);
     return buf;
 }

@@ -115,6 +115,10 @@ for sb in $modes; do
     else
         is lib-network-$sb total.verdicts.too_lenient "$mini_invalid"
     fi
+    # what the sandbox blocked is said, per case (its namespace's counters);
+    # without it nothing is claimed
+    attempts=$(grep -o 'tried the network (1 attempt blocked)"' "$tmp/lib-network-$sb.json" | wc -l)
+    [ "$attempts" -eq "$([ $sb = on ] && echo "$mini_ran" || echo 0)" ] && ok || fail "lib-network-$sb: $attempts cases say they tried the network"
     no_process "lib-$sb"
 done
 
@@ -245,11 +249,55 @@ for sb in on off; do
     certify "rewrite-$sb" 1 --corpus "$tmp/corpus-copy" --format aem --sandbox $sb --loader 'echo x >{}; rm -f {}; exit 1 # {}'
     diff -r "$corpus" "$tmp/corpus-copy" >/dev/null && ok || fail "rewrite-$sb: the corpus changed"
     is "rewrite-$sb" total.verdicts.error 0
-    [ $sb = off ] && continue
+    if [ $sb = off ]; then
+        # not isolated: nothing is observed, nothing is claimed (and the
+        # connect may even succeed: its exit status is not looked at)
+        exp "claims-off" 1 triangle "$py -c 'import socket; socket.create_connection((\"1.1.1.1\", 80), timeout=1)' 2>/dev/null; echo x >\$HOME/.mcc-$tag-home; exit 1 # {out}" --sandbox off
+        is claims-off cases.0.detail "refused a scene the format can hold (exit 1)"
+        rm -f "$HOME/.mcc-$tag-home"
+        continue
+    fi
     # writes outside the case directory land nowhere
     exp "outside-$sb" 1 triangle "echo x >$HOME/$tag; echo x >/tmp/$tag; echo x >$tmp/$tag; echo x >{dir}/ok && exit 1 # {out}" --sandbox $sb
     [ ! -e "$HOME/$tag" ] && [ ! -e "/tmp/$tag" ] && [ ! -e "$tmp/$tag" ] && ok || fail "outside-$sb: a file written outside"
     has "outside-$sb" json 'Read-only file system'
+    # what it left in its private $HOME/$TMPDIR is listed (sorted, the first 3),
+    # then discarded; its writes to /tmp fail (read-only)
+    exp "home-$sb" 1 triangle "echo a >\$HOME/one; mkdir -p \$HOME/.cache/d && echo b >\$HOME/.cache/d/two; echo c >\$TMPDIR/three; echo d >\$TMPDIR/four; { echo e >/tmp/$tag; } 2>/dev/null; exit 1 # {out}" --sandbox $sb
+    is "home-$sb" cases.0.detail "refused a scene the format can hold (exit 1); left 4 files in its private home/temp directory (discarded): .cache/d/two, four, one, ..."
+    [ ! -e "/tmp/$tag" ] && ok || fail "home-$sb: wrote /tmp"
+    # the network: a TCP connect to 1.1.1.1:80, a DNS query sent to 192.0.2.53
+    # by hand and (with IPv6) a connect to 2001:db8::1, each blocked and counted
+    cat >"$tmp/net.py" <<'PY'
+import socket
+tries = [(socket.AF_INET, socket.SOCK_STREAM, ("1.1.1.1", 80)),
+         (socket.AF_INET, socket.SOCK_DGRAM, ("192.0.2.53", 53)),
+         (socket.AF_INET6, socket.SOCK_STREAM, ("2001:db8::1", 80))]
+for family, kind, to in tries:
+    try:
+        s = socket.socket(family, kind)
+    except OSError:
+        continue  # no IPv6 here
+    try:
+        if kind == socket.SOCK_DGRAM:
+            s.sendto(b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x07example\x03com\x00\x00\x01\x00\x01", to)
+        else:
+            s.connect(to)
+    except OSError:
+        pass
+PY
+    want=3; [ -e /proc/net/snmp6 ] || want=2
+    exp "net-$sb" 1 triangle "$py $tmp/net.py; exit 1 # {out}" --sandbox $sb
+    is "net-$sb" cases.0.detail "refused a scene the format can hold (exit 1); tried the network ($want attempts blocked)"
+    # a name looked up through the system's resolver: counted when its
+    # nameserver is off the loopback (one query or more: resolv.conf decides)
+    if grep -Eq '^hosts:.* dns' /etc/nsswitch.conf 2>/dev/null && grep -Eq '^nameserver +([0-9.]+|[0-9a-f:]+)' /etc/resolv.conf &&
+        ! grep -Eq '^nameserver +(127\.|::1)' /etc/resolv.conf; then
+        exp "resolve-$sb" 1 triangle "$py -c 'import socket; socket.getaddrinfo(\"example.com\", 80)'; exit 1 # {out}" --sandbox $sb
+        has "resolve-$sb" json 'tried the network ([0-9]* attempts\? blocked)'
+    else
+        echo "note: resolver probe skipped: no DNS lookup to a nameserver off the loopback here (nsswitch.conf, resolv.conf)"
+    fi
     # no network: only the loopback device, down
     certify "network-$sb" 1 --corpus "$corpus" --format aem --sandbox $sb \
         --loader 'cat /proc/net/dev | tail -n +3 | grep -v "^ *lo:" | grep -q . && exit 0; exit 1 # {}'
@@ -284,8 +332,66 @@ if $py -c 'import fcntl, os, sys; fcntl.fcntl(os.open(sys.argv[1], os.O_WRONLY),
         esac
         no_process "lease-$sb"
     done
+    # the same lease held by a process certify cannot kill (the test's own,
+    # outside every case): the grader's non-blocking open fails at once
+    # (EAGAIN, the lease break starts), "no output", no wait for the break
+    cat >"$tmp/holder.py" <<'PY'
+import fcntl, glob, os, sys, time
+pattern, tag = sys.argv[1], sys.argv[2]
+end = time.time() + 40
+while time.time() < end:
+    for ask in glob.glob(pattern):
+        case = os.path.dirname(ask)
+        fd = os.open(os.path.join(case, "triangle.aem"), os.O_WRONLY)
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+        os.unlink(ask)
+        open(os.path.join(case, "leased-" + tag), "w").close()
+        time.sleep(30)  # holds it (SIGIO at the lease break ends it sooner)
+        sys.exit(0)
+    time.sleep(0.02)
+PY
+    for sb in $modes; do
+        $py "$tmp/holder.py" "$TMPDIR/mc-certify-*/*-triangle/lease-please" "$tag" &
+        holder=$!
+        t0=$(date +%s)
+        exp "lease-held-$sb" 1 triangle "$toyx --format aem {in} {out} && : >{dir}/lease-please && i=0 && while [ ! -e {dir}/leased-$tag ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i + 1)); done; [ -e {dir}/leased-$tag ]" --sandbox $sb
+        secs=$(($(date +%s) - t0))
+        [ $secs -lt 20 ] && ok || fail "lease-held-$sb: took $secs s (stalled on the lease?)"
+        is "lease-held-$sb" cases.0.verdict no_output
+        is "lease-held-$sb" cases.0.detail "exit 0 but the output triangle.aem cannot be opened: Resource temporarily unavailable"
+        kill $holder 2>/dev/null; wait $holder 2>/dev/null
+    done
 else
     echo "note: lease probe skipped: no write lease can be taken here (F_SETLEASE)"
+fi
+
+# --- memory: --max-memory bounds each case's resident memory (all its
+# processes, sampled), killed over it as a hang that names it, never a crash;
+# the default (half of RAM shared by --jobs) lets an ASan build run
+printf 'import time\nb = b"x" * (200 << 20)\ntime.sleep(0.5)\n' >"$tmp/hog.py"
+hog="$py $tmp/hog.py"
+for sb in $modes; do
+    exp "memory-$sb" 1 triangle "$hog; $toyx --format aem {in} {out}" --max-memory $((64 << 20)) --sandbox $sb
+    is "memory-$sb" cases.0.verdict hang
+    is "memory-$sb" cases.0.detail "used more than 64 MiB of memory (--max-memory): killed"
+    exp "memory-none-$sb" 0 triangle "$hog; $toyx --format aem {in} {out}" --max-memory 0 --sandbox $sb
+    is "memory-none-$sb" cases.0.verdict conforming
+done
+certify memory-loader 1 --corpus "$mini" --format aem --keep-going --max-memory $((64 << 20)) --loader "$hog; exit 1 # {}"
+is memory-loader total.verdicts.hang "$mini_ran"
+is memory-loader total.verdicts.crash 0
+is memory-loader cases.0.detail "used more than 64 MiB of memory (--max-memory): killed"
+is memory-loader cases.0.outcome timed_out
+no_process memory
+# the default is shown, and an ASan-built exporter runs under it
+"$mc" certify --jobs 2 --help >"$tmp/help"
+grep -Eq '^ +of RAM shared by --jobs, at least 512 MiB \(here [0-9]+ MiB with --jobs 2\)$' "$tmp/help" \
+    && ok || fail "memory: the default --max-memory is not shown in --help"
+if ldd "$toyx" 2>/dev/null | grep -q libasan; then
+    exp memory-asan 0 triangle "$toyx --format aem {in} {out}"
+    is memory-asan cases.0.verdict conforming
+else
+    echo "note: the toy exporter is not an ASan build here: the default memory limit under ASan is not checked"
 fi
 
 [ -z "$(ls -A "$TMPDIR")" ] && ok || fail "temporary files left: $(ls "$TMPDIR" | head -3)"
