@@ -903,7 +903,7 @@
       const { out, unread } = await droppedFiles(e.dataTransfer);
       await addFiles(out);
       if (unread.length) {
-        setStatus(`${$('#status').textContent} The folder(s) ${unread.join(', ')} could not be read here: pick them with "pick a folder".`);
+        setStatus(`${$('#status').textContent} The folder(s) dropped could not be read here (${unread.join(', ')}): pick them with "pick a folder".`);
       }
     });
     $('#pick-files').addEventListener('change', (e) => {
