@@ -3,6 +3,7 @@
 // exit codes, over the WebAssembly build. It reads no .modelcheck.json (as
 // --no-config) and validates one file at a time (-j is accepted, ignored).
 import fs from 'node:fs';
+import os from 'node:os';
 
 // The module (about 0.9 MB of script) is loaded once a command needs it, after
 // the hash worker has started: --help and --version do without it.
@@ -174,7 +175,7 @@ function isLargeFile(p) {
   try { return p !== '-' && fs.statSync(p).size >= HASH_IN_WORKER_BYTES; } catch { return false; }
 }
 
-let Worker = null; // node:worker_threads', loaded when files are hashed
+let Worker = null; // node:worker_threads' class, when files are hashed and there are two cores or more
 let hasher = null;
 function startHasher() {
   if (!hasher) {
@@ -239,7 +240,7 @@ function openFile(path, hashing) {
     return {
       path,
       size: st.size,
-      sha256: hashing && st.size >= HASH_IN_WORKER_BYTES ? hashInWorker(path, st.size) : undefined,
+      sha256: hashing && Worker && st.size >= HASH_IN_WORKER_BYTES ? hashInWorker(path, st.size) : undefined,
       // A large file's second half is read on libuv's thread pool while this
       // thread reads the first: each page of the module's memory is new, and
       // the kernel's work of mapping it (most of a read's time) is shared by
@@ -410,9 +411,10 @@ async function main(argv) {
     return 2;
   }
   const hashing = !opts.noSha256 && opts.output !== 'text';
-  if (hashing) ({ Worker } = await import('node:worker_threads'));
+  // one core: a second thread would only take turns with this one
+  if (hashing && os.availableParallelism() > 1) ({ Worker } = await import('node:worker_threads'));
   // the worker starts (a second thread boots) while the module loads
-  if (hashing && paths.some(isLargeFile)) startHasher();
+  if (Worker && paths.some(isLargeFile)) startHasher();
   const { run } = await lib();
   // read one file at a time, as the report is written (memory does not grow with the files)
   function* files() {
