@@ -91,13 +91,9 @@ export interface FileInput {
   /** met while walking a folder: skipped when no format recognises it */
   fromWalk?: boolean;
   /** instead of bytes: the file's size, and a reader that fills the module's memory with
-   * it (returns the bytes read, or a promise of them; throws an error with an errno code
-   * when it cannot) */
+   * it (returns the bytes read; throws an error with an errno code when it cannot) */
   size?: number;
-  readInto?: (view: Uint8Array) => number | Promise<number>;
-  /** with readInto: the file's SHA-256 (32 bytes) that the caller computes meanwhile
-   * from the same file, e.g. on another thread; null: run() hashes the bytes read */
-  sha256?: Promise<Uint8Array | null>;
+  readInto?: (view: Uint8Array) => number;
 }
 
 /** One file's bytes validated: the CLI's JSON report. */

@@ -4,7 +4,7 @@
 import createCore, { wasmDataURI } from './modelcheck-core.mjs';
 
 let corePromise = null;
-let nodeCreateHash = null; // node:crypto's createHash, in Node, once a file is hashed here
+let nodeCreateHash = null; // node:crypto's createHash, in Node, once a file is hashed
 const inNode = typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function';
 
 /** The WebAssembly instance, made on first use and then shared. */
@@ -21,7 +21,7 @@ function core() {
 
 // Node: node:crypto's hash, which reads the bytes where they are (WebCrypto's
 // copies them first, on this thread: twice the time for 100 MB), loaded when
-// a file is first hashed here (not with --no-sha256, nor when the caller hashes).
+// a file is first hashed (not with --no-sha256).
 async function platformHash() {
   if (inNode && !nodeCreateHash) nodeCreateHash = (await import('node:crypto')).createHash;
 }
@@ -75,11 +75,7 @@ function asBytes(b) {
  * files: [{path, bytes, fromWalk?}] or [{path, error: 'ENOENT'}] (a file
  * the caller could not read), or [{path, size, readInto}]: readInto(view)
  * fills view (size bytes of the module's memory) and returns the bytes it
- * read (or a promise of them: nothing else touches the memory meanwhile),
- * or throws an error with an errno code (the file is then unreadable).
- * With readInto, f.sha256 may be a promise of the file's SHA-256 (32 bytes)
- * that the caller computes meanwhile from the same file (on another thread),
- * or of null: the bytes read are then hashed here. Returns {text, exitCode}: text is what the CLI
+ * read, or throws an error with an errno code (the file is then unreadable). Returns {text, exitCode}: text is what the CLI
  * writes on standard output for options.output (json by default).
  */
 export async function run(files, options = {}) {
@@ -113,7 +109,7 @@ export async function run(files, options = {}) {
         } else {
           // read straight into the module's memory: no second copy of the file
           try {
-            length = await f.readInto(M.HEAPU8.subarray(data, data + size));
+            length = f.readInto(M.HEAPU8.subarray(data, data + size));
           } catch (e) {
             M._free(data);
             if (!e || typeof e.code !== 'string') throw e;
@@ -123,24 +119,15 @@ export async function run(files, options = {}) {
             continue;
           }
         }
-        // The hash runs while the file is validated, as on the command's second
-        // thread: the caller's (f.sha256: the bin's worker thread, which reads
-        // the file itself), or in a browser WebCrypto's, which copies the bytes
-        // when called (before the module's memory can move) and hashes them off
-        // this thread. In Node without f.sha256 node:crypto hashes them here, first.
+        // In a browser the hash runs while the file is validated, as the
+        // command's second thread: WebCrypto copies the bytes when called
+        // (before the module's memory can move) and hashes them off this thread.
         const hashing = wantHash && length <= limit;
-        const given = hashing && f.sha256 && length === size ? f.sha256 : null;
-        if (hashing && !given) await platformHash(); // before the view below: nothing grows the memory meanwhile
-        const digesting = hashing && !given ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
+        if (hashing) await platformHash(); // before the view below: nothing grows the memory meanwhile
+        const digesting = hashing ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
         const verdict = M._mcw_file_check(r, data, length);
-        let digest = given ? await given.catch(() => null) : null;
-        // the caller's hash was not to be had (its read failed or saw another size): this one's
-        if (hashing && !given) digest = await digesting;
-        else if (hashing && !digest) {
-          await platformHash();
-          digest = await sha256(M.HEAPU8.subarray(data, data + length));
-        }
         M._free(data);
+        const digest = digesting ? await digesting : null;
         if (verdict < 0) throw new RangeError(`modelcheck: out of memory validating ${f.path}`);
         const hash = digest ? M._malloc(32) : 0;
         if (digest && !hash) throw new RangeError(`modelcheck: out of memory for ${f.path}`);

@@ -46,15 +46,6 @@ compare "-W, text" -W corpus/aem/valid
 compare "-W, sarif" -W -o sarif corpus/aem/valid
 compare "named files, one missing" -o json corpus/nlm/valid "$src/corpus/does-not-exist.aem" corpus/any
 compare "--list-codes" --list-codes -o json
-# files of 8 MiB and more are hashed by the bin's worker thread (reading
-# them itself) while the main thread validates: named (the worker started
-# before the module loads) and met in a walk (started then)
-mkdir -p "$tmp/large/sub"
-head -c 9437184 /dev/zero >"$tmp/large/zeros.bin"
-{ cat corpus/aem/valid/2025_bc5_with_4_channels.aem; head -c 8388608 /dev/zero; } >"$tmp/large/sub/padded.aem"
-cp corpus/nlm/valid/"$(ls corpus/nlm/valid | head -1)" "$tmp/large/sub/"
-compare "files of 8 MiB and more, hashed on a worker" -o json "$tmp/large/zeros.bin" "$tmp/large/sub" corpus/aem/valid
-compare "files of 8 MiB and more, --no-sha256" -o json --no-sha256 "$tmp/large"
 # usage errors: exit 2, nothing on standard output, as natively
 for args in "-n 1.5" "-n 1000001" "--severity NO_SUCH_CODE=error" "--severity AEM_WEIGHT_SUM=fatal" \
             "-i NO_SUCH_CODE" "--unit-tolerance -1" "--max-file-bytes 0" "-o nope" "-f nope" "--nope"; do

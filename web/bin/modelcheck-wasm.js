@@ -3,10 +3,17 @@
 // exit codes, over the WebAssembly build. It reads no .modelcheck.json (as
 // --no-config) and validates one file at a time (-j is accepted, ignored).
 import fs from 'node:fs';
-import os from 'node:os';
+import v8 from 'node:v8';
 
-// The module (about 0.9 MB of script) is loaded once a command needs it, after
-// the hash worker has started: --help and --version do without it.
+// Liftoff, V8's baseline compiler of WebAssembly, only: a command validates
+// once and ends, and the optimising compiler V8 would start meanwhile on the
+// hot validator functions (in the background, for the calls after this one)
+// takes the second core and delays the end (docs/PERFORMANCE.md, "WebAssembly").
+// Set before the module is compiled (on its first use).
+v8.setFlagsFromString('--liftoff-only');
+
+// The module (about 0.9 MB of script) is loaded once a command needs it:
+// --help and --version do without it.
 const lib = () => import('../index.js');
 
 const USAGE = `usage: modelcheck-wasm [options] PATH...
@@ -142,95 +149,9 @@ function walk(dir, out, errors) {
   }
 }
 
-// The SHA-256 of large files, on a second thread as the native command's:
-// a worker that reads the file itself (through a small buffer) and hashes it
-// while the main thread reads it into the module and validates it. A file
-// smaller than HASH_IN_WORKER_BYTES is hashed by run(), after reading it.
-const HASH_IN_WORKER_BYTES = 8 << 20;
-const HASHER = `const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const { createHash } = require('node:crypto');
-const buffer = Buffer.allocUnsafe(1 << 20);
-parentPort.on('message', ({ id, path, size }) => {
-  let digest = null;
-  let fd;
-  try {
-    fd = fs.openSync(path, 'r');
-    const h = createHash('sha256');
-    let at = 0;
-    for (let n = 1; n > 0 && at <= size; at += n) {
-      n = fs.readSync(fd, buffer, 0, buffer.length, at);
-      h.update(buffer.subarray(0, n));
-    }
-    if (at === size) digest = h.digest();
-  } catch {
-    digest = null;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-  parentPort.postMessage({ id, digest });
-});`;
-
-function isLargeFile(p) {
-  try { return p !== '-' && fs.statSync(p).size >= HASH_IN_WORKER_BYTES; } catch { return false; }
-}
-
-let Worker = null; // node:worker_threads' class, when files are hashed and there are two cores or more
-let hasher = null;
-function startHasher() {
-  if (!hasher) {
-    const worker = new Worker(HASHER, { eval: true });
-    hasher = { worker, next: 0, waiting: new Map() };
-    worker.on('message', ({ id, digest }) => {
-      hasher.waiting.get(id)(digest ? new Uint8Array(digest.buffer, digest.byteOffset, digest.length) : null);
-      hasher.waiting.delete(id);
-      if (!hasher.waiting.size) worker.unref(); // the process may end with it idle
-    });
-    // a worker that failed or ended: run() hashes each file itself
-    const gone = () => {
-      hasher.gone = true;
-      for (const done of hasher.waiting.values()) done(null);
-      hasher.waiting.clear();
-    };
-    worker.on('error', gone);
-    worker.on('exit', gone);
-    worker.unref();
-  }
-}
-
-function hashInWorker(path, size) {
-  startHasher();
-  if (hasher.gone) return Promise.resolve(null);
-  const id = hasher.next++;
-  hasher.worker.ref();
-  hasher.worker.postMessage({ id, path, size });
-  return new Promise((resolve) => hasher.waiting.set(id, resolve));
-}
-
-const READ_IN_TWO_BYTES = 8 << 20;
-
-// view filled from the file at offset `at`: the bytes read (fewer at its end)
-function readSync(fd, view, at) {
-  let n = 0;
-  for (let got = 1; n < view.length && got > 0; n += got) got = fs.readSync(fd, view, n, view.length - n, at + n);
-  return n;
-}
-
-function readAsync(fd, view, at) {
-  return new Promise((resolve, reject) => {
-    let n = 0;
-    const next = () => fs.read(fd, view, n, view.length - n, at + n, (e, got) => {
-      if (e) reject(e);
-      else if ((n += got) < view.length && got > 0) next();
-      else resolve(n);
-    });
-    next();
-  });
-}
-
 // A file opened now and read later, by run(), straight into the module's
 // memory (no copy of 100 MB through a Buffer). Standard input is read whole.
-function openFile(path, hashing) {
+function openFile(path) {
   if (path === '-') return readFile(path);
   let fd;
   try {
@@ -240,20 +161,12 @@ function openFile(path, hashing) {
     return {
       path,
       size: st.size,
-      sha256: hashing && Worker && st.size >= HASH_IN_WORKER_BYTES ? hashInWorker(path, st.size) : undefined,
-      // A large file's second half is read on libuv's thread pool while this
-      // thread reads the first: each page of the module's memory is new, and
-      // the kernel's work of mapping it (most of a read's time) is shared by
-      // two cores.
-      async readInto(view) {
-        const half = view.length >= READ_IN_TWO_BYTES ? view.length >>> 1 : view.length;
-        const tail = half < view.length ? readAsync(fd, view.subarray(half), half) : Promise.resolve(0);
+      readInto(view) {
         try {
-          const n = readSync(fd, view.subarray(0, half), 0);
-          const m = await tail;
-          return n === half ? n + m : n;
+          let n = 0;
+          for (let got = 1; n < view.length && got > 0; n += got) got = fs.readSync(fd, view, n, view.length - n, n);
+          return n;
         } finally {
-          await tail.catch(() => 0); // no read into the memory once this returns
           fs.closeSync(fd);
         }
       },
@@ -410,12 +323,6 @@ async function main(argv) {
     process.stderr.write('modelcheck-wasm: no PATH given (try --help)\n');
     return 2;
   }
-  const hashing = !opts.noSha256 && opts.output !== 'text';
-  // one core: a second thread would only take turns with this one
-  if (hashing && os.availableParallelism() > 1) ({ Worker } = await import('node:worker_threads'));
-  // the worker starts (a second thread boots) while the module loads
-  if (Worker && paths.some(isLargeFile)) startHasher();
-  const { run } = await lib();
   // read one file at a time, as the report is written (memory does not grow with the files)
   function* files() {
     for (const p of paths) {
@@ -429,12 +336,13 @@ async function main(argv) {
         fromWalk = true;
       }
       for (const { path } of list) {
-        const f = openFile(path, hashing);
+        const f = openFile(path);
         if (f.error) process.stderr.write(`modelcheck-wasm: ${f.path}: cannot open (${f.error})\n`);
         yield { ...f, fromWalk };
       }
     }
   }
+  const { run } = await lib();
   let result;
   try {
     result = await run(files(), opts);
