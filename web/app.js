@@ -158,18 +158,63 @@
     return new Promise((resolve, reject) => reader.readEntries(resolve, reject));
   }
 
-  // A dropped folder, depth first; names starting with '.' skipped, as the CLI walks.
+  // A dropped folder through its FileSystemEntry (Firefox, Safari; Chromium
+  // on http:), depth first; names starting with '.' skipped, as the CLI walks.
   async function walkEntry(entry, prefix, out) {
     if (entry.name.startsWith('.') && prefix) return;
     if (entry.isFile) {
       const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
-      out.push({ file, path: prefix + entry.name, fromWalk: !!prefix });
+      out.push({ file, path: prefix + entry.name, fromWalk: true });
     } else if (entry.isDirectory) {
       const reader = entry.createReader();
       for (let batch = await readEntries(reader); batch.length; batch = await readEntries(reader)) {
         for (const e of batch) await walkEntry(e, `${prefix}${entry.name}/`, out);
       }
     }
+  }
+
+  // A dropped folder through its FileSystemDirectoryHandle (Chromium): the
+  // one way Chromium reads a folder dropped on a page opened from file://
+  // (its FileSystemEntry refuses there with an EncodingError).
+  async function walkHandle(handle, prefix, out) {
+    if (handle.name.startsWith('.') && prefix) return;
+    if (handle.kind === 'file') {
+      out.push({ file: await handle.getFile(), path: prefix + handle.name, fromWalk: true });
+    } else {
+      for await (const child of handle.values()) await walkHandle(child, `${prefix}${handle.name}/`, out);
+    }
+  }
+
+  // What a drop holds, read while the event lasts (its items are gone after
+  // the handler's first await): a dropped file is read as the File the item
+  // gives (Chromium refuses entry.file() on a page opened from file://); a
+  // folder is walked through its handle, else its entry. Returns the files
+  // and the names of the folders that could not be read.
+  async function droppedFiles(dataTransfer) {
+    const items = [...dataTransfer.items].filter((i) => i.kind === 'file').map((i) => ({
+      file: i.getAsFile(),
+      entry: i.webkitGetAsEntry ? i.webkitGetAsEntry() : null,
+      handle: i.getAsFileSystemHandle ? i.getAsFileSystemHandle().catch(() => null) : null,
+    }));
+    if (!items.length) for (const file of dataTransfer.files) items.push({ file, entry: null, handle: null });
+    const out = [];
+    const unread = [];
+    for (const { file, entry, handle } of items) {
+      if (!entry || !entry.isDirectory) {
+        if (file) out.push({ file, path: file.name, fromWalk: false });
+        continue;
+      }
+      const found = [];
+      try {
+        const h = await handle;
+        if (h && h.kind === 'directory') await walkHandle(h, '', found);
+        else await walkEntry(entry, '', found);
+        out.push(...found);
+      } catch (err) {
+        unread.push(entry.name);
+      }
+    }
+    return { out, unread };
   }
 
   const byBytes = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -850,16 +895,16 @@
 
   function bind() {
     const drop = $('#drop');
-    drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+    for (const type of ['dragenter', 'dragover']) drop.addEventListener(type, (e) => { e.preventDefault(); drop.classList.add('over'); });
     drop.addEventListener('dragleave', () => drop.classList.remove('over'));
     drop.addEventListener('drop', async (e) => {
       e.preventDefault();
       drop.classList.remove('over');
-      const out = [];
-      const entries = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean);
-      if (entries.length) for (const en of entries) await walkEntry(en, '', out);
-      else for (const file of e.dataTransfer.files) out.push({ file, path: file.name, fromWalk: false });
+      const { out, unread } = await droppedFiles(e.dataTransfer);
       await addFiles(out);
+      if (unread.length) {
+        setStatus(`${$('#status').textContent} The folder(s) dropped could not be read here (${unread.join(', ')}): pick them with "pick a folder".`);
+      }
     });
     $('#pick-files').addEventListener('change', (e) => {
       addFiles([...e.target.files].map((file) => ({ file, path: file.name, fromWalk: false })));

@@ -4,7 +4,8 @@
 import createCore, { wasmDataURI } from './modelcheck-core.mjs';
 
 let corePromise = null;
-let nodeCreateHash = null; // node:crypto's createHash, in Node
+let nodeCreateHash = null; // node:crypto's createHash, in Node, once a file is hashed
+const inNode = typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function';
 
 /** The WebAssembly instance, made on first use and then shared. */
 function core() {
@@ -12,14 +13,17 @@ function core() {
     const options = {};
     // Node: the module's bytes decoded here, at once (its loader would fetch
     // the data: URI through Node's fetch, about 0.2 s); browsers fetch it.
-    const node = typeof process === 'object' && process.versions && process.versions.node && typeof Buffer === 'function';
-    if (node) options.wasmBinary = Buffer.from(wasmDataURI.slice(wasmDataURI.indexOf(',') + 1), 'base64');
-    // Node: node:crypto's hash, which reads the bytes where they are (WebCrypto's
-    // copies them first, on this thread: twice the time for 100 MB)
-    const hashing = node ? import('node:crypto').then((c) => { nodeCreateHash = c.createHash; }) : Promise.resolve();
-    corePromise = hashing.then(() => createCore(options));
+    if (inNode) options.wasmBinary = Buffer.from(wasmDataURI.slice(wasmDataURI.indexOf(',') + 1), 'base64');
+    corePromise = createCore(options);
   }
   return corePromise;
+}
+
+// Node: node:crypto's hash, which reads the bytes where they are (WebCrypto's
+// copies them first, on this thread: twice the time for 100 MB), loaded when
+// a file is first hashed (not with --no-sha256).
+async function platformHash() {
+  if (inNode && !nodeCreateHash) nodeCreateHash = (await import('node:crypto')).createHash;
 }
 
 const OPTION_KEYS = {
@@ -118,7 +122,9 @@ export async function run(files, options = {}) {
         // In a browser the hash runs while the file is validated, as the
         // command's second thread: WebCrypto copies the bytes when called
         // (before the module's memory can move) and hashes them off this thread.
-        const digesting = wantHash && length <= limit ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
+        const hashing = wantHash && length <= limit;
+        if (hashing) await platformHash(); // before the view below: nothing grows the memory meanwhile
+        const digesting = hashing ? sha256(M.HEAPU8.subarray(data, data + length)) : null;
         const verdict = M._mcw_file_check(r, data, length);
         M._free(data);
         const digest = digesting ? await digesting : null;

@@ -7,10 +7,15 @@
 // native one (paths aside: the page knows file names only); no request
 // leaves the page; the structure view (modelcheck inspect) shows the
 // file's tree, marks the node of a selected issue, and the hex view names
-// the byte under the pointer as inspect --at. Screenshots go to OUT.
+// the byte under the pointer as inspect --at; files and folders dropped on
+// the drop zone (a DataTransfer made in the page; a drop from the desktop
+// through DevTools' Input.dispatchDragEvent, on file:// and, with the
+// FileSystemEntry walk of other browsers, on http:) give the native
+// report's rows and codes. Screenshots go to OUT.
 // Usage: node page_test.mjs NATIVE SOURCE_DIR WASM_WEB_DIR CHROMIUM OUT
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -40,6 +45,125 @@ const nativeRun = (args) => {
 };
 const nativeDoc = JSON.parse(nativeRun(files));
 const nativeByName = new Map(nativeDoc.files.map((f) => [path.basename(f.path), f]));
+
+// A drop's rows against the native report of the same files: path, verdict,
+// counts and size of each, then each file's codes (every severity shown).
+// want: the native report's files, their paths as the page names them.
+async function checkDropped(page, want, what) {
+  const rows = await page.$$eval('#files tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const line = (n) => [n.path, n.valid ? 'valid' : 'invalid', n.counts.error, n.counts.warning, n.counts.info, n.counts.hint, n.size].join(' ');
+  const got = rows.map(([p, , verdict, e, w, i, h, size]) => [p, verdict, e, w, i, h, size].join(' '));
+  const expected = want.map(line);
+  check(got.join('\n') === expected.join('\n'), `${what}: ${got.length} rows (paths, order, verdicts, counts) as native (${expected.length})`);
+  if (got.join('\n') !== expected.join('\n')) console.log(`  page:\n    ${got.join('\n    ')}\n  native:\n    ${expected.join('\n    ')}`);
+  let same = 0;
+  for (let k = 0; k < rows.length && k < want.length; k++) {
+    await page.click(`#files tbody tr[data-index="${k}"]`);
+    const shown = await page.$$eval('#issues tbody tr[data-code]', (trs) => [...new Set(trs.map((t) => t.dataset.code))].sort().join(','));
+    const codes = [...new Set(want[k].issues.map((x) => x.code))].sort().join(',');
+    if (shown === codes) same++;
+    else console.log(`  ${rows[k][0]}: page codes ${shown}, native ${codes}`);
+  }
+  check(same === want.length && want.length > 0, `${what}: codes of ${same}/${want.length} files as native`);
+}
+
+// The files the native command reports for args, their paths relative to base.
+function nativeFiles(args, base) {
+  return JSON.parse(nativeRun(args)).files.map((f) => ({ ...f, path: path.relative(base, f.path) }));
+}
+
+async function dropTests(browser, errors) {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const fresh = async (url = `file://${webDir}/index.html`) => {
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  };
+  const validated = () => page.waitForFunction(() => /file\(s\) validated in/.test(document.querySelector('#status').textContent), { timeout: 15000 })
+    .then(() => true, () => false);
+  // one valid and one invalid file of each format, and a named file no format recognises
+  const picked = [];
+  for (const f of formats) for (const kind of ['valid', 'invalid']) picked.push(files.find((p) => p.includes(`/corpus/${f}/${kind}/`)));
+  picked.push(path.join(src, 'corpus/any/invalid/plain_text.txt'));
+
+  // 1. a drop as a script makes one: a DataTransfer of File objects made from
+  // the files' bytes, dragenter, dragover and drop dispatched on the drop zone
+  await fresh();
+  const payload = picked.map((f) => [path.basename(f), fs.readFileSync(f).toString('base64')]);
+  const over = await page.evaluate((payload) => {
+    const dt = new DataTransfer();
+    for (const [name, b64] of payload) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+    const zone = document.querySelector('#drop');
+    const accepted = [];
+    for (const type of ['dragenter', 'dragover']) {
+      accepted.push(!zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true })));
+    }
+    const highlighted = zone.classList.contains('over');
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    return { accepted, highlighted };
+  }, payload);
+  check(over.accepted.every(Boolean) && over.highlighted, 'drop zone accepts the drag (dragenter and dragover cancelled) and is highlighted');
+  check(await validated(), 'files dropped (a DataTransfer of File objects): validated');
+  const byName = (list) => list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  await checkDropped(page, byName(nativeFiles(picked, '').map((f) => ({ ...f, path: path.basename(f.path) }))), 'files dropped');
+
+  // 2. a drop as the browser makes one from the desktop (DevTools'
+  // Input.dispatchDragEvent with paths): a file and a folder with a
+  // subfolder, hidden names and a file no format recognises
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-drop-'));
+  const folder = path.join(tree, 'dropped');
+  for (const [to, from] of [['a.aem', picked[1]], ['sub/b.nlm', picked[8]], ['sub/c.semodel', picked[2]],
+    ['.hidden.e3d', picked[6]], ['.git/d.aem', picked[0]], ['notes.txt', picked[10]]]) {
+    fs.mkdirSync(path.dirname(path.join(folder, to)), { recursive: true });
+    fs.copyFileSync(from, path.join(folder, to));
+  }
+  const single = picked[4];
+  const desktopDrop = async () => {
+    const box = await (await page.$('#drop')).boundingBox();
+    const cdp = await page.createCDPSession();
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    const data = { items: [], files: [folder, single], dragOperationsMask: 1 };
+    for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x, y, data });
+    await cdp.detach();
+  };
+  const wantTree = byName([...nativeFiles([folder], tree), ...nativeFiles([single], path.dirname(single))]);
+  try {
+    await fresh();
+    await desktopDrop();
+    check(await validated(), 'a file and a folder dropped from the desktop (file://): validated');
+    await checkDropped(page, wantTree, 'file and folder dropped (file://, folder read through its handle)');
+
+    // 3. without getAsFileSystemHandle (Firefox, Safari: the folder's
+    // FileSystemEntry is walked): over http: the folder is walked as above;
+    // from file:// chromium refuses the entry: the status names the folder, the file is validated
+    const server = http.createServer((req, res) => {
+      const name = path.basename(new URL(req.url, 'http://x').pathname) || 'index.html';
+      const type = { '.html': 'text/html', '.js': 'text/javascript' }[path.extname(name)];
+      if (!type || !fs.existsSync(path.join(webDir, name))) { res.writeHead(404).end(); return; }
+      res.writeHead(200, { 'content-type': type }).end(fs.readFileSync(path.join(webDir, name)));
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      await page.evaluateOnNewDocument(() => { delete DataTransferItem.prototype.getAsFileSystemHandle; });
+      await fresh(`http://127.0.0.1:${server.address().port}/index.html`);
+      await desktopDrop();
+      check(await validated(), 'dropped over http without getAsFileSystemHandle: validated');
+      await checkDropped(page, wantTree, 'file and folder dropped (http:, folder walked as FileSystemEntry)');
+    } finally {
+      server.close();
+    }
+    await fresh();
+    await desktopDrop();
+    check(await validated(), 'dropped on file:// without getAsFileSystemHandle: the file validated');
+    const status = await page.$eval('#status', (e) => e.textContent);
+    const rows = await page.$$eval('#files tbody tr', (trs) => trs.map((tr) => tr.children[0].textContent));
+    check(/folder\(s\) dropped could not be read here/.test(status) && status.includes('(dropped)') && rows.join() === path.basename(single),
+      `the folder chromium refuses on file:// is named in the status (${status}), the file shown (${rows.join()})`);
+  } finally {
+    fs.rmSync(tree, { recursive: true, force: true });
+    await page.close();
+  }
+}
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-chromium-'));
 const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-downloads-'));
@@ -218,6 +342,12 @@ try {
   const wantRows = walked.files.map((f) => `${path.relative(path.join(src, 'corpus'), f.path)} ${f.valid ? 'valid' : 'invalid'}`);
   check(folderRows.join('\n') === wantRows.join('\n'), `folder picked: ${folderRows.length} rows, paths, order and verdicts as the CLI's walk (${wantRows.length})`);
   await page2.close();
+
+  // dropped files and folders (issue 28's done-when: the page opened from
+  // file:// validates a dropped file); each drop on a fresh page
+  const t2 = Date.now();
+  await dropTests(browser, errors);
+  console.log(`drops checked in ${Date.now() - t2} ms`);
 
   // the README's picture: settings closed, a vertex selected
   await page.click('#settings summary');

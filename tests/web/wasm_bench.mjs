@@ -2,12 +2,17 @@
 // command against modelcheck-wasm (Node) on the same files, interleaved,
 // median of N rounds, as whole commands (start, read, validate, report):
 // with --no-sha256 (the checks) and with the hash (native OpenSSL on a second
-// thread; node:crypto's WebCrypto before validation). Also the size of what
-// a browser loads, gzipped. Prints one markdown table.
+// thread; node:crypto after reading for the wasm). Also the size of what a
+// browser loads, gzipped. Prints markdown
+// tables and the load average before and after (the machine's other work
+// shows in every time).
 // Usage: node wasm_bench.mjs NATIVE WASM_WEB_DIR RUNS FILE...
+// MC_WASM_BEFORE=DIR (another build's web dir, e.g. main's build/wasm/web)
+// adds its package's command, in the same rounds, as a column.
 // (tests/benchmark's mc_bench --mb 100 --dir DIR leaves 100 MB files in DIR.)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +20,9 @@ import { pathToFileURL } from 'node:url';
 const [native, webDir, runsText, ...files] = process.argv.slice(2);
 const runs = Number(runsText) || 3;
 const bin = path.join(webDir, 'package/bin/modelcheck-wasm.js');
+const before = process.env.MC_WASM_BEFORE ? path.join(process.env.MC_WASM_BEFORE, 'package/bin/modelcheck-wasm.js') : null;
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`load average at the start: ${load()} (${os.cpus().length} cores)\n`);
 
 function time(cmd, args) {
   const t0 = process.hrtime.bigint();
@@ -25,24 +33,29 @@ function time(cmd, args) {
 }
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-console.log(`| file | MB | native | wasm (Node ${process.version}) | ratio |`);
-console.log('| --- | ---: | ---: | ---: | ---: |');
+const beforeHead = before ? ' before | ratio |' : '';
+console.log(`| file | MB | native | wasm (Node ${process.version}) | ratio |${beforeHead}`);
+console.log(`| --- | ---: | ---: | ---: | ---: |${before ? ' ---: | ---: |' : ''}`);
 for (const file of files) {
   const mb = (fs.statSync(file).size / 1e6).toFixed(1);
   for (const [label, extra] of [['checks', ['--no-sha256']], ['with SHA-256', []]]) {
     const n = [];
     const w = [];
+    const b = [];
     for (let i = 0; i < runs; i++) {
       const a = time(native, ['--no-config', '-o', 'json', ...extra, file]);
-      const b = time('node', [bin, '-o', 'json', ...extra, file]);
-      if (!a.out.equals(b.out)) throw new Error(`${file}: the reports differ`);
+      const c = time('node', [bin, '-o', 'json', ...extra, file]);
+      if (!a.out.equals(c.out)) throw new Error(`${file}: the reports differ`);
       n.push(a.s);
-      w.push(b.s);
+      w.push(c.s);
+      if (before) b.push(time('node', [before, '-o', 'json', ...extra, file]).s);
     }
     const [mn, mw] = [median(n), median(w)];
-    console.log(`| ${path.basename(file)}, ${label} | ${mb} | ${mn.toFixed(3)} s | ${mw.toFixed(3)} s | ${(mw / mn).toFixed(2)}x |`);
+    const cols = before ? ` ${median(b).toFixed(3)} s | ${(median(b) / mn).toFixed(2)}x |` : '';
+    console.log(`| ${path.basename(file)}, ${label} | ${mb} | ${mn.toFixed(3)} s | ${mw.toFixed(3)} s | ${(mw / mn).toFixed(2)}x |${cols}`);
   }
 }
+console.log(`\nload average after the commands: ${load()}`);
 // In process: where the whole command's time goes (the first call runs
 // baseline code, later ones optimised code).
 const { default: createCore } = await import(pathToFileURL(path.resolve(webDir, 'package/modelcheck-core.mjs')).href);
@@ -75,8 +88,12 @@ for (const file of files) {
   console.log(`| ${path.basename(file)} | ${read.toFixed(0)} ms | ${copy.toFixed(0)} ms | ${times[0].toFixed(0)} ms | ${median(times.slice(1)).toFixed(0)} ms |`);
 }
 const startup = [];
-for (let i = 0; i < runs; i++) startup.push(time('node', [bin, '--version']).s);
-console.log(`\nNode start and module load alone (modelcheck-wasm --version): ${median(startup).toFixed(3)} s`);
+const loaded = [];
+for (let i = 0; i < runs; i++) {
+  startup.push(time('node', [bin, '--version']).s);
+  loaded.push(time('node', [bin, '--list-codes', '-o', 'json']).s);
+}
+console.log(`\nNode start alone (modelcheck-wasm --version): ${median(startup).toFixed(3)} s; with the module's load and its catalog (--list-codes): ${median(loaded).toFixed(3)} s`);
 let total = 0;
 for (const f of ['modelcheck-core.js', 'app.js', 'index.html']) {
   const bytes = fs.readFileSync(path.join(webDir, f));

@@ -3,7 +3,18 @@
 // exit codes, over the WebAssembly build. It reads no .modelcheck.json (as
 // --no-config) and validates one file at a time (-j is accepted, ignored).
 import fs from 'node:fs';
-import { run, catalogText, openInspector, inspectFrame } from '../index.js';
+import v8 from 'node:v8';
+
+// Liftoff, V8's baseline compiler of WebAssembly, only: a command validates
+// once and ends, and the optimising compiler V8 would start meanwhile on the
+// hot validator functions (in the background, for the calls after this one)
+// takes the second core and delays the end (docs/PERFORMANCE.md, "WebAssembly").
+// Set before the module is compiled (on its first use).
+v8.setFlagsFromString('--liftoff-only');
+
+// The module (about 0.9 MB of script) is loaded once a command needs it:
+// --help and --version do without it.
+const lib = () => import('../index.js');
 
 const USAGE = `usage: modelcheck-wasm [options] PATH...
 Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM) with modelcheck
@@ -252,7 +263,7 @@ async function inspectMain(argv) {
       rc = Math.max(rc, 3);
       continue;
     }
-    const ins = await openInspector(f.bytes, { path: name, format: o.format });
+    const ins = await (await lib()).openInspector(f.bytes, { path: name, format: o.format });
     try {
       if (ins.status !== 0) {
         process.stderr.write(`modelcheck inspect: ${name}: cannot inspect\n`);
@@ -277,6 +288,7 @@ async function inspectMain(argv) {
     }
   }
   if (document) {
+    const { inspectFrame } = await lib();
     out.unshift(await inspectFrame(0));
     out.push(await inspectFrame(1));
   }
@@ -304,7 +316,7 @@ async function main(argv) {
     return 0;
   }
   if (o['list-codes']) {
-    process.stdout.write(`${await catalogText()}\n`);
+    process.stdout.write(`${await (await lib()).catalogText()}\n`);
     return 0;
   }
   if (paths.length === 0) {
@@ -330,6 +342,7 @@ async function main(argv) {
       }
     }
   }
+  const { run } = await lib();
   let result;
   try {
     result = await run(files(), opts);
