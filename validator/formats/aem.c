@@ -522,6 +522,16 @@ static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, ui
 }
 #endif
 
+/* The vertex section's positions and weights as the structure sink sees
+ * them: the same views for mc_s_walked and report_mesh. */
+static mc_view vertex_view(const mc_ctx *c, const aem_file *f, uint64_t at, mc_field_type type,
+                           uint32_t width)
+{
+    uint64_t vbytes = (uint64_t)f->count[SEC_VERTICES] * AEM_VERTEX_SIZE;
+    return (mc_view){c->data + f->offset[SEC_VERTICES] + at, vbytes >= at ? vbytes - at : 0,
+                     f->count[SEC_VERTICES], AEM_VERTEX_SIZE, type, width};
+}
+
 /* Returns whether every vertex has the same extra bone, as far as the
  * clean paths know (false when they are off): the meshes' extra-bone
  * consistency then holds without a walk. */
@@ -529,6 +539,11 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint64_t n = f->count[SEC_VERTICES];
     vertex_tally t = {0, {0}, n ? vertex_extra(c, f, 0) : -1, c->fast};
+    mc_view pos = {0}, weights = {0};
+    if (c->sink) { /* the meshes' geometry, summed as the chunks pass */
+        pos = vertex_view(c, f, 0, MC_FIELD_F32, 3);
+        weights = vertex_view(c, f, 72, MC_FIELD_F32, 4);
+    }
     for (uint64_t i = 0; i < n;) {
         uint64_t end = n - i > AEM_CHUNK ? i + AEM_CHUNK : n;
 #if defined(MC_LANES)
@@ -536,11 +551,14 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
         const uint8_t *p = c->data + f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
         if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 &&
             chunk_surely_clean(c, p, end - i, f->count[SEC_BONES], &t)) {
+            mc_s_walked(c, &pos, &weights, 0, i, end - i);
             i = end;
             continue;
         }
 #endif
+        uint64_t i0 = i;
         for (; i < end; i++) check_vertex(c, f, i, &t);
+        mc_s_walked(c, &pos, &weights, 0, i0, end - i0); /* in cache now */
     }
     c->info->max_influences = t.max_influences;
     if (t.zero.count) { /* the vertex section is every mesh's: one warning */
@@ -661,7 +679,8 @@ static void check_mesh_extra_bone(mc_ctx *c, const aem_file *f, uint64_t m, uint
     }
 }
 
-/* inspect: one mesh record, its counts and geometry */
+/* inspect: one mesh record, its counts and geometry (the vertices summed
+ * by check_vertices) */
 static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first,
                         uint32_t count, uint32_t material, bool in_range)
 {
@@ -671,15 +690,12 @@ static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first
     mc_s_u64(c, "triangles", count / 3);
     mc_s_u64(c, "material", material);
     if (in_range) {
-        const uint8_t *base = c->data + f->offset[SEC_VERTICES];
-        uint64_t vbytes = (uint64_t)f->count[SEC_VERTICES] * AEM_VERTEX_SIZE;
         mc_geometry g = {
-            {base, vbytes, f->count[SEC_VERTICES], AEM_VERTEX_SIZE, MC_FIELD_F32, 3},
+            vertex_view(c, f, 0, MC_FIELD_F32, 3),
             {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
              MC_FIELD_U32, 1},
-            {base + 72, vbytes >= 72 ? vbytes - 72 : 0, f->count[SEC_VERTICES], AEM_VERTEX_SIZE,
-             MC_FIELD_F32, 4},
-            3, true};
+            vertex_view(c, f, 72, MC_FIELD_F32, 4),
+            3, true, false, 0};
         mc_sink_geometry(c->sink, &g);
     }
     mc_s_leave(c);
