@@ -222,6 +222,12 @@ static void test_nlm(void)
             me->vertices[v] = proto;
             for (int k = 0; k < 3; k++) me->vertices[v].position[k] = coord();
             for (int k = 0; k < 4; k++) me->vertices[v].weight[k] = weight();
+            /* mesh 1: x is 0 on the first vertex, -0 on every other (the
+             * box keeps the first of equal values: 0, whatever the order
+             * in which the sums are joined) */
+            if (s == 1 && v == 0) me->vertices[v].position[1] = me->vertices[v].position[2] = 1.0f;
+            if (s == 1 && isfinite(me->vertices[v].position[0]))
+                me->vertices[v].position[0] = v == 0 ? 0.0f : -0.0f;
         }
         for (uint32_t k = 0; k < ni[s]; k++) me->indices[k] = next_rand() % nv[s];
     }

@@ -425,11 +425,29 @@ static void fbox_to_box(box *b, const fbox *f)
     box_add(b, h);
 }
 
+#if defined(MC_LANES)
+/* One position x (lanes 0-2; lane 3 is not looked at) into lo and hi: a
+ * position with a non-finite coordinate becomes NaN in every lane, which
+ * minps and maxps pass over (they keep their second operand). */
+static inline void fbox_lane(__m128 x, __m128 *lo, __m128 *hi, __m128i *seen)
+{
+    __m128 m = _mm_cmpeq_ps(_mm_sub_ps(x, x), _mm_setzero_ps());
+    m = _mm_and_ps(_mm_and_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 0, 2, 1))),
+                   _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 1, 0, 2)));
+    x = _mm_or_ps(x, _mm_andnot_ps(m, _mm_castsi128_ps(_mm_set1_epi32(-1))));
+    *lo = _mm_min_ps(x, *lo);
+    *hi = _mm_max_ps(x, *hi);
+    *seen = _mm_sub_epi32(*seen, _mm_castps_si128(m));
+}
+#endif
+
 /* n f32 x 3 positions from p (stride apart) into f, NaN and infinity left
  * out; end bounds what may be read. In SSE2 lanes a position is one
  * 16-byte load (x, y, z and a word not looked at) while those 16 bytes lie
- * before end: a position with a non-finite coordinate becomes NaN in every
- * lane, which minps and maxps pass over (they keep their second operand). */
+ * before end, two positions at a time: when both are finite (no coordinate
+ * with every exponent bit set), the pair's own min and max (the first of
+ * two equal values kept, as one at a time would) join lo and hi; a pair
+ * with a NaN or an infinity goes one position at a time (fbox_lane). */
 static void fbox_f32(fbox *f, const uint8_t *p, const uint8_t *end, uint64_t stride, uint64_t n)
 {
     uint64_t i = 0;
@@ -439,25 +457,32 @@ static void fbox_f32(fbox *f, const uint8_t *p, const uint8_t *end, uint64_t str
         if (lanes > n) lanes = n;
         __m128 lo = _mm_setr_ps(f->lo[0], f->lo[1], f->lo[2], 0.0f);
         __m128 hi = _mm_setr_ps(f->hi[0], f->hi[1], f->hi[2], 0.0f);
-        const __m128 zero = _mm_setzero_ps();
-        const __m128 nan = _mm_castsi128_ps(_mm_set1_epi32(-1));
+        const __m128i expo = _mm_set1_epi32(0x7F800000);
         __m128i seen = _mm_setzero_si128();
-        for (; i < lanes; i++, p += stride) {
-            __m128 x = _mm_loadu_ps((const float *)(const void *)p);
-            __m128 m = _mm_cmpeq_ps(_mm_sub_ps(x, x), zero);
-            m = _mm_and_ps(_mm_and_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 0, 2, 1))),
-                           _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 1, 0, 2)));
-            x = _mm_or_ps(x, _mm_andnot_ps(m, nan));
-            lo = _mm_min_ps(x, lo);
-            hi = _mm_max_ps(x, hi);
-            seen = _mm_sub_epi32(seen, _mm_castps_si128(m));
+        uint32_t pairs = 0;
+        for (; i + 2 <= lanes; i += 2, p += 2 * stride) {
+            __m128 x0 = _mm_loadu_ps((const float *)(const void *)p);
+            __m128 x1 = _mm_loadu_ps((const float *)(const void *)(p + stride));
+            __m128i e0 = _mm_and_si128(_mm_castps_si128(x0), expo);
+            __m128i e1 = _mm_and_si128(_mm_castps_si128(x1), expo);
+            __m128i bad = _mm_or_si128(_mm_cmpeq_epi32(e0, expo), _mm_cmpeq_epi32(e1, expo));
+            if (_mm_movemask_ps(_mm_castsi128_ps(bad)) & 7) {
+                fbox_lane(x0, &lo, &hi, &seen);
+                fbox_lane(x1, &lo, &hi, &seen);
+                continue;
+            }
+            lo = _mm_min_ps(_mm_min_ps(x1, x0), lo);
+            hi = _mm_max_ps(_mm_max_ps(x1, x0), hi);
+            pairs++;
         }
+        for (; i < lanes; i++, p += stride)
+            fbox_lane(_mm_loadu_ps((const float *)(const void *)p), &lo, &hi, &seen);
         float l[4], h[4];
         _mm_storeu_ps(l, lo);
         _mm_storeu_ps(h, hi);
         memcpy(f->lo, l, sizeof f->lo);
         memcpy(f->hi, h, sizeof f->hi);
-        f->seen += (uint32_t)_mm_cvtsi128_si32(seen);
+        f->seen += 2u * pairs + (uint32_t)_mm_cvtsi128_si32(seen);
     }
 #else
     (void)end;
