@@ -757,6 +757,24 @@ static inline unsigned nonzero_f32(const uint8_t *p, uint32_t width, uint32_t st
     return k;
 }
 
+#if defined(MC_LANES)
+/* Two vertices' increments of hist_chunk's packed bins, indexed by the zero
+ * bytes of their four u8 weights (bits 0-3: the first, 4-7: the second). */
+#define ZEROS4(z) (((z) & 1) + (((z) >> 1) & 1) + (((z) >> 2) & 1) + (((z) >> 3) & 1))
+#define BIN(z) (1ull << (8u * (4u - ZEROS4(z))))
+#define PAIR(m) (BIN((m) & 15) + BIN((m) >> 4))
+#define PAIR4(m) PAIR(m), PAIR((m) + 1), PAIR((m) + 2), PAIR((m) + 3)
+#define PAIR16(m) PAIR4(m), PAIR4((m) + 4), PAIR4((m) + 8), PAIR4((m) + 12)
+#define PAIR64(m) PAIR16(m), PAIR16((m) + 16), PAIR16((m) + 32), PAIR16((m) + 48)
+static const uint64_t u8_pair_hist[256] = {PAIR64(0), PAIR64(64), PAIR64(128), PAIR64(192)};
+#undef PAIR64
+#undef PAIR16
+#undef PAIR4
+#undef PAIR
+#undef BIN
+#undef ZEROS4
+#endif
+
 /* The histogram of n <= WALK_CHUNK vertices of w from first into out, for
  * the common layouts without a store per vertex: counts of at most 64 fit
  * a byte, and the eight bytes of one register count the bins 0 to 7. */
@@ -786,7 +804,23 @@ static void hist_chunk(const mc_view *w, uint32_t step, uint64_t first, uint64_t
         uint32_t sp = packed ? 4u : step;
         for (uint64_t i = 0; i < n; i++, p += st) acc += 1ull << (8u * nonzero_f32(p, width, sp));
     } else if (w->type == MC_FIELD_U8 && packed && width == 4) {
-        for (uint64_t i = 0; i < n; i++, p += st) {
+        uint64_t i = 0;
+#if defined(MC_LANES)
+        if (st == 8) {
+            /* two vertices (SAMF's 8-byte skin records) in one 16-byte load
+             * while it lies before the view's end: the zero bytes of both
+             * weight groups (bits 0-3 and 8-11 of the mask) index a table
+             * of the two vertices' increments */
+            const uint8_t *end = w->p + w->bytes;
+            const __m128i zero = _mm_setzero_si128();
+            for (; i + 2 <= n && end - p >= 16; i += 2, p += 16) {
+                int m = _mm_movemask_epi8(
+                    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero));
+                acc += u8_pair_hist[(m & 0xF) | ((m >> 4) & 0xF0)];
+            }
+        }
+#endif
+        for (; i < n; i++, p += st) {
             uint32_t x;
             memcpy(&x, p, sizeof x);
             /* the top bit of each non-zero byte, then the four summed */
