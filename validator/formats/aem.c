@@ -316,6 +316,24 @@ static bool bone_in_range(int32_t b, uint32_t bones)
     return b >= 0 && (uint32_t)b < bones;
 }
 
+bool mc_aem_slot_weight(mc_ctx *c, const mc_aem_slot_codes *codes, uint64_t wat, uint64_t i,
+                        int j, float w, int32_t b)
+{
+    if (!isfinite(w) || w < 0.0f || w > 1.0f) {
+        mc_instance *in = mc_emit(c, codes->weight_range, wat);
+        mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
+        mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j, (double)w);
+    }
+    if (b != -1) return true;
+    if (w != 0.0f) {
+        mc_instance *in = mc_emit(c, codes->unused_slot_weight, wat);
+        mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
+        mc_msg(in, "vertex %" PRIu64 ": slot %d has %s index -1 but weight %g (expected 0)", i, j,
+               codes->word, (double)w);
+    }
+    return false;
+}
+
 /* aem.md, Vertex Section: slot-wise rules for indices and weights. Returns
  * the number of influences (index set, weight > 0). */
 static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, uint64_t i,
@@ -326,21 +344,8 @@ static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, u
         float w = v->weight[j];
         int32_t b = v->bone[j];
         uint64_t wat = off + 72 + 4u * (unsigned)j, bat = off + 56 + 4u * (unsigned)j;
-        if (!isfinite(w) || w < 0.0f || w > 1.0f) {
-            mc_instance *in = mc_emit(c, MC_AEM_WEIGHT_RANGE, wat);
-            mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-            mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j,
-                   (double)w);
-        }
-        if (b == -1) {
-            if (w != 0.0f) {
-                mc_instance *in = mc_emit(c, MC_AEM_UNUSED_SLOT_WEIGHT, wat);
-                mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-                mc_msg(in, "vertex %" PRIu64 ": slot %d has bone index -1 but weight %g (expected 0)",
-                       i, j, (double)w);
-            }
-            continue;
-        }
+        static const mc_aem_slot_codes codes = {MC_AEM_WEIGHT_RANGE, MC_AEM_UNUSED_SLOT_WEIGHT, "bone"};
+        if (!mc_aem_slot_weight(c, &codes, wat, i, j, w, b)) continue;
         if (!bone_in_range(b, f->count[SEC_BONES])) {
             mc_instance *in = mc_emit(c, MC_AEM_BONE_INDEX_RANGE, bat);
             mc_path(in, "/vertices/%" PRIu64 "/bone_indices/%d", i, j);

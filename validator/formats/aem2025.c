@@ -245,21 +245,9 @@ static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, u
         float w = v->weight[j];
         int32_t b = v->joint[j];
         uint64_t wat = off + 72 + 4u * (unsigned)j, bat = off + 56 + 4u * (unsigned)j;
-        if (!isfinite(w) || w < 0.0f || w > 1.0f) {
-            mc_instance *in = mc_emit(c, MC_AEM2025_WEIGHT_RANGE, wat);
-            mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-            mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j,
-                   (double)w);
-        }
-        if (b == -1) {
-            if (w != 0.0f) {
-                mc_instance *in = mc_emit(c, MC_AEM2025_UNUSED_SLOT_WEIGHT, wat);
-                mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-                mc_msg(in, "vertex %" PRIu64 ": slot %d has joint index -1 but weight %g (expected 0)",
-                       i, j, (double)w);
-            }
-            continue;
-        }
+        static const mc_aem_slot_codes codes = {MC_AEM2025_WEIGHT_RANGE,
+                                                MC_AEM2025_UNUSED_SLOT_WEIGHT, "joint"};
+        if (!mc_aem_slot_weight(c, &codes, wat, i, j, w, b)) continue;
         if (b < 0 || (uint64_t)b >= f->count[SEC_JOINTS]) {
             mc_instance *in = mc_emit(c, MC_AEM2025_JOINT_INDEX_RANGE, bat);
             mc_path(in, "/vertices/%" PRIu64 "/joint_indices/%d", i, j);
