@@ -4,7 +4,8 @@
  * mc_inspect, inspect --at and --show-bytes. Validation runs with no sink
  * attached (c->sink is NULL) and every call below is then one predictable
  * branch, taken per section or record, never per element: modules only
- * call them outside their per-vertex loops.
+ * call them outside their per-vertex loops (mc_s_walked: once per chunk
+ * of vertices).
  *
  * Adopting it in a module (e.g. a new layout):
  *   - mc_s_enter / mc_s_leave around each section, record or block, with
@@ -16,9 +17,15 @@
  *   - mc_s_u64 / mc_s_str / ... for decoded values a person wants to see;
  *   - mc_s_space to enter decoded bytes (a compressed block): offsets of
  *     the nodes inside are offsets in those bytes;
- *   - mc_s_geometry once per mesh, with views of its positions, indices
+ *   - mc_sink_geometry once per mesh, with views of its positions, indices
  *     and weights, for the bounding box, degenerate triangles and
- *     influence histogram (computed in one place, only with a sink).
+ *     influence histogram (computed in one place, only with a sink);
+ *   - mc_s_walked from the validation's own vertex loops, chunk by chunk,
+ *     with the same views: the box and the influence counts are summed
+ *     while the vertices are in cache, and mc_sink_geometry reads those
+ *     sums instead of the vertices (a 100 MB mesh is then not read twice:
+ *     issue 27's goal, inspect within 2x of validation). A mesh reported
+ *     before its vertices are walked uses mc_sink_geometry_later.
  * Every enter needs its leave, also on the error paths; a node's path is
  * the path issues use (docs/INSPECT.md), so a module builds issue paths
  * from the same segments.
@@ -69,6 +76,8 @@ typedef struct mc_geometry {
     mc_view weights;        /* width = influence slots per vertex; count non-zero */
     unsigned primitive;     /* 3: triangles, 2: lines (no degenerate count) */
     bool indexed_box;       /* the positions are shared: box of the referenced ones */
+    bool degenerate_walked; /* the walk counted them (degenerate): not read again */
+    uint64_t degenerate;
 } mc_geometry;
 
 /* Non-zero weights per vertex: slot k counts the vertices with k (at most
@@ -87,6 +96,29 @@ void mc_sink_influences(mc_sink *s, const uint64_t *hist, uint32_t width);
 /* Returns the degenerate triangles it counted (0 for lines or no
  * indices), for a module that sums them over the blocks of a mesh (E3D). */
 uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g);
+/* mc_sink_geometry on the current node once the walk has ended (after
+ * mc_s_walked has seen the vertices); g's views must stay valid till then
+ * (the file's bytes, not decoded ones). */
+void mc_sink_geometry_later(mc_sink *s, const mc_geometry *g);
+/* mc_influences_add and mc_sink_influences of one weights view, from what
+ * mc_s_walked summed of it where it did. */
+void mc_sink_influences_of(mc_sink *s, const mc_view *w, uint32_t step);
+
+/* The validation walk has just checked vertices [first, first + n) of the
+ * runs pos (positions) and weights (either may be NULL; step as in
+ * mc_influences_add): their box and influence counts are summed by chunk
+ * of 64 vertices. Calls for a run go in order from vertex 0; views equal
+ * (same p, stride, type, width, count) to the ones later given to
+ * mc_sink_geometry are the ones it finds. Runs of fewer than 1024 vertices
+ * are not summed (read again, in cache). */
+void mc_sink_walked(mc_sink *s, const mc_view *pos, const mc_view *weights, uint32_t step,
+                    uint64_t first, uint64_t n);
+
+static inline void mc_s_walked(mc_ctx *c, const mc_view *pos, const mc_view *weights,
+                               uint32_t step, uint64_t first, uint64_t n)
+{
+    if (c->sink) mc_sink_walked(c->sink, pos, weights, step, first, n);
+}
 
 static inline void mc_s_enter(mc_ctx *c, const char *kind, const char *name, uint64_t offset,
                               uint64_t size)

@@ -49,6 +49,10 @@ struct mc_sink {
     space *spaces;
     uint32_t space_count, space_cap;
     uint32_t cur_space;
+    struct walk *walks; /* what the validation walk summed as it passed (mc_sink_walked) */
+    uint32_t walk_count, walk_cap, walk_last;
+    struct later *later; /* mc_sink_geometry_later: made once the walk is done */
+    uint32_t later_count, later_cap;
 };
 
 struct mc_inspect {
@@ -119,8 +123,12 @@ static bool sink_init(mc_sink *s, uint64_t size, const uint8_t *data)
     return true;
 }
 
+static void walks_free(mc_sink *s);
+
 static void sink_free(mc_sink *s)
 {
+    walks_free(s);
+    free(s->later);
     for (uint32_t i = 0; i < s->space_count; i++) free(s->spaces[i].owned);
     free(s->spaces);
     while (s->chunks) {
@@ -392,34 +400,132 @@ static void box_add(box *b, const double x[3])
 
 #define MAX_HISTOGRAM MC_INFLUENCE_SLOTS
 
-/* The box of n f32 x 3 positions from p (stride apart), NaN and infinity
- * left out: one tight loop, as the validator's own. */
-static void box_f32(box *b, const uint8_t *p, uint64_t stride, uint64_t n)
+/* A box kept in floats: exact for f32 and i16 positions. lo and hi only
+ * move on a strictly smaller or larger value, so the box of a run made
+ * piece by piece, in order, is the box of the whole run (-0 and 0 too). */
+typedef struct fbox {
+    float lo[3], hi[3];
+    uint32_t seen; /* positions taken (all three coordinates finite) */
+} fbox;
+
+static void fbox_init(fbox *f)
 {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    uint64_t seen = 0;
-    for (uint64_t i = 0; i < n; i++, p += stride) {
-        float x[3];
-        memcpy(x, p, sizeof x);
-        bool ok = isfinite(x[0]) & isfinite(x[1]) & isfinite(x[2]);
-        seen += ok;
-        for (int k = 0; k < 3; k++) {
-            float v = ok ? x[k] : lo[k];
-            lo[k] = v < lo[k] ? v : lo[k];
-            v = ok ? x[k] : hi[k];
-            hi[k] = v > hi[k] ? v : hi[k];
-        }
+    for (int k = 0; k < 3; k++) {
+        f->lo[k] = INFINITY;
+        f->hi[k] = -INFINITY;
     }
-    if (!seen) return;
-    double l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
+    f->seen = 0;
+}
+
+static void fbox_to_box(box *b, const fbox *f)
+{
+    if (!f->seen) return;
+    double l[3] = {f->lo[0], f->lo[1], f->lo[2]}, h[3] = {f->hi[0], f->hi[1], f->hi[2]};
     box_add(b, l);
     box_add(b, h);
 }
 
-static void box_i16(box *b, const uint8_t *p, uint64_t stride, uint64_t n)
+#if defined(MC_LANES)
+/* One position x (lanes 0-2; lane 3 is not looked at) into lo and hi: a
+ * position with a non-finite coordinate becomes NaN in every lane, which
+ * minps and maxps pass over (they keep their second operand). */
+static inline void fbox_lane(__m128 x, __m128 *lo, __m128 *hi, __m128i *seen)
+{
+    __m128 m = _mm_cmpeq_ps(_mm_sub_ps(x, x), _mm_setzero_ps());
+    m = _mm_and_ps(_mm_and_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 0, 2, 1))),
+                   _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 1, 0, 2)));
+    x = _mm_or_ps(x, _mm_andnot_ps(m, _mm_castsi128_ps(_mm_set1_epi32(-1))));
+    *lo = _mm_min_ps(x, *lo);
+    *hi = _mm_max_ps(x, *hi);
+    *seen = _mm_sub_epi32(*seen, _mm_castps_si128(m));
+}
+#endif
+
+/* n f32 x 3 positions from p (stride apart) into f, NaN and infinity left
+ * out; end bounds what may be read. In SSE2 lanes a position is one
+ * 16-byte load (x, y, z and a word not looked at) while those 16 bytes lie
+ * before end, two positions at a time: when both are finite (no coordinate
+ * with every exponent bit set), the pair's own min and max (the first of
+ * two equal values kept, as one at a time would) join lo and hi; a pair
+ * with a NaN or an infinity goes one position at a time (fbox_lane). */
+static void fbox_f32(fbox *f, const uint8_t *p, const uint8_t *end, uint64_t stride, uint64_t n)
+{
+    uint64_t i = 0;
+#if defined(MC_LANES)
+    if (MC_HOST_LE && n && end - p >= 16) {
+        uint64_t lanes = (uint64_t)(end - p - 16) / stride + 1;
+        if (lanes > n) lanes = n;
+        __m128 lo = _mm_setr_ps(f->lo[0], f->lo[1], f->lo[2], 0.0f);
+        __m128 hi = _mm_setr_ps(f->hi[0], f->hi[1], f->hi[2], 0.0f);
+        const __m128i expo = _mm_set1_epi32(0x7F800000);
+        __m128i seen = _mm_setzero_si128();
+        uint32_t pairs = 0;
+        for (; i + 2 <= lanes; i += 2, p += 2 * stride) {
+            __m128 x0 = _mm_loadu_ps((const float *)(const void *)p);
+            __m128 x1 = _mm_loadu_ps((const float *)(const void *)(p + stride));
+            __m128i e0 = _mm_and_si128(_mm_castps_si128(x0), expo);
+            __m128i e1 = _mm_and_si128(_mm_castps_si128(x1), expo);
+            __m128i bad = _mm_or_si128(_mm_cmpeq_epi32(e0, expo), _mm_cmpeq_epi32(e1, expo));
+            if (_mm_movemask_ps(_mm_castsi128_ps(bad)) & 7) {
+                fbox_lane(x0, &lo, &hi, &seen);
+                fbox_lane(x1, &lo, &hi, &seen);
+                continue;
+            }
+            lo = _mm_min_ps(_mm_min_ps(x1, x0), lo);
+            hi = _mm_max_ps(_mm_max_ps(x1, x0), hi);
+            pairs++;
+        }
+        for (; i < lanes; i++, p += stride)
+            fbox_lane(_mm_loadu_ps((const float *)(const void *)p), &lo, &hi, &seen);
+        float l[4], h[4];
+        _mm_storeu_ps(l, lo);
+        _mm_storeu_ps(h, hi);
+        memcpy(f->lo, l, sizeof f->lo);
+        memcpy(f->hi, h, sizeof f->hi);
+        f->seen += 2u * pairs + (uint32_t)_mm_cvtsi128_si32(seen);
+    }
+#else
+    (void)end;
+#endif
+    for (; i < n; i++, p += stride) {
+        float x[3];
+        memcpy(x, p, sizeof x);
+        bool ok = isfinite(x[0]) & isfinite(x[1]) & isfinite(x[2]);
+        f->seen += ok;
+        for (int k = 0; k < 3; k++) {
+            float v = ok ? x[k] : f->lo[k];
+            f->lo[k] = v < f->lo[k] ? v : f->lo[k];
+            v = ok ? x[k] : f->hi[k];
+            f->hi[k] = v > f->hi[k] ? v : f->hi[k];
+        }
+    }
+}
+
+static void fbox_i16(fbox *f, const uint8_t *p, const uint8_t *end, uint64_t stride, uint64_t n)
 {
     int16_t lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX}, hi[3] = {INT16_MIN, INT16_MIN, INT16_MIN};
-    for (uint64_t i = 0; i < n; i++, p += stride) {
+    uint64_t i = 0;
+#if defined(MC_LANES)
+    /* a position in one 8-byte load while those bytes lie before end */
+    if (MC_HOST_LE && n && end - p >= 8) {
+        uint64_t lanes = (uint64_t)(end - p - 8) / stride + 1;
+        if (lanes > n) lanes = n;
+        __m128i l = _mm_set1_epi16(INT16_MAX), h = _mm_set1_epi16(INT16_MIN);
+        for (; i < lanes; i++, p += stride) {
+            __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)p);
+            l = _mm_min_epi16(l, x);
+            h = _mm_max_epi16(h, x);
+        }
+        int16_t a[8], b[8];
+        _mm_storeu_si128((__m128i *)(void *)a, l);
+        _mm_storeu_si128((__m128i *)(void *)b, h);
+        memcpy(lo, a, sizeof lo);
+        memcpy(hi, b, sizeof hi);
+    }
+#else
+    (void)end;
+#endif
+    for (; i < n; i++, p += stride) {
         int16_t x[3];
         memcpy(x, p, sizeof x);
         for (int k = 0; k < 3; k++) {
@@ -428,9 +534,45 @@ static void box_i16(box *b, const uint8_t *p, uint64_t stride, uint64_t n)
         }
     }
     if (!n) return;
-    double l[3] = {lo[0], lo[1], lo[2]}, h[3] = {hi[0], hi[1], hi[2]};
-    box_add(b, l);
-    box_add(b, h);
+    for (int k = 0; k < 3; k++) {
+        f->lo[k] = (float)lo[k] < f->lo[k] ? (float)lo[k] : f->lo[k];
+        f->hi[k] = (float)hi[k] > f->hi[k] ? (float)hi[k] : f->hi[k];
+    }
+    f->seen += n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+static bool fbox_type(const mc_view *pos)
+{
+    return MC_HOST_LE && pos->width >= 3 &&
+           (pos->type == MC_FIELD_F32 || pos->type == MC_FIELD_I16);
+}
+
+/* The positions [i, i + n) of pos (they fit: view_fit) into f. */
+static void fbox_run(fbox *f, const mc_view *pos, uint64_t i, uint64_t n)
+{
+    const uint8_t *p = pos->p + i * pos->stride;
+    if (pos->type == MC_FIELD_F32)
+        fbox_f32(f, p, pos->p + pos->bytes, pos->stride, n);
+    else
+        fbox_i16(f, p, pos->p + pos->bytes, pos->stride, n);
+}
+
+/* The box of positions [i, i + n) of pos, any type. */
+static void box_direct(box *b, const mc_view *pos, uint64_t i, uint64_t n)
+{
+    if (!n) return;
+    if (fbox_type(pos)) {
+        fbox f;
+        fbox_init(&f);
+        fbox_run(&f, pos, i, n);
+        fbox_to_box(b, &f);
+        return;
+    }
+    for (uint64_t e = i + n; i < e; i++) {
+        double x[3];
+        for (uint32_t k = 0; k < 3; k++) x[k] = view_get(pos, i, k);
+        box_add(b, x);
+    }
 }
 
 /* Non-zero weights per vertex, four histograms in turn: consecutive
@@ -444,11 +586,21 @@ static void weights_hist(const mc_view *w, uint64_t first, uint64_t n, uint32_t 
     const uint8_t *p = w->p + first * w->stride;
     uint64_t st = w->stride;
     if (w->type == MC_FIELD_F32 && MC_HOST_LE && width == 4) {
+#if defined(MC_LANES)
+        /* the four weights of a vertex in one load: a 4-bit mask of the
+         * non-zero ones (NaN counts, as != does), then its bits counted */
+        static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+        const __m128 zero = _mm_setzero_ps();
+        for (uint64_t i = 0; i < n; i++, p += st)
+            h4[i & 3][bits[_mm_movemask_ps(
+                _mm_cmpneq_ps(_mm_loadu_ps((const float *)(const void *)p), zero))]]++;
+#else
         for (uint64_t i = 0; i < n; i++, p += st) {
             float v[4];
             memcpy(v, p, sizeof v);
             h4[i & 3][(v[0] != 0.0f) + (v[1] != 0.0f) + (v[2] != 0.0f) + (v[3] != 0.0f)]++;
         }
+#endif
     } else if (w->type == MC_FIELD_U8 && width == 4) {
         for (uint64_t i = 0; i < n; i++, p += st)
             h4[i & 3][(p[0] != 0) + (p[1] != 0) + (p[2] != 0) + (p[3] != 0)]++;
@@ -463,8 +615,313 @@ static void weights_hist(const mc_view *w, uint64_t first, uint64_t n, uint32_t 
         hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
 }
 
-/* box_f32 and weights_hist over records holding both (AEM, NLM): one
- * pass over the records, not two. */
+static uint32_t hist_width(const mc_view *w)
+{
+    return w->width < MAX_HISTOGRAM - 1 ? w->width : MAX_HISTOGRAM - 1;
+}
+
+/* Vertices of w whose slots lie step bytes apart (0: packed) that fit. */
+static uint64_t weights_fit(const mc_view *w, uint32_t step)
+{
+    uint64_t es = mc_field_type_size(w->type);
+    uint32_t width = hist_width(w);
+    if (step <= es) return width ? view_fit(w) : 0;
+    if (!w->p || !w->count || !width) return 0;
+    /* a vertex spans (width - 1) steps and one value */
+    uint64_t span = (uint64_t)(width - 1) * step + es;
+    if (span > w->bytes) return 0;
+    uint64_t n = w->stride ? (w->bytes - span) / w->stride + 1 : w->count;
+    return n < w->count ? n : w->count;
+}
+
+/* The vertices [first, first + n) of w (they fit: weights_fit) into hist. */
+static void hist_direct(const mc_view *w, uint32_t step, uint64_t first, uint64_t n,
+                        uint64_t *hist)
+{
+    uint32_t width = hist_width(w);
+    uint64_t es = mc_field_type_size(w->type);
+    if (step <= es) {
+        weights_hist(w, first, n, width, hist);
+        return;
+    }
+    /* four histograms in turn, as weights_hist; f32 read in place */
+    uint64_t h4[4][MAX_HISTOGRAM];
+    memset(h4, 0, sizeof h4);
+    bool f32 = w->type == MC_FIELD_F32 && MC_HOST_LE;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *p = w->p + (first + i) * w->stride;
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < width; j++, p += step) {
+            float f = 0.0f;
+            if (f32) memcpy(&f, p, sizeof f);
+            k += f32 ? f != 0.0f : value_at(p, w->type) != 0.0;
+        }
+        h4[i & 3][k]++;
+    }
+    for (uint32_t k = 0; k < MAX_HISTOGRAM; k++)
+        hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
+}
+
+/* ---- what the walk sums as it passes (mc_sink_walked) ---- */
+
+/* Elements per summary: at most 64 vertices, so a count fits a byte. */
+#define WALK_CHUNK 64u
+/* Runs shorter than this are read again by the geometry (they are in cache
+ * or cheap); so are runs past WALK_MAX. */
+#define WALK_MIN 1024u
+#define WALK_MAX 4096u
+
+typedef struct walk {
+    mc_view v;     /* the run as the module described it: the key */
+    uint32_t step; /* weights: bytes between the slots of a vertex (0: packed) */
+    bool weights;  /* else positions */
+    bool broken;   /* a call out of order: the summary is not used */
+    uint64_t count, next; /* elements that fit; summed so far, from 0 */
+    fbox *box;            /* positions: one per chunk */
+    uint8_t (*hist)[MAX_HISTOGRAM]; /* weights: one per chunk */
+} walk;
+
+typedef struct later {
+    inode *node;
+    mc_geometry g;
+} later;
+
+static void walks_free(mc_sink *s)
+{
+    for (uint32_t i = 0; i < s->walk_count; i++) {
+        free(s->walks[i].box);
+        free(s->walks[i].hist);
+    }
+    free(s->walks);
+}
+
+static bool same_run(const walk *w, const mc_view *v, uint32_t step, bool weights)
+{
+    return w->weights == weights && w->v.p == v->p && w->v.stride == v->stride &&
+           w->v.type == v->type && w->v.width == v->width && w->v.count == v->count &&
+           w->step == step;
+}
+
+static walk *find_walk(mc_sink *s, const mc_view *v, uint32_t step, bool weights)
+{
+    /* runs are summed and used in file order: search on from the last one */
+    for (uint32_t k = 0; k < s->walk_count; k++) {
+        uint32_t i = (s->walk_last + k) % s->walk_count;
+        if (same_run(&s->walks[i], v, step, weights)) {
+            s->walk_last = i;
+            return &s->walks[i];
+        }
+    }
+    return NULL;
+}
+
+/* A new run's summary, or NULL (too short, too many, an unsupported type,
+ * no memory: the geometry then reads the run itself). */
+static walk *new_walk(mc_sink *s, const mc_view *v, uint32_t step, bool weights)
+{
+    uint64_t count = weights ? weights_fit(v, step) : fbox_type(v) ? view_fit(v) : 0;
+    if (count < WALK_MIN || s->walk_count >= WALK_MAX) return NULL;
+    if (s->walk_count == s->walk_cap) {
+        uint32_t cap = s->walk_cap ? s->walk_cap * 2 : 8;
+        walk *grown = realloc(s->walks, cap * sizeof *grown);
+        if (!grown) return NULL;
+        s->walks = grown;
+        s->walk_cap = cap;
+    }
+    /* count fits the view, whose bytes are the file's */
+    uint64_t chunks = (count + WALK_CHUNK - 1) / WALK_CHUNK;
+    walk *w = &s->walks[s->walk_count];
+    memset(w, 0, sizeof *w);
+    if (weights)
+        w->hist = calloc(chunks, sizeof *w->hist);
+    else
+        w->box = calloc(chunks, sizeof *w->box);
+    if (!w->hist && !w->box) return NULL;
+    w->v = *v;
+    w->step = step;
+    w->weights = weights;
+    w->count = count;
+    s->walk_last = s->walk_count++;
+    return w;
+}
+
+/* Non-zero weights of vertex p (f32 slots step bytes apart). */
+static inline unsigned nonzero_f32(const uint8_t *p, uint32_t width, uint32_t step)
+{
+    unsigned k = 0;
+    for (uint32_t j = 0; j < width; j++, p += step) {
+        uint32_t b;
+        memcpy(&b, p, sizeof b);
+        k += (b & 0x7FFFFFFFu) != 0; /* != 0.0f: -0 is zero, NaN is not */
+    }
+    return k;
+}
+
+#if defined(MC_LANES)
+/* Two vertices' increments of hist_chunk's packed bins, indexed by the zero
+ * bytes of their four u8 weights (bits 0-3: the first, 4-7: the second). */
+#define ZEROS4(z) (((z) & 1) + (((z) >> 1) & 1) + (((z) >> 2) & 1) + (((z) >> 3) & 1))
+#define BIN(z) (1ull << (8u * (4u - ZEROS4(z))))
+#define PAIR(m) (BIN((m) & 15) + BIN((m) >> 4))
+#define PAIR4(m) PAIR(m), PAIR((m) + 1), PAIR((m) + 2), PAIR((m) + 3)
+#define PAIR16(m) PAIR4(m), PAIR4((m) + 4), PAIR4((m) + 8), PAIR4((m) + 12)
+#define PAIR64(m) PAIR16(m), PAIR16((m) + 16), PAIR16((m) + 32), PAIR16((m) + 48)
+static const uint64_t u8_pair_hist[256] = {PAIR64(0), PAIR64(64), PAIR64(128), PAIR64(192)};
+#undef PAIR64
+#undef PAIR16
+#undef PAIR4
+#undef PAIR
+#undef BIN
+#undef ZEROS4
+#endif
+
+/* The histogram of n <= WALK_CHUNK vertices of w from first into out, for
+ * the common layouts without a store per vertex: counts of at most 64 fit
+ * a byte, and the eight bytes of one register count the bins 0 to 7. */
+static void hist_chunk(const mc_view *w, uint32_t step, uint64_t first, uint64_t n, uint8_t *out)
+{
+    uint32_t width = hist_width(w);
+    const uint8_t *p = w->p + first * w->stride;
+    uint64_t st = w->stride, acc = 0;
+    bool packed = step <= mc_field_type_size(w->type);
+    if (!MC_HOST_LE || width > 7) {
+        uint64_t h[MAX_HISTOGRAM] = {0};
+        hist_direct(w, step, first, n, h);
+        for (uint32_t j = 0; j < MAX_HISTOGRAM; j++) out[j] += (uint8_t)h[j];
+        return;
+    }
+    if (w->type == MC_FIELD_F32 && packed && width == 4) {
+#if defined(MC_LANES)
+        static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+        const __m128 zero = _mm_setzero_ps();
+        for (uint64_t i = 0; i < n; i++, p += st)
+            acc += 1ull << (8u * bits[_mm_movemask_ps(
+                _mm_cmpneq_ps(_mm_loadu_ps((const float *)(const void *)p), zero))]);
+#else
+        for (uint64_t i = 0; i < n; i++, p += st) acc += 1ull << (8u * nonzero_f32(p, 4, 4));
+#endif
+    } else if (w->type == MC_FIELD_F32) {
+        uint32_t sp = packed ? 4u : step;
+        for (uint64_t i = 0; i < n; i++, p += st) acc += 1ull << (8u * nonzero_f32(p, width, sp));
+    } else if (w->type == MC_FIELD_U8 && packed && width == 4) {
+        uint64_t i = 0;
+#if defined(MC_LANES)
+        if (st == 8) {
+            /* two vertices (SAMF's 8-byte skin records) in one 16-byte load
+             * while it lies before the view's end: the zero bytes of both
+             * weight groups (bits 0-3 and 8-11 of the mask) index a table
+             * of the two vertices' increments */
+            const uint8_t *end = w->p + w->bytes;
+            const __m128i zero = _mm_setzero_si128();
+            for (; i + 2 <= n && end - p >= 16; i += 2, p += 16) {
+                int m = _mm_movemask_epi8(
+                    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero));
+                acc += u8_pair_hist[(m & 0xF) | ((m >> 4) & 0xF0)];
+            }
+        }
+#endif
+        for (; i < n; i++, p += st) {
+            uint32_t x;
+            memcpy(&x, p, sizeof x);
+            /* the top bit of each non-zero byte, then the four summed */
+            uint32_t y = (((x & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | x) & 0x80808080u;
+            acc += 1ull << (8u * (((y >> 7) * 0x01010101u) >> 24));
+        }
+    } else {
+        uint64_t h[MAX_HISTOGRAM] = {0};
+        hist_direct(w, step, first, n, h);
+        for (uint32_t j = 0; j < MAX_HISTOGRAM; j++) out[j] += (uint8_t)h[j];
+        return;
+    }
+    for (uint32_t j = 0; j < 8; j++) out[j] += (uint8_t)(acc >> (8u * j));
+}
+
+static void walk_add(walk *w, uint64_t first, uint64_t n)
+{
+    if (w->broken || first != w->next || first > w->count) {
+        w->broken = true;
+        return;
+    }
+    uint64_t end = n < w->count - first ? first + n : w->count;
+    for (uint64_t i = first; i < end;) {
+        uint64_t k = i / WALK_CHUNK, e = (k + 1) * WALK_CHUNK;
+        if (e > end) e = end;
+        if (w->weights) {
+            hist_chunk(&w->v, w->step, i, e - i, w->hist[k]);
+        } else {
+            if (i == k * WALK_CHUNK) fbox_init(&w->box[k]);
+            fbox_run(&w->box[k], &w->v, i, e - i);
+        }
+        i = e;
+    }
+    w->next = end;
+}
+
+void mc_sink_walked(mc_sink *s, const mc_view *pos, const mc_view *weights, uint32_t step,
+                    uint64_t first, uint64_t n)
+{
+    const mc_view *v[2] = {pos, weights};
+    for (int k = 0; k < 2; k++) {
+        if (!v[k]) continue;
+        uint32_t st = k ? step : 0;
+        walk *w = find_walk(s, v[k], st, k == 1);
+        if (!w && first == 0) w = new_walk(s, v[k], st, k == 1);
+        if (w) walk_add(w, first, n);
+    }
+}
+
+/* The summary of a run the walk went through whole, or NULL. */
+static const walk *walked(mc_sink *s, const mc_view *v, uint32_t step, bool weights)
+{
+    if (!s->walk_count) return NULL;
+    const walk *w = find_walk(s, v, step, weights);
+    return w && !w->broken && w->next == w->count ? w : NULL;
+}
+
+/* The box of positions [first, first + n): the chunks the walk summed that
+ * lie wholly inside, the vertices at either end read. */
+static void box_range(mc_sink *s, box *b, const mc_view *pos, uint64_t first, uint64_t n)
+{
+    const walk *w = walked(s, pos, 0, false);
+    if (!w || first + n > w->count) {
+        box_direct(b, pos, first, n);
+        return;
+    }
+    for (uint64_t i = first, end = first + n; i < end;) {
+        uint64_t k = i / WALK_CHUNK, cs = k * WALK_CHUNK;
+        uint64_t ce = cs + WALK_CHUNK < w->count ? cs + WALK_CHUNK : w->count;
+        uint64_t e = ce < end ? ce : end;
+        if (i == cs && e == ce)
+            fbox_to_box(b, &w->box[k]);
+        else
+            box_direct(b, pos, i, e - i);
+        i = e;
+    }
+}
+
+/* The histogram of the weights of vertices [first, first + n), as box_range. */
+static void hist_range(mc_sink *s, const mc_view *wv, uint32_t step, uint64_t first, uint64_t n,
+                       uint64_t *hist)
+{
+    const walk *w = walked(s, wv, step, true);
+    if (!w || first + n > w->count) {
+        hist_direct(wv, step, first, n, hist);
+        return;
+    }
+    for (uint64_t i = first, end = first + n; i < end;) {
+        uint64_t k = i / WALK_CHUNK, cs = k * WALK_CHUNK;
+        uint64_t ce = cs + WALK_CHUNK < w->count ? cs + WALK_CHUNK : w->count;
+        uint64_t e = ce < end ? ce : end;
+        if (i == cs && e == ce)
+            for (uint32_t j = 0; j < MAX_HISTOGRAM; j++) hist[j] += w->hist[k][j];
+        else
+            hist_direct(wv, step, i, e - i, hist);
+        i = e;
+    }
+}
+
+/* box_f32 and weights_hist over records holding both (AEM, NLM) that no
+ * walk summed: one pass over the records, not two. */
 static void box_weights_f32(box *b, const uint8_t *p, const uint8_t *w, uint64_t stride,
                             uint64_t n, uint64_t *hist)
 {
@@ -493,32 +950,24 @@ static void box_weights_f32(box *b, const uint8_t *p, const uint8_t *w, uint64_t
 }
 
 /* The vertices [first, first + n): the box of the positions and the
- * histogram of non-zero weights. The common layouts have their own loops:
- * inspect stays within a small factor of validation on large files
- * (mc_bench). */
-static void vertex_pass(const mc_view *pos, uint64_t npos, const mc_view *w, uint64_t nw,
-                        uint64_t first, uint64_t n, box *b, uint64_t *hist, uint32_t width)
+ * histogram of non-zero weights, from what the walk summed where it did
+ * (inspect stays within a small factor of validation on large files:
+ * mc_bench), else read here. */
+static void vertex_pass(mc_sink *s, const mc_view *pos, uint64_t npos, const mc_view *w,
+                        uint64_t nw, uint64_t first, uint64_t n, box *b, uint64_t *hist,
+                        uint32_t width)
 {
     uint64_t np = first < npos ? (npos - first < n ? npos - first : n) : 0;
     uint64_t nwv = first < nw ? (nw - first < n ? nw - first : n) : 0;
-    const uint8_t *p = np ? pos->p + first * pos->stride : NULL;
-    if (np && np == nwv && width == 4 && pos->type == MC_FIELD_F32 && w->type == MC_FIELD_F32 &&
-        pos->stride == w->stride && MC_HOST_LE) {
-        box_weights_f32(b, p, w->p + first * w->stride, pos->stride, np, hist);
+    bool summed = (np && walked(s, pos, 0, false)) || (nwv && width && walked(s, w, 0, true));
+    if (!summed && np && np == nwv && width == 4 && pos->type == MC_FIELD_F32 &&
+        w->type == MC_FIELD_F32 && pos->stride == w->stride && MC_HOST_LE) {
+        box_weights_f32(b, pos->p + first * pos->stride, w->p + first * w->stride, pos->stride,
+                        np, hist);
         return;
     }
-    if (np && pos->type == MC_FIELD_F32 && MC_HOST_LE) {
-        box_f32(b, p, pos->stride, np);
-    } else if (np && pos->type == MC_FIELD_I16 && MC_HOST_LE) {
-        box_i16(b, p, pos->stride, np);
-    } else {
-        for (uint64_t i = first; i < first + np; i++) {
-            double x[3];
-            for (uint32_t k = 0; k < 3; k++) x[k] = view_get(pos, i, k);
-            box_add(b, x);
-        }
-    }
-    if (nwv && width) weights_hist(w, first, nwv, width, hist);
+    if (np) box_range(s, b, pos, first, np);
+    if (nwv && width) hist_range(s, w, 0, first, nwv, hist);
 }
 
 /* One pass over the indices: the lowest and highest, and the primitives
@@ -578,11 +1027,14 @@ uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g)
     uint64_t npos = g->positions.width >= 3 ? view_fit(&g->positions) : 0;
     uint64_t nw = view_fit(&g->weights);
     uint64_t nidx = view_fit(&g->indices);
-    uint32_t width = g->weights.width < MAX_HISTOGRAM - 1 ? g->weights.width : MAX_HISTOGRAM - 1;
+    uint32_t width = hist_width(&g->weights);
     uint64_t first = 0, count = npos > nw ? npos : nw, bad = 0;
     if (nidx) {
-        uint64_t lo, hi;
-        bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
+        uint64_t lo = 0, hi = 0;
+        if (g->degenerate_walked && !g->indexed_box)
+            bad = g->degenerate;
+        else
+            bad = index_pass(&g->indices, nidx, g->primitive, &lo, &hi);
         if (g->primitive == 3) mc_sink_u64(s, "degenerate_triangles", bad);
         if (g->indexed_box) {
             /* shared vertices: the run from the lowest to the highest index
@@ -595,7 +1047,7 @@ uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g)
     }
     box b = {{0}, {0}, 0};
     uint64_t hist[MAX_HISTOGRAM] = {0};
-    vertex_pass(&g->positions, npos, &g->weights, nw, first, count, &b, hist, width);
+    vertex_pass(s, &g->positions, npos, &g->weights, nw, first, count, &b, hist, width);
     if (b.n) {
         mc_sink_vec(s, "bbox_min", b.lo, 3);
         mc_sink_vec(s, "bbox_max", b.hi, 3);
@@ -604,37 +1056,50 @@ uint64_t mc_sink_geometry(mc_sink *s, const mc_geometry *g)
     return g->primitive == 3 ? bad : 0;
 }
 
+void mc_sink_geometry_later(mc_sink *s, const mc_geometry *g)
+{
+    if (s->skipped) return;
+    if (s->later_count == s->later_cap) {
+        uint32_t cap = s->later_cap ? s->later_cap * 2 : 8;
+        later *grown = cap > s->later_cap ? realloc(s->later, cap * sizeof *grown) : NULL;
+        if (!grown) {
+            mc_sink_geometry(s, g); /* now, reading the vertices again */
+            return;
+        }
+        s->later = grown;
+        s->later_cap = cap;
+    }
+    s->later[s->later_count++] = (later){s->cur, *g};
+}
+
+/* After the walk: the geometry put off by mc_sink_geometry_later, each on
+ * its node, from what the walk summed. */
+static void sink_finish(mc_sink *s)
+{
+    inode *cur = s->cur;
+    uint64_t skipped = s->skipped;
+    s->skipped = 0;
+    for (uint32_t i = 0; i < s->later_count; i++) {
+        s->cur = s->later[i].node;
+        mc_sink_geometry(s, &s->later[i].g);
+    }
+    s->cur = cur;
+    s->skipped = skipped;
+}
+
 void mc_influences_add(const mc_view *w, uint32_t step, uint64_t *hist)
 {
-    uint32_t width = w->width < MAX_HISTOGRAM - 1 ? w->width : MAX_HISTOGRAM - 1;
-    uint64_t es = mc_field_type_size(w->type);
-    if (step <= es) {
-        uint64_t n = view_fit(w);
-        if (n && width) weights_hist(w, 0, n, width, hist);
-        return;
-    }
-    /* slots step bytes apart: a vertex spans (width - 1) steps and one value */
-    if (!w->p || !w->count || !width) return;
-    uint64_t span = (uint64_t)(width - 1) * step + es;
-    if (span > w->bytes) return;
-    uint64_t n = w->stride ? (w->bytes - span) / w->stride + 1 : w->count;
-    if (n > w->count) n = w->count;
-    /* four histograms in turn, as weights_hist; f32 read in place */
-    uint64_t h4[4][MAX_HISTOGRAM];
-    memset(h4, 0, sizeof h4);
-    bool f32 = w->type == MC_FIELD_F32 && MC_HOST_LE;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint8_t *p = w->p + i * w->stride;
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < width; j++, p += step) {
-            float f = 0.0f;
-            if (f32) memcpy(&f, p, sizeof f);
-            k += f32 ? f != 0.0f : value_at(p, w->type) != 0.0;
-        }
-        h4[i & 3][k]++;
-    }
-    for (uint32_t k = 0; k < MAX_HISTOGRAM; k++)
-        hist[k] += h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
+    uint64_t n = weights_fit(w, step);
+    if (n) hist_direct(w, step, 0, n, hist);
+}
+
+void mc_sink_influences_of(mc_sink *s, const mc_view *w, uint32_t step)
+{
+    if (s->skipped) return;
+    uint64_t hist[MAX_HISTOGRAM] = {0};
+    uint64_t n = weights_fit(w, step);
+    if (n) hist_range(s, w, step, 0, n, hist);
+    mc_sink_influences(s, hist, w->width);
 }
 
 void mc_sink_influences(mc_sink *s, const uint64_t *hist, uint32_t width)
@@ -666,6 +1131,7 @@ mc_status mc_inspect_memory(const void *data, size_t size, const mc_options *opt
     mc_settings_resolve(&st, options);
     st.skip_sha256 = 1;
     mc_status s = mc_validate_sink(data, size, size, &st, &in->sink, &in->result);
+    if (s == MC_OK) sink_finish(&in->sink);
     if (s == MC_OK && in->sink.nomem) s = MC_ERR_NOMEM;
     if (s != MC_OK) {
         mc_inspect_free(in);

@@ -803,9 +803,26 @@ static void normals_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint3
     }
 }
 
+/* SAMF's positions and skin weights as the structure sink sees them: the
+ * same views for mc_s_walked and report_samf (the tables lie inside the
+ * file: samf_header). */
+static mc_view samf_positions(const mc_ctx *c, const aamf_file *f)
+{
+    return (mc_view){c->data + f->positions, (uint64_t)f->vertices * SVECTOR_SIZE, f->vertices,
+                     SVECTOR_SIZE, MC_FIELD_I16, 3};
+}
+
+static mc_view samf_weights(const mc_ctx *c, const aamf_file *f)
+{
+    uint64_t vbytes = (uint64_t)f->vertices * SVECTOR_SIZE;
+    return (mc_view){c->data + f->skin + 4, vbytes >= 4 ? vbytes - 4 : 0, f->vertices, SKIN_SIZE,
+                     MC_FIELD_U8, 4};
+}
+
 /* An SVECTOR table at off, a chunk at a time: its clean path, or the exact
- * loop over the chunk. */
-static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
+ * loop over the chunk. pos: the positions' view while inspecting (else
+ * NULL), summed as the chunks pass. */
+static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off, const mc_view *pos,
                            bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
 {
     mc_reader all = window(c, off, (uint64_t)f->vertices * SVECTOR_SIZE);
@@ -813,6 +830,7 @@ static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off,
         n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
         const uint8_t *b = mc_read_bytes(&all, (size_t)n * SVECTOR_SIZE);
         if (!b) return;
+        if (pos) mc_s_walked(c, pos, NULL, 0, v0, n);
         if (!c->fast || !clean(b, n)) exact(c, f, b, v0, n);
     }
 }
@@ -970,10 +988,12 @@ static void check_skin(mc_ctx *c, const aamf_file *f)
 {
     mc_reader all = window(c, f->skin, (uint64_t)f->vertices * SKIN_SIZE);
     unsigned max_influences = 0;
+    mc_view weights = c->sink ? samf_weights(c, f) : (mc_view){0};
     for (uint32_t v0 = 0, n; v0 < f->vertices; v0 += n) {
         n = f->vertices - v0 < VERTEX_CHUNK ? f->vertices - v0 : VERTEX_CHUNK;
         const uint8_t *b = mc_read_bytes(&all, (size_t)n * SKIN_SIZE);
         if (!b) return;
+        mc_s_walked(c, NULL, &weights, 0, v0, n);
         if (c->fast && skin_surely_clean(b, n, f->bones, &max_influences)) continue;
         for (uint32_t v = v0; v < v0 + n; v++) {
             const uint8_t *s = b + (size_t)(v - v0) * SKIN_SIZE;
@@ -1444,18 +1464,17 @@ static void report_samf(mc_ctx *c, const aamf_file *f)
              {"faces", f->face_table, f->faces, FACE_SIZE, MC_FIELDS(face_fields)}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         mc_s_array(c, t[i].name, t[i].at, t[i].count, t[i].stride, t[i].fields, t[i].n);
-    /* the one mesh: the tables lie inside the file (samf_header) */
-    uint64_t vbytes = (uint64_t)f->vertices * SVECTOR_SIZE;
+    /* the one mesh: the tables lie inside the file (samf_header); its
+     * geometry once the checks below have summed the vertices */
     mc_s_enter(c, "mesh", "mesh", f->positions, f->blocks - f->positions);
     mc_s_u64(c, "vertices", f->vertices);
     mc_s_u64(c, "triangles", f->faces);
-    mc_geometry g = {{c->data + f->positions, vbytes, f->vertices, SVECTOR_SIZE, MC_FIELD_I16, 3},
+    mc_geometry g = {samf_positions(c, f),
                      {c->data + f->face_table, (uint64_t)f->faces * FACE_SIZE, 3u * (uint64_t)f->faces,
                       2, MC_FIELD_U16, 1},
-                     {c->data + f->skin + 4, vbytes >= 4 ? vbytes - 4 : 0, f->vertices, SKIN_SIZE,
-                      MC_FIELD_U8, 4},
-                     3, false};
-    mc_sink_geometry(c->sink, &g);
+                     samf_weights(c, f),
+                     3, false, false, 0};
+    mc_sink_geometry_later(c->sink, &g);
     mc_s_leave(c);
 }
 
@@ -1474,8 +1493,10 @@ static void aamf_validate(mc_ctx *c)
         check_bone_table(c, &f);
         if (c->sink) report_samf(c, &f);
         check_bind_poses(c, &f);
-        check_svectors(c, &f, f.positions, positions_surely_clean, positions_exact);
-        check_svectors(c, &f, f.normals, normals_surely_clean, normals_exact);
+        mc_view pos = c->sink ? samf_positions(c, &f) : (mc_view){0};
+        check_svectors(c, &f, f.positions, c->sink ? &pos : NULL, positions_surely_clean,
+                       positions_exact);
+        check_svectors(c, &f, f.normals, NULL, normals_surely_clean, normals_exact);
         check_skin(c, &f);
         check_faces(c, &f);
         check_animations(c, &f);

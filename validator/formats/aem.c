@@ -316,6 +316,24 @@ static bool bone_in_range(int32_t b, uint32_t bones)
     return b >= 0 && (uint32_t)b < bones;
 }
 
+bool mc_aem_slot_weight(mc_ctx *c, const mc_aem_slot_codes *codes, uint64_t wat, uint64_t i,
+                        int j, float w, int32_t b)
+{
+    if (!isfinite(w) || w < 0.0f || w > 1.0f) {
+        mc_instance *in = mc_emit(c, codes->weight_range, wat);
+        mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
+        mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j, (double)w);
+    }
+    if (b != -1) return true;
+    if (w != 0.0f) {
+        mc_instance *in = mc_emit(c, codes->unused_slot_weight, wat);
+        mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
+        mc_msg(in, "vertex %" PRIu64 ": slot %d has %s index -1 but weight %g (expected 0)", i, j,
+               codes->word, (double)w);
+    }
+    return false;
+}
+
 /* aem.md, Vertex Section: slot-wise rules for indices and weights. Returns
  * the number of influences (index set, weight > 0). */
 static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, uint64_t i,
@@ -326,21 +344,8 @@ static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, u
         float w = v->weight[j];
         int32_t b = v->bone[j];
         uint64_t wat = off + 72 + 4u * (unsigned)j, bat = off + 56 + 4u * (unsigned)j;
-        if (!isfinite(w) || w < 0.0f || w > 1.0f) {
-            mc_instance *in = mc_emit(c, MC_AEM_WEIGHT_RANGE, wat);
-            mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-            mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j,
-                   (double)w);
-        }
-        if (b == -1) {
-            if (w != 0.0f) {
-                mc_instance *in = mc_emit(c, MC_AEM_UNUSED_SLOT_WEIGHT, wat);
-                mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-                mc_msg(in, "vertex %" PRIu64 ": slot %d has bone index -1 but weight %g (expected 0)",
-                       i, j, (double)w);
-            }
-            continue;
-        }
+        static const mc_aem_slot_codes codes = {MC_AEM_WEIGHT_RANGE, MC_AEM_UNUSED_SLOT_WEIGHT, "bone"};
+        if (!mc_aem_slot_weight(c, &codes, wat, i, j, w, b)) continue;
         if (!bone_in_range(b, f->count[SEC_BONES])) {
             mc_instance *in = mc_emit(c, MC_AEM_BONE_INDEX_RANGE, bat);
             mc_path(in, "/vertices/%" PRIu64 "/bone_indices/%d", i, j);
@@ -522,6 +527,16 @@ static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, ui
 }
 #endif
 
+/* The vertex section's positions and weights as the structure sink sees
+ * them: the same views for mc_s_walked and report_mesh. */
+static mc_view vertex_view(const mc_ctx *c, const aem_file *f, uint64_t at, mc_field_type type,
+                           uint32_t width)
+{
+    uint64_t vbytes = (uint64_t)f->count[SEC_VERTICES] * AEM_VERTEX_SIZE;
+    return (mc_view){c->data + f->offset[SEC_VERTICES] + at, vbytes >= at ? vbytes - at : 0,
+                     f->count[SEC_VERTICES], AEM_VERTEX_SIZE, type, width};
+}
+
 /* Returns whether every vertex has the same extra bone, as far as the
  * clean paths know (false when they are off): the meshes' extra-bone
  * consistency then holds without a walk. */
@@ -529,6 +544,11 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint64_t n = f->count[SEC_VERTICES];
     vertex_tally t = {0, {0}, n ? vertex_extra(c, f, 0) : -1, c->fast};
+    mc_view pos = {0}, weights = {0};
+    if (c->sink) { /* the meshes' geometry, summed as the chunks pass */
+        pos = vertex_view(c, f, 0, MC_FIELD_F32, 3);
+        weights = vertex_view(c, f, 72, MC_FIELD_F32, 4);
+    }
     for (uint64_t i = 0; i < n;) {
         uint64_t end = n - i > AEM_CHUNK ? i + AEM_CHUNK : n;
 #if defined(MC_LANES)
@@ -536,11 +556,14 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
         const uint8_t *p = c->data + f->offset[SEC_VERTICES] + i * AEM_VERTEX_SIZE;
         if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 &&
             chunk_surely_clean(c, p, end - i, f->count[SEC_BONES], &t)) {
+            mc_s_walked(c, &pos, &weights, 0, i, end - i);
             i = end;
             continue;
         }
 #endif
+        uint64_t i0 = i;
         for (; i < end; i++) check_vertex(c, f, i, &t);
+        mc_s_walked(c, &pos, &weights, 0, i0, end - i0); /* in cache now */
     }
     c->info->max_influences = t.max_influences;
     if (t.zero.count) { /* the vertex section is every mesh's: one warning */
@@ -661,7 +684,8 @@ static void check_mesh_extra_bone(mc_ctx *c, const aem_file *f, uint64_t m, uint
     }
 }
 
-/* inspect: one mesh record, its counts and geometry */
+/* inspect: one mesh record, its counts and geometry (the vertices summed
+ * by check_vertices) */
 static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first,
                         uint32_t count, uint32_t material, bool in_range)
 {
@@ -671,15 +695,12 @@ static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first
     mc_s_u64(c, "triangles", count / 3);
     mc_s_u64(c, "material", material);
     if (in_range) {
-        const uint8_t *base = c->data + f->offset[SEC_VERTICES];
-        uint64_t vbytes = (uint64_t)f->count[SEC_VERTICES] * AEM_VERTEX_SIZE;
         mc_geometry g = {
-            {base, vbytes, f->count[SEC_VERTICES], AEM_VERTEX_SIZE, MC_FIELD_F32, 3},
+            vertex_view(c, f, 0, MC_FIELD_F32, 3),
             {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
              MC_FIELD_U32, 1},
-            {base + 72, vbytes >= 72 ? vbytes - 72 : 0, f->count[SEC_VERTICES], AEM_VERTEX_SIZE,
-             MC_FIELD_F32, 4},
-            3, true};
+            vertex_view(c, f, 72, MC_FIELD_F32, 4),
+            3, true, false, 0};
         mc_sink_geometry(c->sink, &g);
     }
     mc_s_leave(c);

@@ -245,21 +245,9 @@ static unsigned check_vertex_slots(mc_ctx *c, const aem_file *f, uint64_t off, u
         float w = v->weight[j];
         int32_t b = v->joint[j];
         uint64_t wat = off + 72 + 4u * (unsigned)j, bat = off + 56 + 4u * (unsigned)j;
-        if (!isfinite(w) || w < 0.0f || w > 1.0f) {
-            mc_instance *in = mc_emit(c, MC_AEM2025_WEIGHT_RANGE, wat);
-            mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-            mc_msg(in, "vertex %" PRIu64 ": weight %d is %g (expected within [0, 1])", i, j,
-                   (double)w);
-        }
-        if (b == -1) {
-            if (w != 0.0f) {
-                mc_instance *in = mc_emit(c, MC_AEM2025_UNUSED_SLOT_WEIGHT, wat);
-                mc_path(in, "/vertices/%" PRIu64 "/weights/%d", i, j);
-                mc_msg(in, "vertex %" PRIu64 ": slot %d has joint index -1 but weight %g (expected 0)",
-                       i, j, (double)w);
-            }
-            continue;
-        }
+        static const mc_aem_slot_codes codes = {MC_AEM2025_WEIGHT_RANGE,
+                                                MC_AEM2025_UNUSED_SLOT_WEIGHT, "joint"};
+        if (!mc_aem_slot_weight(c, &codes, wat, i, j, w, b)) continue;
         if (b < 0 || (uint64_t)b >= f->count[SEC_JOINTS]) {
             mc_instance *in = mc_emit(c, MC_AEM2025_JOINT_INDEX_RANGE, bat);
             mc_path(in, "/vertices/%" PRIu64 "/joint_indices/%d", i, j);
@@ -440,10 +428,26 @@ static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, ui
 }
 #endif
 
+/* The vertex section's positions and weights as the structure sink sees
+ * them: the same views for mc_s_walked and report_mesh (the sections lie
+ * inside the file: the size matched). */
+static mc_view vertex_view(const mc_ctx *c, const aem_file *f, uint64_t at, mc_field_type type,
+                           uint32_t width)
+{
+    uint64_t n = f->count[SEC_VERTICES], vbytes = n * V_SIZE;
+    return (mc_view){c->data + f->offset[SEC_VERTICES] + at, vbytes >= at ? vbytes - at : 0, n,
+                     V_SIZE, type, width};
+}
+
 static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     vertex_tally t = {0, {0, 0, 0}, {0, 0, 0}};
     uint64_t n = f->count[SEC_VERTICES];
+    mc_view pos = {0}, weights = {0};
+    if (c->sink) { /* the meshes' geometry, summed as the chunks pass */
+        pos = vertex_view(c, f, 0, MC_FIELD_F32, 3);
+        weights = vertex_view(c, f, 72, MC_FIELD_F32, 4);
+    }
     for (uint64_t i = 0; i < n;) {
         uint64_t end = n - i > CHUNK ? i + CHUNK : n;
 #if defined(MC_LANES)
@@ -451,11 +455,14 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
         const uint8_t *p = c->data + f->offset[SEC_VERTICES] + i * V_SIZE;
         if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 &&
             chunk_surely_clean(c, p, end - i, f->count[SEC_JOINTS], &t)) {
+            mc_s_walked(c, &pos, &weights, 0, i, end - i);
             i = end;
             continue;
         }
 #endif
+        uint64_t i0 = i;
         for (; i < end; i++) check_vertex(c, f, i, &t);
+        mc_s_walked(c, &pos, &weights, 0, i0, end - i0); /* in cache now */
     }
     c->info->max_influences = t.max_influences;
     report_fold(c, MC_AEM2025_FILLER_JOINT_INDEX, &t.filler, n, "name joint 0 (glTF's filler)");
@@ -692,15 +699,13 @@ static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first
     mc_s_u64(c, "triangles", count / 3);
     mc_s_u64(c, "material", material);
     if (in_range) {
-        /* the sections lie inside the file (the size matched) */
-        const uint8_t *base = c->data + f->offset[SEC_VERTICES];
-        uint64_t n = f->count[SEC_VERTICES], vbytes = n * V_SIZE;
+        /* the vertices were summed by check_vertices */
         mc_geometry g = {
-            {base, vbytes, n, V_SIZE, MC_FIELD_F32, 3},
+            vertex_view(c, f, 0, MC_FIELD_F32, 3),
             {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
              MC_FIELD_U32, 1},
-            {base + 72, vbytes >= 72 ? vbytes - 72 : 0, n, V_SIZE, MC_FIELD_F32, 4},
-            3, true};
+            vertex_view(c, f, 72, MC_FIELD_F32, 4),
+            3, true, false, 0};
         mc_sink_geometry(c->sink, &g);
     }
     mc_s_leave(c);

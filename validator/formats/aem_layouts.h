@@ -31,6 +31,20 @@ void mc_aem2025_report_size(mc_ctx *c, uint64_t aem1_end);
  * already checked); sets c->layout to "2025". */
 void mc_aem2025_validate(mc_ctx *c);
 
+/* The weight rules of a vertex slot both layouts share (aem.md, Vertex
+ * Section; docs/formats/aem2025.md, Vertex Section): the weight lies in
+ * [0, 1], and a slot whose index is -1 has weight 0. The codes are each
+ * layout's; word names the index in the messages ("bone", "joint"). wat is
+ * the weight's offset, i the vertex, j the slot, b its index. Returns false
+ * for an unused slot (index -1): the index rules do not apply to it. */
+typedef struct mc_aem_slot_codes {
+    mc_code weight_range, unused_slot_weight;
+    const char *word;
+} mc_aem_slot_codes;
+
+bool mc_aem_slot_weight(mc_ctx *c, const mc_aem_slot_codes *codes, uint64_t wat, uint64_t i,
+                        int j, float w, int32_t b);
+
 /* inspect: the current node is the header of a 2025 file; give it the
  * 2025 size and fields (a no-op without a sink). */
 void mc_aem2025_report_header(mc_ctx *c);

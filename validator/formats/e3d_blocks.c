@@ -812,7 +812,7 @@ static void check_faces(e3d *v, const e3d_blk *b)
         mc_geometry g = {{NULL, 0, 0, 0, MC_FIELD_F32, 0},
                          {b->p + 4, b->n - 4, 3u * (uint64_t)count, w, w == 4 ? MC_FIELD_U32 : MC_FIELD_U16, 1},
                          {NULL, 0, 0, 0, MC_FIELD_F32, 0},
-                         3, false};
+                         3, false, false, 0};
         v->mesh.degenerate += mc_sink_geometry(v->c->sink, &g);
     }
     v->mesh.faces += count;

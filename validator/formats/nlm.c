@@ -100,26 +100,34 @@ static const mc_field vertex_fields[] = {
 static const mc_field index_fields[] = {{"", MC_FIELD_U32, 0, 1, 0}};
 static const mc_field texture_fields[] = {{"size", MC_FIELD_U32, 0, 1, 0}};
 
-/* inspect: the parts of a mesh that walk_mesh found to fit */
+/* A mesh's positions and weights as the structure sink sees them: the
+ * same views for mc_s_walked and report_mesh. */
+static mc_view vertex_view(const mc_ctx *c, const nlm_mesh *m, uint64_t at, uint32_t width)
+{
+    uint64_t vbytes = (uint64_t)m->vertex_count * NLM_VERTEX_SIZE;
+    return (mc_view){c->data + m->vertices + at, vbytes >= at ? vbytes - at : 0, m->vertex_count,
+                     NLM_VERTEX_SIZE, MC_FIELD_F32, width};
+}
+
+/* inspect: the parts of a mesh that walk_mesh found to fit; its geometry
+ * once check_vertices has summed the vertices */
 static void report_mesh(mc_ctx *c, const nlm_mesh *m)
 {
     mc_s_layout(c, MC_FIELDS(mesh_header_fields));
     mc_s_u64(c, "vertices", m->vertex_count);
     mc_s_u64(c, "indices", m->index_count);
     mc_s_u64(c, "texture_bytes", m->texture_size);
-    uint64_t vbytes = (uint64_t)m->vertex_count * NLM_VERTEX_SIZE;
     mc_s_array(c, "vertices", m->vertices, m->vertex_count, NLM_VERTEX_SIZE, MC_FIELDS(vertex_fields));
     mc_s_array(c, "indices", m->indices, m->index_count, 4, MC_FIELDS(index_fields));
     mc_s_enter(c, "texture", "texture", m->texture, 4u + (uint64_t)m->texture_size);
     mc_s_layout(c, MC_FIELDS(texture_fields));
     mc_s_leave(c);
-    mc_geometry g = {{c->data + m->vertices, vbytes, m->vertex_count, NLM_VERTEX_SIZE, MC_FIELD_F32, 3},
+    mc_geometry g = {vertex_view(c, m, 0, 3),
                      {c->data + m->indices, 4u * (uint64_t)m->index_count, m->index_count, 4,
                       MC_FIELD_U32, 1},
-                     {c->data + m->vertices + 60, vbytes >= 60 ? vbytes - 60 : 0, m->vertex_count,
-                      NLM_VERTEX_SIZE, MC_FIELD_F32, 4},
-                     3, false};
-    mc_sink_geometry(c->sink, &g);
+                     vertex_view(c, m, 60, 4),
+                     3, false, false, 0};
+    mc_sink_geometry_later(c->sink, &g);
 }
 
 /* nlm.md, Mesh Header .. Embedded Texture Data: reads the mesh at r's
@@ -829,17 +837,25 @@ static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     s->zero = (mc_zero_normals){0};
     uint64_t n = m->vertex_count;
+    mc_view pos = {0}, weights = {0};
+    if (c->sink) { /* the mesh's geometry, summed as the chunks pass */
+        pos = vertex_view(c, m, 0, 3);
+        weights = vertex_view(c, m, 60, 4);
+    }
     for (uint64_t i = 0; i < n;) {
         uint64_t end = n - i > NLM_CHUNK ? i + NLM_CHUNK : n;
 #if defined(MC_LANES)
         /* in place: the vertices lie inside the file (walk_mesh) */
         const uint8_t *p = c->data + m->vertices + i * NLM_VERTEX_SIZE;
         if (c->fast && MC_HOST_LE && (end - i) % 4 == 0 && chunk_surely_clean(c, s, p, end - i)) {
+            mc_s_walked(c, &pos, &weights, 0, i, end - i);
             i = end;
             continue;
         }
 #endif
+        uint64_t i0 = i;
         for (; i < end; i++) check_vertex(c, s, m->vertices + i * NLM_VERTEX_SIZE, i);
+        mc_s_walked(c, &pos, &weights, 0, i0, end - i0); /* in cache now */
     }
     if (s->zero.count) {
         char where[24];

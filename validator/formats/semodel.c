@@ -839,8 +839,10 @@ static bool weights_chunk_2018(const uint8_t *b, size_t n, unsigned inf, unsigne
 }
 
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
-static void check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned width)
+/* Returns the faces repeating an index (inspect's degenerate triangles). */
+static uint64_t check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned width)
 {
+    uint64_t degenerate = 0;
     /* the clean path (issue 16): a chunk of faces in range and without
      * repeats is passed whole; any other goes through the loop below */
     uint32_t t0 = 0;
@@ -856,7 +858,7 @@ static void check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned widt
         uint64_t at = r->pos;
         uint32_t idx[3];
         for (int k = 0; k < 3; k++) idx[k] = read_index(r, width);
-        if (r->fail) return;
+        if (r->fail) return degenerate;
         for (unsigned k = 0; k < 3; k++) {
             if (idx[k] < m->vertices) continue;
             mc_instance *in = mc_emit(c, MC_SEMODEL_FACE_INDEX_RANGE, at + k * width);
@@ -865,12 +867,14 @@ static void check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned widt
                    m->index, t, idx[k], m->vertices);
         }
         if (idx[0] == idx[1] || idx[1] == idx[2] || idx[0] == idx[2]) {
+            degenerate++;
             mc_instance *in = mc_emit(c, MC_SEMODEL_FACE_DEGENERATE, at);
             mc_path(in, "/meshes/%" PRIu32 "/faces/%" PRIu32, m->index, t);
             mc_msg(in, "mesh %" PRIu32 " face %" PRIu32 ": indices (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") repeat a vertex",
                    m->index, t, idx[0], idx[1], idx[2]);
         }
     }
+    return degenerate;
 }
 
 static void material_range(mc_ctx *c, const se_file *f, uint64_t at, const se_mesh *m,
@@ -931,16 +935,57 @@ static uint32_t chunk_of(uint32_t total, uint32_t v0)
     return total - v0 < SE_CHUNK ? total - v0 : SE_CHUNK;
 }
 
-static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
+static bool mesh_body_size(const se_file *f, const se_mesh *m, uint64_t *size);
+
+/* A 2018 mesh body's arrays as the structure sink sees them (the same
+ * views for mc_s_walked in check_mesh_2018 and report_geometry): false
+ * when the body does not fit r (at its start). */
+typedef struct se_views {
+    uint64_t body, faces_bytes;
+    mc_view positions, weights, faces;
+    uint32_t step; /* between the weights of a vertex: each follows its bone index */
+} se_views;
+
+static bool mesh_views(const se_file *f, const mc_reader *r, const se_mesh *m, se_views *out)
+{
+    static const mc_field_type index_type[5] = {MC_FIELD_U8, MC_FIELD_U8, MC_FIELD_U16,
+                                                MC_FIELD_U8, MC_FIELD_U32};
+    uint64_t body, v = m->vertices;
+    if (f->draft || !mesh_body_size(f, m, &body) || body > mc_reader_left(r)) return false;
+    const uint8_t *p = r->p + r->pos;
+    unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
+    unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
+    /* the body fits: each array in it does */
+    uint64_t at = 12 * v + 8u * layers * v;
+    if (f->mesh_flags & M_NORMALS) at += 12 * v;
+    if (f->mesh_flags & M_COLOR) at += 4 * v;
+    uint64_t record = (uint64_t)inf * (f->bone_w + 4u);
+    out->body = body;
+    out->faces_bytes = 3u * (uint64_t)m->faces * m->face_w;
+    out->positions = (mc_view){p, (size_t)body, v, 12, MC_FIELD_F32, 3};
+    out->weights = (mc_view){p + at + f->bone_w, v ? (size_t)(record * v - f->bone_w) : 0, v,
+                             record, MC_FIELD_F32, inf};
+    out->faces = (mc_view){p + (body - out->faces_bytes), (size_t)out->faces_bytes,
+                           3u * (uint64_t)m->faces, m->face_w,
+                           index_type[m->face_w <= 4 ? m->face_w : 0], 1};
+    out->step = f->bone_w + 4u;
+    return true;
+}
+
+/* Returns check_faces' degenerate triangles. */
+static uint64_t check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
 {
     unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
+    se_views views;
+    bool summed = c->sink && mesh_views(f, r, m, &views); /* while inspecting */
     /* each loop: a chunk passes its clean path, or the exact checks run
      * over it from the same position (x); the mesh was checked to fit */
     for (uint32_t v0 = 0, n; v0 < m->vertices; v0 += n) {
         n = chunk_of(m->vertices, v0);
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * 12u);
+        if (b && summed) mc_s_walked(c, &views.positions, NULL, 0, v0, n);
         if (!b || (c->fast && f32s_finite(b, (size_t)n * 3u))) continue;
         for (uint32_t v = v0; v < v0 + n; v++) {
             uint64_t at = x.pos;
@@ -991,6 +1036,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         mc_reader x = *r;
         const uint8_t *b = mc_read_bytes(r, (size_t)n * record);
         if (!b) break; /* unreachable: the mesh was checked to fit */
+        if (summed) mc_s_walked(c, NULL, &views.weights, views.step, v0, n);
         unsigned chunk_most;
         if (c->fast && weights_chunk_2018(b, n, inf, f->bone_w, f->bones, tol, &chunk_most)) {
             if (chunk_most > most) most = chunk_most;
@@ -1009,7 +1055,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         }
     }
     c->info->max_influences = most;
-    check_faces(c, r, m, m->face_w);
+    uint64_t degenerate = check_faces(c, r, m, m->face_w);
     /* docs/formats/semodel.md: i32 materialIndex[matReferenceCount] after the faces, -1 none */
     for (unsigned l = 0; l < m->layers; l++) {
         uint64_t at = r->pos;
@@ -1018,6 +1064,7 @@ static void check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_
         material_range(c, f, at, m, 0, l, mat);
     }
     count_mesh(c, m, layers);
+    return degenerate;
 }
 
 /* ---- meshes: the draft layout (semodel.md) ---- */
@@ -1461,20 +1508,15 @@ static bool read_mesh(mc_ctx *c, const se_file *f, mc_reader *r, se_mesh *m, uin
     return false;
 }
 
-/* inspect: a mesh's counts; for the 2018 layout, whose positions lead the
- * mesh body and faces end it, its box and degenerate triangles. */
+/* inspect: a mesh's counts and, for the 2018 layout, the arrays of its body. */
 static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const se_mesh *m)
 {
     mc_s_u64(c, "vertices", m->vertices);
     mc_s_u64(c, "triangles", m->faces);
     mc_s_u64(c, "uv_sets", m->layers);
     if (!f->draft) mc_s_u64(c, "influences", m->influence);
-    uint64_t body;
-    if (f->draft || !mesh_body_size(f, m, &body) || body > mc_reader_left(r)) return;
-    static const mc_field_type index_type[5] = {MC_FIELD_U8, MC_FIELD_U8, MC_FIELD_U16,
-                                                MC_FIELD_U8, MC_FIELD_U32};
-    uint64_t fbytes = 3u * (uint64_t)m->faces * m->face_w;
-    const uint8_t *p = r->p + r->pos;
+    se_views views;
+    if (!mesh_views(f, r, m, &views)) return;
     uint64_t at = r->pos, v = m->vertices; /* the body fits: each array below does */
     unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
@@ -1492,27 +1534,30 @@ static void report_mesh(mc_ctx *c, const se_file *f, const mc_reader *r, const s
         mc_s_array(c, "vertices", at, v, 4, MC_FIELDS(color_fields));
         at += 4 * v;
     }
-    uint64_t hist[MC_INFLUENCE_SLOTS] = {0};
     if (inf) {
         uint64_t record = (uint64_t)inf * (f->bone_w + 4u);
         mc_s_array(c, "vertices", at, v, record, NULL, 0);
-        /* each weight (f32) follows its bone index */
-        mc_view w = {p + (at - r->pos) + f->bone_w, v ? (size_t)(record * v - f->bone_w) : 0, v, record,
-                     MC_FIELD_F32, inf};
-        mc_influences_add(&w, f->bone_w + 4u, hist);
         at += record * v;
     }
     unsigned fw = m->face_w == 1 ? 0 : m->face_w == 2 ? 1 : 2;
     mc_s_array(c, "faces", at, m->faces, 3u * m->face_w, face_fields[fw], 1);
-    at += fbytes;
+    at += views.faces_bytes;
     mc_s_array(c, "materials", at, m->layers, 4, MC_FIELDS(material_index_fields));
-    mc_geometry g = {{p, (size_t)body, m->vertices, 12, MC_FIELD_F32, 3},
-                     {p + (body - fbytes), (size_t)fbytes, 3u * (uint64_t)m->faces, m->face_w,
-                      index_type[m->face_w <= 4 ? m->face_w : 0], 1},
-                     {NULL, 0, 0, 0, MC_FIELD_F32, 0},
-                     3, false};
+}
+
+/* inspect, after check_mesh_2018 (r at the body it walked): the mesh's box,
+ * degenerate triangles and influences, from what the walk summed. */
+static void report_geometry(mc_ctx *c, const se_file *f, const mc_reader *r, const se_mesh *m,
+                            uint64_t degenerate)
+{
+    se_views views;
+    if (!mesh_views(f, r, m, &views)) return;
+    /* check_faces read the indices as the view has them (1, 2 or 4 bytes) */
+    bool counted = m->face_w == 1 || m->face_w == 2 || m->face_w == 4;
+    mc_geometry g = {views.positions, views.faces, {NULL, 0, 0, 0, MC_FIELD_F32, 0}, 3, false,
+                     counted, degenerate};
     mc_sink_geometry(c->sink, &g);
-    if (inf) mc_sink_influences(c->sink, hist, inf);
+    if (views.weights.width) mc_sink_influences_of(c->sink, &views.weights, views.step);
 }
 
 /* semodel.md, SEModel_MeshData (draft); docs/formats/semodel.md (2018). */
@@ -1538,11 +1583,14 @@ static bool check_meshes(mc_ctx *c, const se_file *f, mc_reader *r)
             return false;
         }
         check_mesh_header(c, f, &m);
+        mc_reader body = *r;
         if (c->sink) report_mesh(c, f, r, &m);
-        if (f->draft)
+        if (f->draft) {
             check_mesh_draft(c, f, r, &m);
-        else
-            check_mesh_2018(c, f, r, &m);
+        } else {
+            uint64_t degenerate = check_mesh_2018(c, f, r, &m);
+            if (c->sink) report_geometry(c, f, &body, &m, degenerate);
+        }
         mc_s_end(c, r->pos);
         mc_s_leave(c);
         if (r->fail) return false; /* unreachable: the mesh was checked to fit */
