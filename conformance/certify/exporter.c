@@ -881,7 +881,83 @@ static int separator(const char *w, size_t n)
  * writes, and guessing wrong would read or overwrite the user's file. The
  * result (shell-quoted absolute paths) is what runs; reports show the
  * command as given. NULL with why on a refusal or OOM. */
+typedef struct path_list {
+    char **v;
+    size_t n, cap;
+    int oom;
+} path_list;
+
+static void add_path(path_list *l, const char *dir, const char *name)
+{
+    if (l->oom) return;
+    if (l->n + 2 > l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        char **v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            l->oom = 1;
+            return;
+        }
+        l->v = v, l->cap = cap;
+    }
+    if (!(l->v[l->n] = dir ? fmt("%s/%s", dir, name) : strdup(name))) {
+        l->oom = 1;
+        return;
+    }
+    l->v[++l->n] = NULL;
+}
+
+/* For the sandbox: what a plain word names, a file or directory (relative
+ * to cwd) or, in a NAME=value or --option=value word, its value; a bare
+ * program name as the shell finds it in PATH. */
+static void collect(path_list *l, const char *word, int program, const char *cwd)
+{
+    const char *eq = strchr(word, '='), *v = eq && !memchr(word, '/', (size_t)(eq - word)) ? eq + 1 : word;
+    struct stat st;
+    if (program && v == word && !strchr(word, '/')) {
+        const char *path = getenv("PATH");
+        char buf[4096];
+        for (const char *p = path ? path : ""; *p;) {
+            size_t n = strcspn(p, ":");
+            if (n && p[0] == '/' && (size_t)snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, word) < sizeof buf &&
+                access(buf, X_OK) == 0) {
+                add_path(l, NULL, buf);
+                return;
+            }
+            p += n + (p[n] == ':');
+        }
+        return;
+    }
+    if (!*v || stat(v, &st) != 0) return;
+    if (v[0] == '/') add_path(l, NULL, v);
+    else if (cwd[0]) add_path(l, cwd, v);
+}
+
+static char *walk_command(const char *cmd, path_list *paths, char *why, size_t why_size);
+
 static char *resolve_command(const char *cmd, char *why, size_t why_size)
+{
+    return walk_command(cmd, NULL, why, why_size);
+}
+
+void mcc_free_paths(char **paths)
+{
+    for (char **p = paths; p && *p; p++) free(*p);
+    free(paths);
+}
+
+char **mcc_command_paths(const char *cmd)
+{
+    path_list l = {0};
+    char why[512];
+    free(walk_command(cmd, &l, why, sizeof why));
+    if (!l.oom && !l.v) l.v = calloc(1, sizeof *l.v);
+    if (l.oom) mcc_free_paths(l.v);
+    return l.oom ? NULL : l.v;
+}
+
+/* With paths: the words are only collected (a loader's command runs in the
+ * start directory: nothing is refused or rewritten). */
+static char *walk_command(const char *cmd, path_list *paths, char *why, size_t why_size)
 {
     char cwd[4096], word[1024];
     if (!getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
@@ -896,8 +972,15 @@ static char *resolve_command(const char *cmd, char *why, size_t why_size)
         if (!n) break;
         int plain = plain_word(p, n, word, sizeof word), file = plain && cwd[0] && local_file(word);
         if (!plain) word[0] = '\0';
-        int rewrite = file && ((at == PROGRAM && strchr(word, '/')) || at == SCRIPT);
-        if (file && !rewrite) {
+        int rewrite = !paths && file && ((at == PROGRAM && strchr(word, '/')) || at == SCRIPT);
+        if (paths) { /* a word cut by ; & | ( ) without blanks counts too: `tool.py; exit 1` */
+            size_t a = strspn(p, "("), m = n;
+            char bare[1024];
+            while (m > a && strchr(";&|)", p[m - 1])) m--;
+            if (m > a && plain_word(p + a, m - a, bare, sizeof bare))
+                collect(paths, bare, at == PROGRAM && !strchr(bare, '='), cwd);
+        }
+        if (file && !rewrite && !paths) {
             char shown[2048], rel_shown[2048];
             mcc_shown(word, shown, sizeof shown);
             mcc_shown(strncmp(word, "./", 2) == 0 ? word + 2 : word, rel_shown, sizeof rel_shown);

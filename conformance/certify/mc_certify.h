@@ -199,10 +199,21 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
 typedef struct mcc_sandbox_spec {
     const char *dir;      /* --chdir there, NULL: none */
     int writable;         /* dir is bound writable (an exporter's case directory) */
-    const char *ro_dir;   /* bound read-only over the private /var/tmp, or NULL */
+    /* NULL-terminated paths the command needs (a file: its directory), each
+     * bound back read-only where a hidden root (/tmp, the home directory,
+     * /var/tmp, /run) hides it; NULL: none. sandbox.c adds LD_LIBRARY_PATH's
+     * directories, LD_PRELOAD's files and, with MCC_DISPLAY, /tmp/.X11-unix. */
+    const char *const *need;
     const char *home;     /* the host directory seen as /var/tmp ($HOME, $TMPDIR), NULL: a tmpfs */
     int info_fd, block_fd; /* bubblewrap's --info-fd and --block-fd, -1: none */
 } mcc_sandbox_spec;
+/* The paths a shell command names (exporter.c's parser of the program and
+ * script words): each plain word naming an existing file or directory
+ * (relative ones against the current directory, made absolute), and a bare
+ * program name as found in PATH; NULL-terminated, malloc'ed (free with
+ * mcc_free_paths), NULL on OOM. */
+char **mcc_command_paths(const char *cmd);
+void mcc_free_paths(char **paths);
 /* The argv running `/bin/sh -c command` in the sandbox; NULL on OOM. For a
  * child about to exec. */
 char **mcc_sandbox_argv(const char *bwrap, const char *command, const mcc_sandbox_spec *sp);

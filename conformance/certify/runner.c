@@ -140,6 +140,7 @@ typedef struct runner {
     int probe;                       /* load the library and answer "L" only */
     char *copies;                    /* without the sandbox: where command loaders get copies */
     char *homes;                     /* in the sandbox: where each case's private $HOME is */
+    char **need;                     /* in the sandbox: the paths the command names (sandbox.c) */
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
     size_t done;                     /* cases ended, for the watch */
     double start_ms;
@@ -419,7 +420,18 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         /* bwrap binds onto a path it can create: through a symbolic link
          * (a TMPDIR that is one) it cannot; the link still leads there */
         if (dir && realpath(dir, real)) dir = real;
-        mcc_sandbox_spec sp = {.dir = dir, .writable = c->workdir != NULL, .home = a->home,
+        /* what it names, the corpus file it is handed (a loader's), the
+         * start directory when it says {cwd} (an exporter's; a loader runs
+         * there): shown again where /tmp or the home directory hides them */
+        size_t n = 0;
+        while (r->need && r->need[n]) n++;
+        const char **need = calloc(n + 3, sizeof *need);
+        if (need) {
+            memcpy(need, r->need, n * sizeof *need);
+            if (!c->command) need[n++] = c->path;
+            if (c->command && strstr(r->loader->command, "{cwd}")) need[n++] = getcwd(cwd, sizeof cwd);
+        }
+        mcc_sandbox_spec sp = {.dir = dir, .writable = c->workdir != NULL, .home = a->home, .need = need,
                                .info_fd = a->info_w, .block_fd = a->block_r};
         hand_through(a);
         char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, &sp);
@@ -544,19 +556,16 @@ __attribute__((noreturn)) static void sandboxed_library_child(const runner *r, c
     move_fd(in, 0);
     fcntl(a->ans_w, F_SETFD, 0); /* handed through bwrap */
     /* the library by its absolute path, and no --chdir: certify's directory
-     * may not exist in the sandbox (under its private /var/tmp); a library
-     * kept there is bound read-only over it, with its directory (its own
+     * may be hidden in the sandbox (under /tmp, the home directory or its
+     * private /var/tmp); certify's own program and the library are bound
+     * read-only there with their directories (the library's own
      * dependencies may sit beside it) */
-    char fd[16], lib[4096], dir[4096];
+    char fd[16], lib[4096];
     snprintf(fd, sizeof fd, "%d", a->ans_w);
-    const char *path = realpath(l->library, lib) ? lib : l->library, *ro = NULL;
-    if (path == lib && strncmp(lib, "/var/tmp/", 9) == 0) {
-        snprintf(dir, sizeof dir, "%s", lib);
-        *strrchr(dir, '/') = '\0';
-        if (strlen(dir) > 8) ro = dir;
-    }
+    const char *path = realpath(l->library, lib) ? lib : l->library;
     const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, path, NULL};
-    mcc_sandbox_spec sp = {.ro_dir = ro, .home = a->home, .info_fd = a->info_w, .block_fd = a->block_r};
+    const char *need[] = {l->self, path, NULL};
+    mcc_sandbox_spec sp = {.need = need, .home = a->home, .info_fd = a->info_w, .block_fd = a->block_r};
     hand_through(a);
     char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, &sp);
     if (argv) execv(l->bwrap, argv);
@@ -1313,6 +1322,8 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/mc-certify-home-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (mkdtemp(dir) && !(r->homes = strdup(dir))) rmdir(dir);
+        /* NULL (out of memory): less is shown, never more */
+        if (l->mode == MCC_MODE_COMMAND) r->need = mcc_command_paths(l->command);
     }
     int was_reaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &was_reaper);
@@ -1348,6 +1359,7 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
         fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->homes);
     free(r->copies);
     free(r->homes);
+    mcc_free_paths(r->need);
     free(r->slots);
     free(r);
     return rc;

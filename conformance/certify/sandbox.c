@@ -27,9 +27,10 @@
  * groups, timeouts, rlimits and bounded reads stay the same with or
  * without it.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,199 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
     return -1;
 }
 
+/* ---- what the sandbox hides, and what it shows again ---------------------- */
+
+/* The mounts over the read-only root, applied by bubblewrap in depth order
+ * (a directory before what lies in it; at one path, a tmpfs before a bind),
+ * so a bind always lands on what hides its parent, never under it. */
+enum { OP_TMPFS, OP_LINK, OP_RO, OP_RW };
+typedef struct mount_op {
+    int kind, depth;
+    char *path;
+    char *target; /* OP_LINK: the link's text */
+} mount_op;
+typedef struct plan {
+    mount_op *ops;
+    size_t n, cap;
+    char *roots[3]; /* hidden by a tmpfs: /tmp and the home directories */
+    size_t nroots;
+} plan;
+
+static int under(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+    return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Hidden in the sandbox: /tmp, the home directories, /var/tmp (the case's
+ * private one) and /run (a tmpfs). */
+static int hidden(const plan *pl, const char *path)
+{
+    for (size_t i = 0; i < pl->nroots; i++)
+        if (under(path, pl->roots[i])) return 1;
+    return under(path, "/var/tmp") || under(path, "/run");
+}
+
+static void add_op(plan *pl, int kind, const char *path, const char *target)
+{
+    for (size_t i = 0; i < pl->n; i++)
+        if (pl->ops[i].kind == kind && strcmp(pl->ops[i].path, path) == 0) return;
+    if (pl->n == pl->cap) {
+        size_t cap = pl->cap ? 2 * pl->cap : 16;
+        mount_op *ops = cap < SIZE_MAX / sizeof *ops ? realloc(pl->ops, cap * sizeof *ops) : NULL;
+        if (!ops) return; /* dropped: the command sees less, never more */
+        pl->ops = ops, pl->cap = cap;
+    }
+    mount_op *op = &pl->ops[pl->n];
+    op->kind = kind;
+    op->path = strdup(path);
+    op->target = target ? strdup(target) : NULL;
+    if (!op->path || (target && !op->target)) {
+        free(op->path), free(op->target);
+        return;
+    }
+    op->depth = 0;
+    for (const char *p = path; *p; p++) op->depth += *p == '/';
+    pl->n++;
+}
+
+/* The absolute path resolved as the kernel would (links followed, "." and
+ * ".." dropped) into real. A link met in /tmp or a home directory is made
+ * again in the sandbox (or its tmpfs would cut the path: a checkout under
+ * /tmp with a link beside it to its data). 0, or -1 when a part is missing. */
+static int resolve(plan *pl, const char *path, char *real, size_t size)
+{
+    char rest[8192], cur[4096] = "", next[4096], target[4096], comp[256];
+    if (path[0] != '/' || strlen(path) >= sizeof rest) return -1;
+    memcpy(rest, path, strlen(path) + 1);
+    for (int links = 0;;) {
+        char *p = rest + strspn(rest, "/");
+        size_t n = strcspn(p, "/");
+        if (!n) break;
+        if (n >= sizeof comp) return -1;
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        memmove(rest, p + n, strlen(p + n) + 1);
+        if (strcmp(comp, ".") == 0) continue;
+        if (strcmp(comp, "..") == 0) {
+            char *s = strrchr(cur, '/');
+            if (s) *s = '\0';
+            continue;
+        }
+        struct stat st;
+        if ((size_t)snprintf(next, sizeof next, "%s/%s", cur, comp) >= sizeof next || lstat(next, &st) != 0) return -1;
+        if (!S_ISLNK(st.st_mode)) {
+            memcpy(cur, next, strlen(next) + 1);
+            continue;
+        }
+        ssize_t t = readlink(next, target, sizeof target - 1);
+        if (t <= 0 || ++links > 40) return -1;
+        target[t] = '\0';
+        /* not in the private /var/tmp: a directory of certify's on the host */
+        if (hidden(pl, next) && !under(next, "/var/tmp")) add_op(pl, OP_LINK, next, target);
+        char joined[sizeof rest];
+        if ((size_t)snprintf(joined, sizeof joined, "%s%s", target, rest) >= sizeof joined) return -1;
+        memcpy(rest, joined, strlen(joined) + 1);
+        if (target[0] == '/') cur[0] = '\0';
+    }
+    return (size_t)snprintf(real, size, "%s", cur[0] ? cur : "/") < size ? 0 : -1;
+}
+
+/* What the command needs (a file: its directory; through a link to a
+ * file, the link's directory too, where a wrapper finds its neighbours),
+ * bound back read-only when hidden. */
+static void need(plan *pl, const char *path)
+{
+    char real[4096], dir[4096];
+    struct stat st;
+    if (!path || path[0] != '/' || resolve(pl, path, real, sizeof real) != 0 || stat(real, &st) != 0) return;
+    if (!S_ISDIR(st.st_mode)) {
+        *strrchr(real, '/') = '\0';
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && snprintf(dir, sizeof dir, "%s", path) < (int)sizeof dir) {
+            *strrchr(dir, '/') = '\0';
+            if (dir[0]) need(pl, dir);
+        }
+    }
+    if (real[0] && hidden(pl, real)) add_op(pl, OP_RO, real, NULL);
+}
+
+/* Each entry of a list (LD_LIBRARY_PATH, LD_PRELOAD) split at seps. */
+static void need_list(plan *pl, const char *list, const char *seps)
+{
+    char one[4096];
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, seps);
+        if (n && n < sizeof one) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            need(pl, one);
+        }
+        p += n;
+        p += strspn(p, seps);
+    }
+}
+
+/* A home directory, hidden by a tmpfs; not "/" nor one holding the system's
+ * own directories. */
+static void hide_home(plan *pl, const char *home)
+{
+    static const char *const system[] = {"/tmp", "/var/tmp", "/run", "/dev", "/proc", "/usr", "/etc", "/bin", "/lib"};
+    char real[4096];
+    struct stat st;
+    if (!home || home[0] != '/' || !realpath(home, real) || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) return;
+    for (size_t i = 0; i < sizeof system / sizeof *system; i++)
+        if (under(system[i], real)) return;
+    for (size_t i = 0; i < pl->nroots; i++)
+        if (strcmp(pl->roots[i], real) == 0) return;
+    if (pl->nroots < sizeof pl->roots / sizeof *pl->roots && (pl->roots[pl->nroots] = strdup(real))) pl->nroots++;
+    add_op(pl, OP_TMPFS, real, NULL);
+}
+
+static int by_depth(const void *a, const void *b)
+{
+    const mount_op *x = a, *y = b;
+    if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* A link is made again only where a tmpfs, not a bind, is what shows its
+ * directory (bubblewrap will not make one where the real one is). */
+static int link_needed(const plan *pl, const mount_op *l)
+{
+    const mount_op *cover = NULL;
+    for (size_t i = 0; i < pl->n; i++) {
+        const mount_op *o = &pl->ops[i];
+        if (o->kind != OP_LINK && o->depth < l->depth && under(l->path, o->path) && (!cover || o->depth > cover->depth))
+            cover = o;
+    }
+    return cover && cover->kind == OP_TMPFS;
+}
+
+static void build_plan(plan *pl, const mcc_sandbox_spec *sp)
+{
+    char tmp[4096];
+    if (realpath("/tmp", tmp) && strcmp(tmp, "/") != 0 && (pl->roots[0] = strdup(tmp))) {
+        pl->nroots = 1;
+        add_op(pl, OP_TMPFS, tmp, NULL);
+    }
+    hide_home(pl, getenv("HOME"));
+    struct passwd *pw = getpwuid(getuid());
+    if (pw) hide_home(pl, pw->pw_dir);
+    for (const char *const *p = sp->need; p && *p; p++) need(pl, *p);
+    need_list(pl, getenv("LD_LIBRARY_PATH"), ":;");
+    need_list(pl, getenv("LD_PRELOAD"), ": ");
+    const char *display = getenv("MCC_DISPLAY");
+    if (display && *display) need(pl, "/tmp/.X11-unix");
+    if (sp->dir && sp->writable) add_op(pl, OP_RW, sp->dir, NULL);
+    else if (sp->dir) need(pl, sp->dir);
+    size_t k = 0;
+    for (size_t i = 0; i < pl->n; i++)
+        if (pl->ops[i].kind != OP_LINK || link_needed(pl, &pl->ops[i])) pl->ops[k++] = pl->ops[i];
+    pl->n = k;
+    if (pl->n) qsort(pl->ops, pl->n, sizeof *pl->ops, by_depth);
+}
+
 /* argv of bwrap running tail (a NULL-terminated argv) as sp says,
  * NULL-terminated, in a malloc'ed block; NULL on OOM. */
 char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const mcc_sandbox_spec *sp)
@@ -129,7 +323,9 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const m
     for (char **e = environ; e && *e; e++) nenv++;
     size_t ntail = 0;
     while (tail[ntail]) ntail++;
-    size_t max = nfixed + 3 * nenv + 3 * 8 + ntail + 1;
+    plan pl = {0};
+    build_plan(&pl, sp);
+    size_t max = nfixed + 3 * nenv + 3 * 8 + 5 * pl.n + ntail + 1;
     char **argv = calloc(max, sizeof *argv);
     char *fds = malloc(32);
     if (!argv || !fds) return free(argv), free(fds), NULL;
@@ -162,8 +358,18 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const m
         if (!name) continue; /* dropped: the command sees less, never more */
         argv[k++] = "--setenv", argv[k++] = name, argv[k++] = (char *)(eq + 1);
     }
-    if (sp->ro_dir) argv[k++] = "--ro-bind", argv[k++] = (char *)sp->ro_dir, argv[k++] = (char *)sp->ro_dir;
-    if (sp->dir && sp->writable) argv[k++] = "--bind", argv[k++] = (char *)sp->dir, argv[k++] = (char *)sp->dir;
+    static const char *const verb[] = {"--tmpfs", "--symlink", "--ro-bind", "--bind"};
+    for (size_t i = 0; i < pl.n; i++) {
+        const mount_op *o = &pl.ops[i];
+        argv[k++] = (char *)verb[o->kind];
+        if (o->kind != OP_TMPFS) argv[k++] = o->kind == OP_LINK ? o->target : o->path;
+        argv[k++] = o->path;
+    }
+    /* the tmpfs roots read-only once everything is bound in them (the
+     * binds keep their own modes): the case directory stays the one
+     * writable place */
+    for (size_t i = 0; i < pl.n; i++)
+        if (pl.ops[i].kind == OP_TMPFS) argv[k++] = "--remount-ro", argv[k++] = pl.ops[i].path;
     if (sp->dir) argv[k++] = "--chdir", argv[k++] = (char *)sp->dir;
     for (size_t i = 0; i < ntail; i++) argv[k++] = (char *)tail[i];
     argv[k] = NULL;
