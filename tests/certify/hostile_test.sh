@@ -11,7 +11,7 @@ check="$py $here/certify_check.py"
 tmp=$(mktemp -d)
 export TMPDIR=$tmp/tmpdir # certify's temporary directories: must be empty at the end
 mkdir -p "$TMPDIR"
-cleanup() { rm -rf "$tmp"; }
+cleanup() { rm -rf "$tmp" ${peek_dir:+"$peek_dir"}; }
 trap cleanup EXIT
 passed=0 failed=0
 ok()   { passed=$((passed + 1)); }
@@ -249,6 +249,47 @@ for sb in on off; do
     certify "rewrite-$sb" 1 --corpus "$tmp/corpus-copy" --format aem --sandbox $sb --loader 'echo x >{}; rm -f {}; exit 1 # {}'
     diff -r "$corpus" "$tmp/corpus-copy" >/dev/null && ok || fail "rewrite-$sb: the corpus changed"
     is "rewrite-$sb" total.verdicts.error 0
+    # /tmp and the home directory are hidden (a read-only tmpfs each): a
+    # secret in a directory of /tmp that the command does not name, one in
+    # $HOME/.ssh, and a UNIX socket in /tmp (an ssh agent's, an X display's:
+    # a read-only view would not stop connect()) are out of reach; without
+    # the sandbox they are reached, and nothing is claimed
+    peek_home=$tmp/home-$sb && mkdir -p "$peek_home/.ssh" && echo "ssh-$tag" >"$peek_home/.ssh/id_test"
+    [ -n "${peek_dir:-}" ] || peek_dir=$(mktemp -d /tmp/mcc-peek-XXXXXX)
+    echo "tmp-$tag" >"$peek_dir/secret"
+    rm -f "$peek_dir/sock"
+    $py -c 'import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); time.sleep(30)' \
+        "$peek_dir/sock" "$tag" &
+    listener=$!
+    for i in $(seq 100); do [ -S "$peek_dir/sock" ] && break; sleep 0.05; done
+    cat >"$tmp/peek.py" <<'PY'
+import os, socket, sys
+home, peek = os.environ["MCC_PEEK_HOME"], os.environ["MCC_PEEK_DIR"]
+for path in (peek + "/secret", home + "/.ssh/id_test"):
+    try:
+        print(open(path).read().strip(), file=sys.stderr)
+    except OSError as e:
+        print(f"read {os.path.basename(path)}: {e.strerror}", file=sys.stderr)
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(peek + "/sock")
+    print("connect: connected", file=sys.stderr)
+except OSError as e:
+    print(f"connect: {e.strerror}", file=sys.stderr)
+sys.exit(1)
+PY
+    # (told where by MCC_* variables, which the sandbox hands on: the command
+    # names no path of theirs, which would be shown again)
+    HOME=$peek_home MCC_PEEK_HOME=$peek_home MCC_PEEK_DIR=$peek_dir exp "peek-$sb" 1 triangle "$py $tmp/peek.py # {out}" --sandbox $sb
+    kill $listener 2>/dev/null; wait $listener 2>/dev/null
+    if [ $sb = on ]; then
+        is "peek-$sb" cases.0.stderr_tail $'read secret: No such file or directory\nread id_test: No such file or directory\nconnect: No such file or directory'
+        is "peek-$sb" cases.0.detail "refused a scene the format can hold (exit 1): connect: No such file or directory"
+        grep -q -e "tmp-$tag" -e "ssh-$tag" "$tmp/peek-$sb.json" && fail "peek-$sb: a secret in the report" || ok
+    else
+        is "peek-$sb" cases.0.stderr_tail "tmp-$tag"$'\n'"ssh-$tag"$'\nconnect: connected'
+        is "peek-$sb" cases.0.detail "refused a scene the format can hold (exit 1): connect: connected"
+    fi
     if [ $sb = off ]; then
         # not isolated: nothing is observed, nothing is claimed (and the
         # connect may even succeed: its exit status is not looked at)
