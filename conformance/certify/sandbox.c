@@ -14,14 +14,35 @@
  *   --bind H /var/tmp   a private, empty temporary directory, which is also
  *                       $HOME and $TMPDIR: a directory of certify's per case,
  *                       listed after it (what it left there is reported)
- *                       and removed (/tmp itself stays visible, read-only:
- *                       loaders and exporters may live there)
+ *                       and removed
  *   --tmpfs /run        the host daemons' sockets hidden (D-Bus, docker: a
  *                       read-only file system does not stop connect())
+ *   --tmpfs /tmp, --tmpfs HOME   /tmp and the user's home directory ($HOME
+ *                       as certify got it, and getpwuid's; not "/" nor one
+ *                       holding the system's directories) hidden the same
+ *                       way: ssh keys, an ssh agent's or an X display's
+ *                       socket, other users' files
+ *   --symlink, --ro-bind P P   shown again, read-only, where one of those
+ *                       (or /var/tmp, /run) hides them: the directory of
+ *                       every path the command names (its program, its
+ *                       script and their neighbours, exporter.c's parser),
+ *                       the corpus file, the start directory of a loader
+ *                       or of a command with {cwd}, certify's own program
+ *                       and the --library, LD_LIBRARY_PATH's directories,
+ *                       LD_PRELOAD's files, /tmp/.X11-unix with MCC_DISPLAY;
+ *                       each link met on the way there in a hidden
+ *                       directory is made again (a checkout under /tmp with
+ *                       a link beside it to its data)
+ *   --bind DIR DIR      the case directory, the one writable place (exporters)
+ *   --remount-ro        the tmpfs mounts made read-only once all is bound
  *   --info-fd, --block-fd  the command waits until certify has opened the
  *                       namespace's network counters (tried the network?)
- *   --bind DIR DIR      the case directory, the one writable place (exporters)
  *   --clearenv          the environment reduced to mcc_sandbox_env's list
+ *
+ * bubblewrap applies its mounts in order: the tmpfs mounts and binds are
+ * sorted by depth (a tmpfs before a bind at the same path), so each lands
+ * on what hides its parent, never under it, and a home directory inside
+ * a directory shown again is still hidden.
  *
  * Nothing here is certify's own security boundary: the runner's process
  * groups, timeouts, rlimits and bounded reads stay the same with or
