@@ -932,6 +932,27 @@ static void collect(path_list *l, const char *word, int program, const char *cwd
     else if (cwd[0]) add_path(l, cwd, v);
 }
 
+/* For the sandbox: the absolute paths inside a word that is no plain name,
+ * each where it starts after a quote, '=', '(' or ':' and up to the next
+ * quote or shell character: python3 -c 'ctypes.CDLL("/opt/x.so")'. */
+static void collect_inner(path_list *l, const char *w, size_t n)
+{
+    static const char stop[] = " \t\n'\"`$;&|()<>*?[]{}\\";
+    char path[4096];
+    struct stat st;
+    for (size_t i = 0; i < n; i++) {
+        if (w[i] != '/' || (i && !strchr(stop, w[i - 1]) && w[i - 1] != '=' && w[i - 1] != ':')) continue;
+        size_t k = i;
+        while (k < n && !strchr(stop, w[k])) k++;
+        if (k - i < sizeof path) {
+            memcpy(path, w + i, k - i);
+            path[k - i] = '\0';
+            if (stat(path, &st) == 0) add_path(l, NULL, path);
+        }
+        i = k;
+    }
+}
+
 static char *walk_command(const char *cmd, path_list *paths, char *why, size_t why_size);
 
 static char *resolve_command(const char *cmd, char *why, size_t why_size)
@@ -979,6 +1000,8 @@ static char *walk_command(const char *cmd, path_list *paths, char *why, size_t w
             while (m > a && strchr(";&|)", p[m - 1])) m--;
             if (m > a && plain_word(p + a, m - a, bare, sizeof bare))
                 collect(paths, bare, at == PROGRAM && !strchr(bare, '='), cwd);
+            else
+                collect_inner(paths, p, n);
         }
         if (file && !rewrite && !paths) {
             char shown[2048], rel_shown[2048];

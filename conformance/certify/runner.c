@@ -420,14 +420,17 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         /* bwrap binds onto a path it can create: through a symbolic link
          * (a TMPDIR that is one) it cannot; the link still leads there */
         if (dir && realpath(dir, real)) dir = real;
-        /* what it names, the corpus file it is handed (a loader's), the
-         * start directory when it says {cwd} (an exporter's; a loader runs
-         * there): shown again where /tmp or the home directory hides them */
+        /* what it names, the corpus (a loader's; an exporter's is certify's
+         * directory of the cases, its own bound writable over it), the file
+         * it is handed, the start directory when it says {cwd} (an
+         * exporter's; a loader runs there): shown again, read-only, where
+         * /tmp or the home directory hides them */
         size_t n = 0;
         while (r->need && r->need[n]) n++;
-        const char **need = calloc(n + 3, sizeof *need);
+        const char **need = calloc(n + 4, sizeof *need);
         if (need) {
             memcpy(need, r->need, n * sizeof *need);
+            need[n++] = r->corpus->dir;
             if (!c->command) need[n++] = c->path;
             if (c->command && strstr(r->loader->command, "{cwd}")) need[n++] = getcwd(cwd, sizeof cwd);
         }

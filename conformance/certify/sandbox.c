@@ -26,9 +26,13 @@
  *                       (or /var/tmp, /run) hides them: the directory of
  *                       every path the command names (its program, its
  *                       script and their neighbours, exporter.c's parser),
- *                       the corpus file, the start directory of a loader
+ *                       the corpus (a loader's, or certify's directory of
+ *                       an exporter's cases) and the case's file, the
+ *                       start directory of a loader
  *                       or of a command with {cwd}, certify's own program
- *                       and the --library, LD_LIBRARY_PATH's directories,
+ *                       and the --library, PATH's directories (with the
+ *                       installation holding each: ~/.pyenv, ~/.local),
+ *                       LD_LIBRARY_PATH's directories,
  *                       LD_PRELOAD's files, /tmp/.X11-unix with MCC_DISPLAY;
  *                       each link met on the way there in a hidden
  *                       directory is made again (a checkout under /tmp with
@@ -243,12 +247,17 @@ static void need(plan *pl, const char *path)
 {
     char real[4096], dir[4096];
     struct stat st;
+    if (path && path[0] != '/' && getcwd(dir, sizeof dir) && strlen(dir) + strlen(path) + 2 <= sizeof dir) {
+        strcat(strcat(dir, "/"), path); /* a relative --corpus, say */
+        path = dir;
+    }
     if (!path || path[0] != '/' || resolve(pl, path, real, sizeof real) != 0 || stat(real, &st) != 0) return;
     if (!S_ISDIR(st.st_mode)) {
         *strrchr(real, '/') = '\0';
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && snprintf(dir, sizeof dir, "%s", path) < (int)sizeof dir) {
-            *strrchr(dir, '/') = '\0';
-            if (dir[0]) need(pl, dir);
+        char parent[4096];
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && snprintf(parent, sizeof parent, "%s", path) < (int)sizeof parent) {
+            *strrchr(parent, '/') = '\0';
+            if (parent[0]) need(pl, parent);
         }
     }
     if (real[0] && hidden(pl, real)) add_op(pl, OP_RO, real, NULL);
@@ -267,6 +276,36 @@ static void need_list(plan *pl, const char *list, const char *seps)
         }
         p += n;
         p += strspn(p, seps);
+    }
+}
+
+/* Each directory of PATH that is hidden, with the one holding it where
+ * that is no hidden root itself: the installation a program found there
+ * belongs to (~/.local, ~/.pyenv with its shims and versions, ~/.cargo),
+ * never the whole home directory (~/bin alone). */
+static void need_path(plan *pl, const char *list)
+{
+    char one[4096], real[4096];
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ":");
+        if (n && n < sizeof one && p[0] == '/') {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (resolve(pl, one, real, sizeof real) == 0 && hidden(pl, real)) {
+                char *slash = strrchr(real, '/');
+                int root = slash == real;
+                if (!root) {
+                    *slash = '\0';
+                    root = strcmp(real, "/var/tmp") == 0 || strcmp(real, "/run") == 0;
+                    for (size_t i = 0; i < pl->nroots; i++) root |= strcmp(real, pl->roots[i]) == 0;
+                    if (!root && hidden(pl, real)) need(pl, real);
+                    else root = 1;
+                }
+                if (root) need(pl, one);
+            }
+        }
+        p += n;
+        p += strspn(p, ":");
     }
 }
 
@@ -318,6 +357,7 @@ static void build_plan(plan *pl, const mcc_sandbox_spec *sp)
     struct passwd *pw = getpwuid(getuid());
     if (pw) hide_home(pl, pw->pw_dir);
     for (const char *const *p = sp->need; p && *p; p++) need(pl, *p);
+    need_path(pl, getenv("PATH"));
     need_list(pl, getenv("LD_LIBRARY_PATH"), ":;");
     need_list(pl, getenv("LD_PRELOAD"), ": ");
     const char *display = getenv("MCC_DISPLAY");
