@@ -871,16 +871,6 @@ static int separator(const char *w, size_t n)
     return 0;
 }
 
-/* Every case runs in its own directory, so a relative path in the command
- * would look there. The program of each simple command (a relative path
- * with a '/': a bare name is looked up in PATH) and, after a program that
- * is not such a file (an interpreter), its first word that is no option
- * (the script: python3 tool.py, blender -b -P export.py) are made absolute
- * when they name a file of the start directory. Any other word naming such
- * a file is refused: it may be an input the exporter needs or a name it
- * writes, and guessing wrong would read or overwrite the user's file. The
- * result (shell-quoted absolute paths) is what runs; reports show the
- * command as given. NULL with why on a refusal or OOM. */
 typedef struct path_list {
     char **v;
     size_t n, cap;
@@ -976,8 +966,18 @@ char **mcc_command_paths(const char *cmd)
     return l.oom ? NULL : l.v;
 }
 
-/* With paths: the words are only collected (a loader's command runs in the
- * start directory: nothing is refused or rewritten). */
+/* Every case runs in its own directory, so a relative path in the command
+ * would look there. The program of each simple command (a relative path
+ * with a '/': a bare name is looked up in PATH) and, after a program that
+ * is not such a file (an interpreter), its first word that is no option
+ * (the script: python3 tool.py, blender -b -P export.py) are made absolute
+ * when they name a file of the start directory. Any other word naming such
+ * a file is refused: it may be an input the exporter needs or a name it
+ * writes, and guessing wrong would read or overwrite the user's file. The
+ * result (shell-quoted absolute paths) is what runs; reports show the
+ * command as given. NULL with why on a refusal or OOM. With paths, the
+ * words are only collected, for the sandbox (mcc_command_paths): nothing is
+ * refused or rewritten. */
 static char *walk_command(const char *cmd, path_list *paths, char *why, size_t why_size)
 {
     char cwd[4096], word[1024];
