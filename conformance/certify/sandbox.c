@@ -240,7 +240,16 @@ static int resolve(plan *pl, const char *path, char *real, size_t size)
     return (size_t)snprintf(real, size, "%s", cur[0] ? cur : "/") < size ? 0 : -1;
 }
 
-/* What the command needs (a file: its directory; through a link to a
+/* /tmp, a home directory, /var/tmp or /run itself, or "" (the root). */
+static int is_root(const plan *pl, const char *dir)
+{
+    int root = !dir[0] || strcmp(dir, "/var/tmp") == 0 || strcmp(dir, "/run") == 0;
+    for (size_t i = 0; i < pl->nroots; i++) root |= strcmp(dir, pl->roots[i]) == 0;
+    return root;
+}
+
+/* What the command needs (a file: its directory, or itself alone right in
+ * a hidden root; through a link to a
  * file, the link's directory too, where a wrapper finds its neighbours),
  * bound back read-only when hidden. */
 static void need(plan *pl, const char *path)
@@ -253,7 +262,13 @@ static void need(plan *pl, const char *path)
     }
     if (!path || path[0] != '/' || resolve(pl, path, real, sizeof real) != 0 || stat(real, &st) != 0) return;
     if (!S_ISDIR(st.st_mode)) {
-        *strrchr(real, '/') = '\0';
+        char *slash = strrchr(real, '/');
+        *slash = '\0';
+        if (is_root(pl, real)) { /* a file right in /tmp or the home directory: itself alone */
+            *slash = '/';
+            if (hidden(pl, real)) add_op(pl, OP_RO, real, NULL);
+            return;
+        }
         char parent[4096];
         if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && snprintf(parent, sizeof parent, "%s", path) < (int)sizeof parent) {
             *strrchr(parent, '/') = '\0';
@@ -292,16 +307,9 @@ static void need_path(plan *pl, const char *list)
             memcpy(one, p, n);
             one[n] = '\0';
             if (resolve(pl, one, real, sizeof real) == 0 && hidden(pl, real)) {
-                char *slash = strrchr(real, '/');
-                int root = slash == real;
-                if (!root) {
-                    *slash = '\0';
-                    root = strcmp(real, "/var/tmp") == 0 || strcmp(real, "/run") == 0;
-                    for (size_t i = 0; i < pl->nroots; i++) root |= strcmp(real, pl->roots[i]) == 0;
-                    if (!root && hidden(pl, real)) need(pl, real);
-                    else root = 1;
-                }
-                if (root) need(pl, one);
+                *strrchr(real, '/') = '\0';
+                if (!is_root(pl, real) && hidden(pl, real)) need(pl, real);
+                else need(pl, one);
             }
         }
         p += n;

@@ -11,7 +11,7 @@ check="$py $here/certify_check.py"
 tmp=$(mktemp -d)
 export TMPDIR=$tmp/tmpdir # certify's temporary directories: must be empty at the end
 mkdir -p "$TMPDIR"
-cleanup() { rm -rf "$tmp" ${peek_dir:+"$peek_dir"}; }
+cleanup() { rm -rf "$tmp" ${peek_dir:+"$peek_dir"} ${peek_py:+"$peek_py"}; }
 trap cleanup EXIT
 passed=0 failed=0
 ok()   { passed=$((passed + 1)); }
@@ -262,7 +262,9 @@ for sb in on off; do
         "$peek_dir/sock" "$tag" &
     listener=$!
     for i in $(seq 100); do [ -S "$peek_dir/sock" ] && break; sleep 0.05; done
-    cat >"$tmp/peek.py" <<'PY'
+    # the script right in /tmp: shown alone, not /tmp with it
+    [ -n "${peek_py:-}" ] || peek_py=$(mktemp /tmp/mcc-peek-XXXXXX.py)
+    cat >"$peek_py" <<'PY'
 import os, socket, sys
 home, peek = os.environ["MCC_PEEK_HOME"], os.environ["MCC_PEEK_DIR"]
 for path in (peek + "/secret", home + "/.ssh/id_test"):
@@ -280,7 +282,7 @@ sys.exit(1)
 PY
     # (told where by MCC_* variables, which the sandbox hands on: the command
     # names no path of theirs, which would be shown again)
-    HOME=$peek_home MCC_PEEK_HOME=$peek_home MCC_PEEK_DIR=$peek_dir exp "peek-$sb" 1 triangle "$py $tmp/peek.py # {out}" --sandbox $sb
+    HOME=$peek_home MCC_PEEK_HOME=$peek_home MCC_PEEK_DIR=$peek_dir exp "peek-$sb" 1 triangle "$py $peek_py # {out}" --sandbox $sb
     kill $listener 2>/dev/null; wait $listener 2>/dev/null
     if [ $sb = on ]; then
         is "peek-$sb" cases.0.stderr_tail $'read secret: No such file or directory\nread id_test: No such file or directory\nconnect: No such file or directory'
