@@ -194,6 +194,11 @@ uint64_t mcc_default_max_memory(unsigned jobs);
 
 /* The sandbox (sandbox.c): bwrap found on PATH and able to create its
  * namespaces here (its path in bwrap), or -1 with why. */
+/* Coverage builds: a case's child builds the sandbox's command line after
+ * fork and then execs bubblewrap or the shell, and exec drops the counts
+ * libgcov would write at exit; they are written first here. A no-op
+ * otherwise. */
+void mcc_coverage_flush(void);
 int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size);
 /* How a command runs in the sandbox. */
 typedef struct mcc_sandbox_spec {

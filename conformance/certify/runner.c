@@ -409,7 +409,8 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
         answer(a->ans_w, msg);
         _exit(127);
     }
-    set_limits(r);
+    /* the limits come last, just before exec: a coverage build's counts
+     * are written then, and a small RLIMIT_FSIZE would stop that */
     int in = open(a->stdin_file ? a->in_path : "/dev/null", O_RDONLY);
     if (in >= 0) move_fd(in, 0);
     move_fd(a->out_w, 1);
@@ -438,16 +439,21 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
                                .info_fd = a->info_w, .block_fd = a->block_r};
         hand_through(a);
         char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, &sp);
+        mcc_coverage_flush();
+        set_limits(r);
         if (argv) execv(r->opt->bwrap, argv);
         dprintf(2, "certify: cannot run %s: %s\n", r->opt->bwrap, strerror(errno));
         _exit(127);
     }
     if (r->loader->mode == MCC_MODE_COMMAND) {
+        mcc_coverage_flush();
+        set_limits(r);
         execl("/bin/sh", "sh", "-c", a->command, (char *)NULL);
         dprintf(2, "certify: cannot run /bin/sh: %s\n", strerror(errno));
         _exit(127);
     }
     if (library_sandboxed(r)) sandboxed_library_child(r, c, a);
+    set_limits(r);
     in_process_child(r, c, a);
 }
 
@@ -571,6 +577,8 @@ __attribute__((noreturn)) static void sandboxed_library_child(const runner *r, c
     mcc_sandbox_spec sp = {.need = need, .home = a->home, .info_fd = a->info_w, .block_fd = a->block_r};
     hand_through(a);
     char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, &sp);
+    mcc_coverage_flush();
+    set_limits(r);
     if (argv) execv(l->bwrap, argv);
     dprintf(2, "certify: cannot run %s: %s\n", l->bwrap, strerror(errno));
     _exit(125);

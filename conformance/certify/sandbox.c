@@ -101,6 +101,16 @@ static int find_bwrap(char *buf, size_t size)
     return -1;
 }
 
+#if defined(MC_COVERAGE_BUILD)
+void __gcov_dump(void); /* libgcov (gcc --coverage), <gcov.h> */
+void mcc_coverage_flush(void)
+{
+    __gcov_dump();
+}
+#else
+void mcc_coverage_flush(void) {}
+#endif
+
 int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
 {
     if (find_bwrap(bwrap, size) != 0)
