@@ -10,8 +10,10 @@ output itself by the golden outputs (tests/inspect/golden.sh).
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import jsonschema
 
@@ -21,6 +23,52 @@ def run(cmd):
     if p.returncode not in (0, 1):
         sys.exit(f"FAIL {cmd}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
     return p.stdout.decode("utf-8")
+
+
+def lzma_blocks(node):
+    """(file offset, decoded children) of every LZMA block of an inspect tree."""
+    if node["kind"] == "lzma":
+        yield node["offset"], node["children"]
+    for c in node.get("children", []):
+        yield from lzma_blocks(c)
+
+
+def check_extract(mc, corpus, docs, files):
+    """--extract-block writes the decoded bytes of a block: as many as its
+    decoded children span, each child's section type (u16) at its offset;
+    without -O, or at an offset that is no block, a usage error (2)."""
+    problems = []
+    target = os.path.join(corpus, "e3d", "valid", "cube3_spec_lzma_444.e3d")
+    doc = docs[files.index(target)] if target in files else None
+    blocks = list(lzma_blocks(doc["structure"])) if doc else []
+    if len(blocks) != 1:
+        return [f"{target}: one LZMA block expected in inspect's tree, found {len(blocks)}"]
+    offset, children = blocks[0]
+    out = tempfile.mkdtemp(prefix="mc_extract_")
+    try:
+        dest = os.path.join(out, "block.bin")
+        for spec in (hex(offset), f"/lzma@{hex(offset)}"):
+            p = subprocess.run([mc, "inspect", target, "--extract-block", spec, "-O", dest], capture_output=True)
+            if p.returncode != 0 or not os.path.exists(dest):
+                problems.append(f"--extract-block {spec}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
+                continue
+            data = open(dest, "rb").read()
+            end = max(c["offset"] + c["size"] for c in children)
+            if len(data) != end:
+                problems.append(f"--extract-block {spec}: {len(data)} bytes, expected {end}")
+            for c in children:
+                found = int.from_bytes(data[c["offset"]:c["offset"] + 2], "little")
+                if found != c["attributes"]["type"]:
+                    problems.append(f"--extract-block {spec}: type {found:#x} at {c['offset']}, "
+                                    f"expected {c['attributes']['type']:#x}")
+            os.unlink(dest)
+        for args, why in (([hex(offset)], "no -O"), (["0x0", "-O", dest], "not a block")):
+            p = subprocess.run([mc, "inspect", target, "--extract-block"] + args, capture_output=True)
+            if p.returncode != 2 or os.path.exists(dest):
+                problems.append(f"--extract-block ({why}): exit {p.returncode}, expected 2 and no file")
+    finally:
+        shutil.rmtree(out)
+    return problems
 
 
 def main():
@@ -45,6 +93,7 @@ def main():
         if ins["path"] != path or ins["errors"] != errors or ins["format"] != report["format"]:
             problems.append(f"{path}: inspect says {ins['format']}, {ins['errors']} errors; "
                             f"validation {report['format']}, {errors}")
+    problems += check_extract(mc, corpus, docs, files)
     for p in problems[:60]:
         print(p)
     print(f"{len(files)} files, {len(problems)} problems")
