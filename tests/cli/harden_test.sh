@@ -57,6 +57,9 @@ for kind in text json sarif; do
 done
 expect full-invalid 4 bash -c '"$0" "$1" >/dev/full' "$mc" "$weights" # 4 wins over 1
 expect full-help 4 bash -c '"$0" --help >/dev/full' "$mc"
+# certify runs every NLM case, each in a child that takes 40-80 ms to exit
+# under ASan (its leak check): some 8 s a run, too close to the FIFOs' 10 s
+MC_TEST_TIMEOUT=60
 expect full-certify 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --json /dev/full
 contains full-certify-why "$tmp/err" "modelcheck certify: cannot write /dev/full: No space left on device"
 expect certify-no-dir 4 "$mc" certify --reference -f nlm -c "$tmp/corpus" --report "$tmp/no/such/dir.txt"
@@ -70,6 +73,7 @@ for kind in text json junit html; do # certify's report on standard output: one 
     contains certify-closed-$kind-why "$tmp/err" "modelcheck certify: cannot write standard output: Bad file descriptor"
 done
 expect certify-help-full 4 bash -c '"$0" certify --help >/dev/full' "$mc"
+MC_TEST_TIMEOUT=10
 one_line certify-help-full-msg "$tmp/err"
 # a reader that stops early: SIGPIPE, as for any Unix tool (README); the
 # report over the corpus is far larger than a pipe's buffer
