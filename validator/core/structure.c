@@ -883,7 +883,7 @@ static const walk *walked(mc_sink *s, const mc_view *v, uint32_t step, bool weig
 static void box_range(mc_sink *s, box *b, const mc_view *pos, uint64_t first, uint64_t n)
 {
     const walk *w = walked(s, pos, 0, false);
-    if (!w || first + n > w->count) {
+    if (!w || first > w->count || n > w->count - first) { /* subtract: no wrap */
         box_direct(b, pos, first, n);
         return;
     }
@@ -904,7 +904,7 @@ static void hist_range(mc_sink *s, const mc_view *wv, uint32_t step, uint64_t fi
                        uint64_t *hist)
 {
     const walk *w = walked(s, wv, step, true);
-    if (!w || first + n > w->count) {
+    if (!w || first > w->count || n > w->count - first) { /* subtract: no wrap */
         hist_direct(wv, step, first, n, hist);
         return;
     }
