@@ -4,7 +4,14 @@
  * --runs rounds. Prints one markdown table.
  *
  *   mc_bench [--quick] [--runs N] [--mb N] [--dir DIR] [--cli MODELCHECK]
+ *   mc_bench --time FILE [--runs N]
  *
+ * --time reads FILE into memory, validates it (no hash) --runs times in
+ * this one process and prints {"first": s, "warm": s}: the first call, as
+ * a command makes it, and the median of the others (the first again with
+ * --runs 1). It is the native side of tests/web/wasm_bench.mjs, which times
+ * the WebAssembly build's validation of the bytes in its memory the same
+ * way.
  * --quick builds small files and runs each comparison once: a smoke that
  * asserts nothing about time, only that every comparison runs and that -j
  * output equals -j 1 output. Without --cli the CLI rows (hash by output
@@ -38,7 +45,7 @@
 typedef struct config {
     int quick, runs;
     uint64_t bytes; /* per fixed-layout file */
-    const char *dir, *cli;
+    const char *dir, *cli, *time;
 } config;
 
 static const char *const format_names[BENCH_FORMATS] = {
@@ -480,8 +487,11 @@ static int parse_args(int argc, char **argv, config *c)
             c->dir = v, i++;
         } else if (strcmp(a, "--cli") == 0 && v) {
             c->cli = v, i++;
+        } else if (strcmp(a, "--time") == 0 && v) {
+            c->time = v, i++;
         } else {
-            fprintf(stderr, "usage: mc_bench [--quick] [--runs N] [--mb N] [--dir DIR] [--cli MODELCHECK]\n");
+            fprintf(stderr, "usage: mc_bench [--quick] [--runs N] [--mb N] [--dir DIR] [--cli MODELCHECK]\n"
+                            "       mc_bench --time FILE [--runs N]\n");
             return -1;
         }
     }
@@ -496,10 +506,69 @@ static int parse_args(int argc, char **argv, config *c)
     return 0;
 }
 
+/* FILE's bytes in memory, read as the WebAssembly side reads them. */
+static uint8_t *read_whole(const char *path, size_t *n)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    *n = (size_t)st.st_size;
+    uint8_t *b = malloc(*n);
+    size_t got = 0;
+    while (b && got < *n) {
+        ssize_t k = read(fd, b + got, *n - got);
+        if (k <= 0) {
+            free(b);
+            b = NULL;
+        } else {
+            got += (size_t)k;
+        }
+    }
+    close(fd);
+    return b;
+}
+
+/* --time: the validation of one file's bytes in memory (mc_validate_memory,
+ * no hash), first call and later ones: the work wasm_bench.mjs times in
+ * the WebAssembly build, on the same footing. */
+static int time_file(const config *cfg)
+{
+    size_t n = 0;
+    uint8_t *b = read_whole(cfg->time, &n);
+    if (!b) {
+        fprintf(stderr, "mc_bench: cannot validate %s\n", cfg->time);
+        return 1;
+    }
+    mc_options o;
+    mc_options_init(&o);
+    o.skip_sha256 = 1;
+    double t[MAX_RUNS];
+    int rc = 0;
+    for (int i = 0; i < cfg->runs && rc == 0; i++) {
+        mc_result *r = NULL;
+        double t0 = now();
+        if (mc_validate_memory(b, n, &o, &r) != MC_OK) rc = 1;
+        t[i] = now() - t0;
+        mc_result_free(r);
+    }
+    free(b);
+    if (rc) {
+        fprintf(stderr, "mc_bench: cannot validate %s\n", cfg->time);
+        return 1;
+    }
+    double warm = cfg->runs > 1 ? median(t + 1, cfg->runs - 1) : t[0];
+    printf("{\"first\": %.6f, \"warm\": %.6f}\n", t[0], warm);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     config cfg = {0};
     if (parse_args(argc, argv, &cfg) != 0) return 2;
+    if (cfg.time) return time_file(&cfg);
     if (mkdir(cfg.dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "mc_bench: cannot create %s: %s\n", cfg.dir, strerror(errno));
         return 1;

@@ -7,6 +7,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * A hot function: a clean path's chunk function (called once per chunk of
+ * records), or the walk of a section that calls it, stays a function of its
+ * own in the WebAssembly build. V8 runs a module first as baseline code, and
+ * gives a function that turns out hot optimised code only from its next call
+ * on (WebAssembly has no on-stack replacement), compiled on a background
+ * thread. Inlined into one call, a 100 MB walk would run baseline code to its
+ * end, two to three times slower, and V8 would spend 20 to 40 ms optimising
+ * the whole format validator, called once. As small functions, the chunk
+ * function is optimised after the section's first megabytes and runs
+ * optimised for the rest (docs/PERFORMANCE.md, "WebAssembly").
+ * web/CMakeLists.txt keeps Binaryen from inlining them back. Native builds
+ * inline as they see fit.
+ */
+#if defined(__wasm__)
+#define MC_HOT_FN __attribute__((noinline))
+#else
+#define MC_HOT_FN
+#endif
+
 static inline bool mc_all_finite(const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)

@@ -65,7 +65,7 @@ void mc_check_parent(mc_ctx *c, uint64_t at, uint64_t i, int64_t parent, uint64_
  * for the lot, so that the compiler can vectorize it; the caller checks
  * the indices one by one, exactly, only when this is false.
  */
-static inline bool mc_u32s_surely_below(const uint8_t *p, size_t n, uint32_t limit)
+MC_HOT_FN static inline bool mc_u32s_surely_below(const uint8_t *p, size_t n, uint32_t limit)
 {
     uint32_t over = 0;
     for (size_t k = 0; k < n; k++) {

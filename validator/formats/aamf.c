@@ -482,7 +482,7 @@ _Static_assert(MATRIX_BATCH <= 64, "a batch's clean bits are one uint64_t");
 /* The scalar clean path (other targets, and the matrices after the last
  * group of four): ok[k] for x[k], one loop without branches so that the
  * compiler can run it on several matrices at once. */
-static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *restrict ok)
+MC_HOT_FN static void matrices_surely_clean(const fx_matrix *restrict x, size_t n, bool *restrict ok)
 {
     const uint32_t one = (uint32_t)FX_ONE * FX_ONE, tol = (uint32_t)AAMF_ORTHO_TOLERANCE;
     for (size_t k = 0; k < n; k++) {
@@ -595,7 +595,7 @@ static unsigned matrices4_clean_sse2(const uint8_t *b)
 
 /* Bit k set: the k-th of the n (at most MATRIX_BATCH) matrices at b is
  * surely clean. */
-static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
+MC_HOT_FN static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
 {
     uint64_t bits = 0;
     size_t k0 = 0;
@@ -614,7 +614,7 @@ static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
 /* Checks the n matrices at the reader's position (file offset off): those
  * of animation anim (-1: the bind poses, one key each), bone-major, keys
  * matrices a bone. The caller checked that they fit. */
-static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
+MC_HOT_FN static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
                            uint32_t keys)
 {
     for (uint64_t k0 = 0; k0 < n; k0 += MATRIX_BATCH) {
@@ -738,7 +738,7 @@ static bool normals_clean_sse2(const uint8_t *b, size_t n)
 }
 #endif
 
-static bool positions_surely_clean(const uint8_t *b, size_t n)
+MC_HOT_FN static bool positions_surely_clean(const uint8_t *b, size_t n)
 {
     size_t head = 0;
 #if AAMF_SSE2
@@ -748,7 +748,7 @@ static bool positions_surely_clean(const uint8_t *b, size_t n)
     return positions_clean_scalar(b + head * SVECTOR_SIZE, n - head);
 }
 
-static bool normals_surely_clean(const uint8_t *b, size_t n)
+MC_HOT_FN static bool normals_surely_clean(const uint8_t *b, size_t n)
 {
     size_t head = 0;
 #if AAMF_SSE2
@@ -822,7 +822,7 @@ static mc_view samf_weights(const mc_ctx *c, const aamf_file *f)
 /* An SVECTOR table at off, a chunk at a time: its clean path, or the exact
  * loop over the chunk. pos: the positions' view while inspecting (else
  * NULL), summed as the chunks pass. */
-static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off, const mc_view *pos,
+MC_HOT_FN static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off, const mc_view *pos,
                            bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
 {
     mc_reader all = window(c, off, (uint64_t)f->vertices * SVECTOR_SIZE);
@@ -970,7 +970,7 @@ static bool skin_clean_sse2(const uint8_t *b, size_t n, uint16_t bones, unsigned
 }
 #endif
 
-static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
+MC_HOT_FN static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsigned *max_influences)
 {
     size_t head = 0;
     unsigned most = *max_influences;
@@ -984,7 +984,7 @@ static bool skin_surely_clean(const uint8_t *b, size_t n, uint16_t bones, unsign
     return true;
 }
 
-static void check_skin(mc_ctx *c, const aamf_file *f)
+MC_HOT_FN static void check_skin(mc_ctx *c, const aamf_file *f)
 {
     mc_reader all = window(c, f->skin, (uint64_t)f->vertices * SKIN_SIZE);
     unsigned max_influences = 0;
@@ -1008,7 +1008,7 @@ static void check_skin(mc_ctx *c, const aamf_file *f)
 
 /* aamf.md, Faces: u16 indices into the vertices; docs/formats/aamf.md: u16 cannot
  * address more than 65536 vertices. */
-static void check_faces(mc_ctx *c, const aamf_file *f)
+MC_HOT_FN static void check_faces(mc_ctx *c, const aamf_file *f)
 {
     mc_reader r = window(c, f->face_table, (uint64_t)f->faces * FACE_SIZE);
     for (uint32_t i = 0; i < f->faces; i++) {

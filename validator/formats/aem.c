@@ -442,7 +442,7 @@ typedef struct vertex_tally {
 } vertex_tally;
 
 /* One vertex: the clean path, else the exact checks, which alone report. */
-static void check_vertex(mc_ctx *c, const aem_file *f, uint64_t i, vertex_tally *t)
+MC_HOT_FN static void check_vertex(mc_ctx *c, const aem_file *f, uint64_t i, vertex_tally *t)
 {
     uint32_t bones = f->count[SEC_BONES];
     mc_reader r = record(c, f, SEC_VERTICES, i);
@@ -484,7 +484,7 @@ enum { AEM_CHUNK = 64 };
  * skinned vertex whose weights sum to 1 (the exact double rule), an extra
  * bone of -1 or in range.
  */
-static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint32_t bones,
+MC_HOT_FN static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint32_t bones,
                                vertex_tally *t)
 {
     /* bone_in_range as a signed range; a count past INT32_MAX (no file has
@@ -540,7 +540,7 @@ static mc_view vertex_view(const mc_ctx *c, const aem_file *f, uint64_t at, mc_f
 /* Returns whether every vertex has the same extra bone, as far as the
  * clean paths know (false when they are off): the meshes' extra-bone
  * consistency then holds without a walk. */
-static bool check_vertices(mc_ctx *c, const aem_file *f)
+MC_HOT_FN static bool check_vertices(mc_ctx *c, const aem_file *f)
 {
     uint64_t n = f->count[SEC_VERTICES];
     vertex_tally t = {0, {0}, n ? vertex_extra(c, f, 0) : -1, c->fast};
@@ -580,7 +580,7 @@ static bool check_vertices(mc_ctx *c, const aem_file *f)
 enum { AEM_INDEX_CHUNK = 256 };
 
 /* aem.md, Index Section: indices index into the vertex section. */
-static void check_indices(mc_ctx *c, const aem_file *f)
+MC_HOT_FN static void check_indices(mc_ctx *c, const aem_file *f)
 {
     mc_reader r = section(c, f, SEC_INDICES);
     uint64_t n = f->count[SEC_INDICES];

@@ -324,7 +324,7 @@ static bool vertex_surely_clean(const mc_ctx *c, const aem_vertex *v, uint64_t j
     return true;
 }
 
-static void check_vertex(mc_ctx *c, const aem_file *f, uint64_t i, vertex_tally *t)
+MC_HOT_FN static void check_vertex(mc_ctx *c, const aem_file *f, uint64_t i, vertex_tally *t)
 {
     mc_reader r = record(c, f, SEC_VERTICES, i);
     aem_vertex v;
@@ -369,7 +369,7 @@ static uint32_t lanes_sum(__m128i v)
  * per-vertex path records where the first one is. False at any doubt,
  * with t untouched.
  */
-static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint64_t joints,
+MC_HOT_FN static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint64_t joints,
                                vertex_tally *t)
 {
     int32_t hi = joints > INT32_MAX ? INT32_MAX : (int32_t)joints - 1;
@@ -439,7 +439,7 @@ static mc_view vertex_view(const mc_ctx *c, const aem_file *f, uint64_t at, mc_f
                      V_SIZE, type, width};
 }
 
-static void check_vertices(mc_ctx *c, const aem_file *f)
+MC_HOT_FN static void check_vertices(mc_ctx *c, const aem_file *f)
 {
     vertex_tally t = {0, {0, 0, 0}, {0, 0, 0}};
     uint64_t n = f->count[SEC_VERTICES];
@@ -474,7 +474,7 @@ static void check_vertices(mc_ctx *c, const aem_file *f)
 enum { INDEX_CHUNK = 256 };
 
 /* Index Section: indices index into the vertex section. */
-static void check_indices(mc_ctx *c, const aem_file *f)
+MC_HOT_FN static void check_indices(mc_ctx *c, const aem_file *f)
 {
     uint64_t n = f->count[SEC_INDICES], vertices = f->count[SEC_VERTICES];
     uint32_t limit = vertices > UINT32_MAX ? UINT32_MAX : (uint32_t)vertices;

@@ -407,7 +407,7 @@ static normal_bounds normal_bounds_make(double tolerance)
     return nb;
 }
 
-static bool normals_surely_unit(const uint8_t *p, size_t stride, uint32_t n, normal_bounds nb)
+MC_HOT_FN static bool normals_surely_unit(const uint8_t *p, size_t stride, uint32_t n, normal_bounds nb)
 {
     bool ok = true;
     for (uint32_t i = 0; i < n; i++) {
@@ -419,7 +419,7 @@ static bool normals_surely_unit(const uint8_t *p, size_t stride, uint32_t n, nor
     return ok;
 }
 
-static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
+MC_HOT_FN static bool uvs_surely_finite(const uint8_t *p, size_t stride, uint32_t n)
 {
     bool ok = true;
     for (uint32_t i = 0; i < n; i++) {
@@ -461,7 +461,7 @@ MC_ALWAYS_INLINE bool weights_clean_k(const uint8_t *p, size_t stride, uint32_t 
 }
 
 /* A copy for the common bone counts, the count a constant. */
-static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
+MC_HOT_FN static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
                                  unsigned *influences)
 {
     if (k == 2) return weights_clean_k(p, stride, n, 2, max_id, influences);
@@ -488,7 +488,7 @@ static double position_at(const uint8_t *e, bool f64, int k, bool *finite)
 }
 
 /* False (extents meaningless) when a component is NaN or infinite. */
-static bool positions_chunk(const uint8_t *p, size_t stride, uint32_t n, bool f64, chunk_ext *x)
+MC_HOT_FN static bool positions_chunk(const uint8_t *p, size_t stride, uint32_t n, bool f64, chunk_ext *x)
 {
     bool finite = true;
     for (int k = 0; k < 3; k++) x->min[k] = x->max[k] = position_at(p, f64, k, &finite);
@@ -779,7 +779,7 @@ static void check_triangle(e3d *v, const e3d_blk *b, unsigned w, uint32_t t)
 
 /* len triangles of 3 u16 (w = 2) or u32 indices at p: true when every
  * index is below count and no triangle repeats one. */
-static bool faces_surely_clean(const uint8_t *p, unsigned w, uint32_t len, uint32_t count)
+MC_HOT_FN static bool faces_surely_clean(const uint8_t *p, unsigned w, uint32_t len, uint32_t count)
 {
     bool ok = true;
     for (uint32_t t = 0; t < len; t++) {

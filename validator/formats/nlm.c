@@ -735,7 +735,7 @@ static bool vertex_surely_clean(const mc_ctx *c, const vertex_scope *s, const nl
 
 /* One vertex at off: the clean path, else the exact checks, which alone
  * report. */
-static void check_vertex(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i)
+MC_HOT_FN static void check_vertex(mc_ctx *c, vertex_scope *s, uint64_t off, uint64_t i)
 {
     mc_reader r = mc_reader_make(c->data, c->size);
     mc_reader_seek(&r, off);
@@ -792,7 +792,7 @@ enum { NLM_CHUNK = 64 };
  * double rule). A vertex vouched for is inside the box and has a unit
  * normal, so the AABB and zero-normal tallies have nothing to add.
  */
-static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *p,
+MC_HOT_FN static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *p,
                                uint64_t n)
 {
     /* within [-FLT_MAX, FLT_MAX] is finite; a box to judge by is finite */
@@ -833,7 +833,7 @@ static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *
 }
 #endif
 
-static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
+MC_HOT_FN static void check_vertices(mc_ctx *c, vertex_scope *s, const nlm_mesh *m)
 {
     s->zero = (mc_zero_normals){0};
     uint64_t n = m->vertex_count;
@@ -887,7 +887,7 @@ enum { NLM_INDEX_CHUNK = 3 * 64 };
  * indices at p all name one of the mesh's vertices and, in a triangle
  * list, no triangle repeats a vertex. Branch-free, read in place; any
  * doubt and the chunk is checked index by index. */
-static bool indices_surely_clean(const uint8_t *p, uint32_t vertices, bool triangles)
+MC_HOT_FN static bool indices_surely_clean(const uint8_t *p, uint32_t vertices, bool triangles)
 {
     uint32_t bad = 0;
     for (int k = 0; k < NLM_INDEX_CHUNK; k += 3, p += 12) {
@@ -916,7 +916,7 @@ static bool is_line_list(const mc_ctx *c, const nlm_mesh *m)
 
 /* nlm.md, Index Data: indices name vertices of the same mesh and, three by
  * three, triangles; docs/formats/nlm.md: wireframe meshes hold line lists. */
-static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
+MC_HOT_FN static void check_indices(mc_ctx *c, uint32_t mi, const nlm_mesh *m)
 {
     /* a line list is one finding whatever its count: not one per
      * "triangle" when the count happens to be a multiple of 3 */

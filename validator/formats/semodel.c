@@ -644,6 +644,15 @@ enum { SE_CHUNK = 1024 };
 /* The copies of a clean path per constant influence count and index width
  * are made by inlining (MC_ALWAYS_INLINE, mc_check.h). */
 #define SE_INLINE MC_ALWAYS_INLINE
+/* SE_INLINE, but a function of its own in the WebAssembly build, where a
+ * function V8 optimises must be small and called per chunk (MC_HOT_FN):
+ * inlined, draft_chunk_clean's fifteen copies of one clean path made one
+ * function that V8 took 30 ms to optimise, past most of a 100 MB file. */
+#if defined(__wasm__)
+#define SE_CHUNK_PART static MC_HOT_FN
+#else
+#define SE_CHUNK_PART SE_INLINE
+#endif
 
 static uint32_t le_index(const uint8_t *b, unsigned width)
 {
@@ -651,7 +660,7 @@ static uint32_t le_index(const uint8_t *b, unsigned width)
 }
 
 /* n floats, none NaN or infinite (all exponent bits set). */
-static bool f32s_finite(const uint8_t *b, size_t n)
+MC_HOT_FN static bool f32s_finite(const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
     for (size_t i = 0; i < n; i++) bad |= !mc_f32_bits_finite(mc_le32_bits(b + 4 * i));
@@ -686,7 +695,7 @@ static inline void se_load3(const uint8_t *b, __m128 f[3])
  * With SSE2, four at a time: each lane computes x*x + y*y + z*z with the
  * same float operations in the same order as the scalar loop (no fused
  * multiply-add without -mfma), so both decide alike. */
-static bool normals_surely_unit(const uint8_t *b, size_t n, mc_unit_bounds u)
+MC_HOT_FN static bool normals_surely_unit(const uint8_t *b, size_t n, mc_unit_bounds u)
 {
     size_t v = 0;
     unsigned bad = 0;
@@ -754,7 +763,7 @@ static bool faces_clean_u32(const uint8_t *b, size_t n, uint32_t vertices)
     return ok && faces_clean_w(b + 12 * t, n - t, vertices, 4);
 }
 
-static bool faces_clean(const uint8_t *b, size_t n, uint32_t vertices, unsigned width)
+MC_HOT_FN static bool faces_clean(const uint8_t *b, size_t n, uint32_t vertices, unsigned width)
 {
     /* a constant width per call, so each loop reads its indices in place */
     if (width == 1) return faces_clean_w(b, n, vertices, 1);
@@ -817,9 +826,9 @@ SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
 
 /* The common influence counts (1, 2, 4, 8) get a copy with the count a
  * constant; any other count runs the same code with a variable. */
-SE_INLINE bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
-                                    unsigned width, uint32_t bones, const double *tol,
-                                    unsigned *most)
+SE_CHUNK_PART bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
+                                        unsigned width, uint32_t bones, const double *tol,
+                                        unsigned *most)
 {
     switch (inf) {
     case 1: return weights_chunk_2018_k(b, n, 1, width, bones, tol, most);
@@ -840,7 +849,7 @@ static bool weights_chunk_2018(const uint8_t *b, size_t n, unsigned inf, unsigne
 
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
 /* Returns the faces repeating an index (inspect's degenerate triangles). */
-static uint64_t check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned width)
+MC_HOT_FN static uint64_t check_faces(mc_ctx *c, mc_reader *r, const se_mesh *m, unsigned width)
 {
     uint64_t degenerate = 0;
     /* the clean path (issue 16): a chunk of faces in range and without
@@ -973,7 +982,7 @@ static bool mesh_views(const se_file *f, const mc_reader *r, const se_mesh *m, s
 }
 
 /* Returns check_faces' degenerate triangles. */
-static uint64_t check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
+MC_HOT_FN static uint64_t check_mesh_2018(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
 {
     unsigned layers = (f->mesh_flags & M_UVSET) ? m->layers : 0;
     unsigned inf = (f->mesh_flags & M_WEIGHTS) ? m->influence : 0;
@@ -1192,7 +1201,7 @@ SE_INLINE uint32_t f32_nonfinite_bit(const uint8_t *b)
  * field at a time (a short loop body keeps many records in flight), each
  * pass true when the exact check reports nothing on that field of any
  * record. Positions and UVs: finite. */
-SE_INLINE bool draft_floats_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+SE_CHUNK_PART bool draft_floats_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
 {
     uint32_t nonfinite = 0;
     size_t v = 0;
@@ -1221,7 +1230,7 @@ SE_INLINE bool draft_floats_clean(const se_draft_layout *d, const uint8_t *b, si
 }
 
 /* The material index of every UV layer below matCount. */
-static bool draft_materials_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+MC_HOT_FN static bool draft_materials_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
 {
     uint32_t top = 0;
     for (size_t v = 0; v < n; v++) {
@@ -1238,7 +1247,7 @@ static bool draft_materials_clean(const se_draft_layout *d, const uint8_t *b, si
  * x*x + y*y + z*z (float, this order) against the same bounds, over the
  * floats mc_half_to_f32 gives (the signs dropped do not change a square);
  * zero falls outside the bounds. */
-SE_INLINE bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
+SE_CHUNK_PART bool draft_normals_clean(const se_draft_layout *d, const uint8_t *b, size_t n)
 {
     unsigned bad = 0;
     size_t v = 0;
@@ -1390,8 +1399,8 @@ SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t 
     return !inf || draft_weights_clean(d, b, n, inf, width, most);
 }
 
-SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
-                             unsigned width, unsigned *most)
+SE_CHUNK_PART bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                 unsigned width, unsigned *most)
 {
     switch (d->inf) {
     case 1: return draft_chunk_k(d, b, n, 1, width, most);
@@ -1416,7 +1425,7 @@ static bool draft_chunk_clean(const se_draft_layout *d, const uint8_t *b, size_t
 /* semodel.md, SEModel_MeshData (draft): vertex records, then faces. A chunk
  * of records passes its clean path whole; in any other, each record
  * passes it alone or goes through the exact check, which alone reports. */
-static void check_mesh_draft(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
+MC_HOT_FN static void check_mesh_draft(mc_ctx *c, const se_file *f, mc_reader *r, const se_mesh *m)
 {
     se_draft_layout d;
     draft_layout_make(c, f, m, &d);
