@@ -826,9 +826,9 @@ SE_INLINE bool weights_chunk_2018_k(const uint8_t *b, size_t n, unsigned inf,
 
 /* The common influence counts (1, 2, 4, 8) get a copy with the count a
  * constant; any other count runs the same code with a variable. */
-SE_CHUNK_PART bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
-                                        unsigned width, uint32_t bones, const double *tol,
-                                        unsigned *most)
+SE_INLINE bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf,
+                                    unsigned width, uint32_t bones, const double *tol,
+                                    unsigned *most)
 {
     switch (inf) {
     case 1: return weights_chunk_2018_k(b, n, 1, width, bones, tol, most);
@@ -839,12 +839,32 @@ SE_CHUNK_PART bool weights_chunk_2018_w(const uint8_t *b, size_t n, unsigned inf
     }
 }
 
+/* One function per index width (MC_HOT_FN): in the WebAssembly build V8
+ * then optimises the file's width alone. */
+MC_HOT_FN static bool weights_chunk_2018_w1(const uint8_t *b, size_t n, unsigned inf,
+                                            uint32_t bones, const double *tol, unsigned *most)
+{
+    return weights_chunk_2018_w(b, n, inf, 1, bones, tol, most);
+}
+
+MC_HOT_FN static bool weights_chunk_2018_w2(const uint8_t *b, size_t n, unsigned inf,
+                                            uint32_t bones, const double *tol, unsigned *most)
+{
+    return weights_chunk_2018_w(b, n, inf, 2, bones, tol, most);
+}
+
+MC_HOT_FN static bool weights_chunk_2018_w4(const uint8_t *b, size_t n, unsigned inf,
+                                            uint32_t bones, const double *tol, unsigned *most)
+{
+    return weights_chunk_2018_w(b, n, inf, 4, bones, tol, most);
+}
+
 static bool weights_chunk_2018(const uint8_t *b, size_t n, unsigned inf, unsigned width,
                                uint32_t bones, const double *tol, unsigned *most)
 {
-    if (width == 1) return weights_chunk_2018_w(b, n, inf, 1, bones, tol, most);
-    if (width == 2) return weights_chunk_2018_w(b, n, inf, 2, bones, tol, most);
-    return weights_chunk_2018_w(b, n, inf, 4, bones, tol, most);
+    if (width == 1) return weights_chunk_2018_w1(b, n, inf, bones, tol, most);
+    if (width == 2) return weights_chunk_2018_w2(b, n, inf, bones, tol, most);
+    return weights_chunk_2018_w4(b, n, inf, bones, tol, most);
 }
 
 /* semodel.md, SEModel_FaceData: triangle lists over the mesh's vertices. */
@@ -1399,8 +1419,8 @@ SE_INLINE bool draft_chunk_k(const se_draft_layout *d, const uint8_t *b, size_t 
     return !inf || draft_weights_clean(d, b, n, inf, width, most);
 }
 
-SE_CHUNK_PART bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
-                                 unsigned width, unsigned *most)
+SE_INLINE bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, size_t n,
+                             unsigned width, unsigned *most)
 {
     switch (d->inf) {
     case 1: return draft_chunk_k(d, b, n, 1, width, most);
@@ -1411,15 +1431,35 @@ SE_CHUNK_PART bool draft_chunk_w(const se_draft_layout *d, const uint8_t *b, siz
     }
 }
 
+/* One function per index width (MC_HOT_FN): in the WebAssembly build V8
+ * then optimises the file's width alone. */
+MC_HOT_FN static bool draft_chunk_w1(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                     unsigned *most)
+{
+    return draft_chunk_w(d, b, n, 1, most);
+}
+
+MC_HOT_FN static bool draft_chunk_w2(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                     unsigned *most)
+{
+    return draft_chunk_w(d, b, n, 2, most);
+}
+
+MC_HOT_FN static bool draft_chunk_w4(const se_draft_layout *d, const uint8_t *b, size_t n,
+                                     unsigned *most)
+{
+    return draft_chunk_w(d, b, n, 4, most);
+}
+
 /* draft_chunk_k with the common influence counts (1, 2, 4, 8) and each
  * index width constants in their own copy. */
 static bool draft_chunk_clean(const se_draft_layout *d, const uint8_t *b, size_t n,
                               unsigned *most)
 {
     if (d->inf == 0) return draft_chunk_k(d, b, n, 0, 1, most);
-    if (d->bone_w == 1) return draft_chunk_w(d, b, n, 1, most);
-    if (d->bone_w == 2) return draft_chunk_w(d, b, n, 2, most);
-    return draft_chunk_w(d, b, n, 4, most);
+    if (d->bone_w == 1) return draft_chunk_w1(d, b, n, most);
+    if (d->bone_w == 2) return draft_chunk_w2(d, b, n, most);
+    return draft_chunk_w4(d, b, n, most);
 }
 
 /* semodel.md, SEModel_MeshData (draft): vertex records, then faces. A chunk
