@@ -195,10 +195,10 @@ static void print_skeleton(FILE *out, const mc_inspect *in)
     uint64_t count = 0;
     for (const mc_node *n = root->first_child; n; n = next_node(root, n))
         count += strcmp(n->kind, "bone") == 0;
-    if (!count) return;
-    bone *b = calloc(count, sizeof *b);
-    uint64_t *stack = calloc(count, sizeof *stack);
-    int *depth = calloc(count, sizeof *depth);
+    if (!count || count > SIZE_MAX) return; /* nodes in memory: never past SIZE_MAX */
+    bone *b = calloc((size_t)count, sizeof *b);
+    uint64_t *stack = calloc((size_t)count, sizeof *stack);
+    int *depth = calloc((size_t)count, sizeof *depth);
     if (!b || !stack || !depth) goto done;
     uint64_t k = 0;
     for (const mc_node *n = root->first_child; n; n = next_node(root, n)) {

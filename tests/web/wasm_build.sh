@@ -11,8 +11,10 @@ wasm_build() {
     (
         flock 9
         cd "$src"
-        # configured once; the build re-runs the configuration when a CMakeLists.txt changes
-        { [ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm >/dev/null; } &&
+        # configured once; the build re-runs the configuration when a CMakeLists.txt changes;
+        # warnings are errors, as in test.sh's builds (a 32-bit target shows truncations
+        # the 64-bit ones do not)
+        { [ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm -DMC_WERROR=ON >/dev/null; } &&
             cmake --build --preset wasm >/dev/null ||
             { echo "FAIL: cmake --preset wasm && cmake --build --preset wasm"; exit 1; }
     ) 9>"$src/build/.wasm.lock" || exit 1

@@ -70,6 +70,15 @@ typedef struct mc_view {
     uint32_t width;
 } mc_view;
 
+/* A view's bytes from a span the format module checked lies inside the file
+ * (whose size is a size_t): the conversion loses nothing on a 32-bit target
+ * (the WebAssembly build). A span past that would be a module's bug: the
+ * view is then empty, so nothing is read. */
+static inline size_t mc_view_bytes(uint64_t n)
+{
+    return n <= SIZE_MAX ? (size_t)n : 0;
+}
+
 typedef struct mc_geometry {
     mc_view positions;      /* f32 x 3 (or f64, i16 ...): the bounding box */
     mc_view indices;        /* width 1: a flat list, primitive by primitive */

@@ -490,7 +490,7 @@ static void fbox_f32(fbox *f, const uint8_t *p, const uint8_t *end, uint64_t str
     for (; i < n; i++, p += stride) {
         float x[3];
         memcpy(x, p, sizeof x);
-        bool ok = isfinite(x[0]) & isfinite(x[1]) & isfinite(x[2]);
+        bool ok = ((int)isfinite(x[0]) & (int)isfinite(x[1]) & (int)isfinite(x[2])) != 0; /* no branch */
         f->seen += ok;
         for (int k = 0; k < 3; k++) {
             float v = ok ? x[k] : f->lo[k];
@@ -728,14 +728,16 @@ static walk *new_walk(mc_sink *s, const mc_view *v, uint32_t step, bool weights)
         s->walks = grown;
         s->walk_cap = cap;
     }
-    /* count fits the view, whose bytes are the file's */
+    /* count fits the view, whose bytes are the file's: chunks fits a size_t
+     * unless the view is wrong, which then walks nothing */
     uint64_t chunks = (count + WALK_CHUNK - 1) / WALK_CHUNK;
+    if (chunks > SIZE_MAX) return NULL;
     walk *w = &s->walks[s->walk_count];
     memset(w, 0, sizeof *w);
     if (weights)
-        w->hist = calloc(chunks, sizeof *w->hist);
+        w->hist = calloc((size_t)chunks, sizeof *w->hist);
     else
-        w->box = calloc(chunks, sizeof *w->box);
+        w->box = calloc((size_t)chunks, sizeof *w->box);
     if (!w->hist && !w->box) return NULL;
     w->v = *v;
     w->step = step;
@@ -933,7 +935,7 @@ static void box_weights_f32(box *b, const uint8_t *p, const uint8_t *w, uint64_t
         memcpy(x, p, sizeof x);
         memcpy(v, w, sizeof v);
         h4[i & 3][(v[0] != 0.0f) + (v[1] != 0.0f) + (v[2] != 0.0f) + (v[3] != 0.0f)]++;
-        bool ok = isfinite(x[0]) & isfinite(x[1]) & isfinite(x[2]);
+        bool ok = ((int)isfinite(x[0]) & (int)isfinite(x[1]) & (int)isfinite(x[2])) != 0; /* no branch */
         seen += ok;
         for (int k = 0; k < 3; k++) {
             float y = ok ? x[k] : lo[k];

@@ -808,14 +808,14 @@ static void normals_exact(mc_ctx *c, const aamf_file *f, const uint8_t *b, uint3
  * file: samf_header). */
 static mc_view samf_positions(const mc_ctx *c, const aamf_file *f)
 {
-    return (mc_view){c->data + f->positions, (uint64_t)f->vertices * SVECTOR_SIZE, f->vertices,
+    return (mc_view){c->data + f->positions, mc_view_bytes((uint64_t)f->vertices * SVECTOR_SIZE), f->vertices,
                      SVECTOR_SIZE, MC_FIELD_I16, 3};
 }
 
 static mc_view samf_weights(const mc_ctx *c, const aamf_file *f)
 {
     uint64_t vbytes = (uint64_t)f->vertices * SVECTOR_SIZE;
-    return (mc_view){c->data + f->skin + 4, vbytes >= 4 ? vbytes - 4 : 0, f->vertices, SKIN_SIZE,
+    return (mc_view){c->data + f->skin + 4, mc_view_bytes(vbytes >= 4 ? vbytes - 4 : 0), f->vertices, SKIN_SIZE,
                      MC_FIELD_U8, 4};
 }
 
@@ -1470,7 +1470,7 @@ static void report_samf(mc_ctx *c, const aamf_file *f)
     mc_s_u64(c, "vertices", f->vertices);
     mc_s_u64(c, "triangles", f->faces);
     mc_geometry g = {samf_positions(c, f),
-                     {c->data + f->face_table, (uint64_t)f->faces * FACE_SIZE, 3u * (uint64_t)f->faces,
+                     {c->data + f->face_table, mc_view_bytes((uint64_t)f->faces * FACE_SIZE), 3u * (uint64_t)f->faces,
                       2, MC_FIELD_U16, 1},
                      samf_weights(c, f),
                      3, false, false, 0};

@@ -435,7 +435,7 @@ static mc_view vertex_view(const mc_ctx *c, const aem_file *f, uint64_t at, mc_f
                            uint32_t width)
 {
     uint64_t n = f->count[SEC_VERTICES], vbytes = n * V_SIZE;
-    return (mc_view){c->data + f->offset[SEC_VERTICES] + at, vbytes >= at ? vbytes - at : 0, n,
+    return (mc_view){c->data + f->offset[SEC_VERTICES] + at, mc_view_bytes(vbytes >= at ? vbytes - at : 0), n,
                      V_SIZE, type, width};
 }
 
@@ -702,7 +702,7 @@ static void report_mesh(mc_ctx *c, const aem_file *f, uint64_t m, uint32_t first
         /* the vertices were summed by check_vertices */
         mc_geometry g = {
             vertex_view(c, f, 0, MC_FIELD_F32, 3),
-            {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, 4u * (uint64_t)count, count, 4,
+            {c->data + f->offset[SEC_INDICES] + 4u * (uint64_t)first, mc_view_bytes(4u * (uint64_t)count), count, 4,
              MC_FIELD_U32, 1},
             vertex_view(c, f, 72, MC_FIELD_F32, 4),
             3, true, false, 0};

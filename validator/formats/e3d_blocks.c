@@ -1217,12 +1217,13 @@ static void check_keys(e3d *v, const e3d_blk *b)
         return;
     }
     if (b->type == 0xA2C0) return;
-    mc_reader r = mc_reader_make(b->p + head, b->n - head);
+    /* keys * size + head == b->n: every position below fits a size_t */
+    mc_reader r = mc_reader_make(b->p + head, (size_t)(b->n - head));
     for (uint64_t k = 0; k < keys; k++) {
         float f[5];
         size_t nf = size / 4;
         mc_read_f32s(&r, f, nf);
-        size_t pos = b->ppos + head + k * size;
+        size_t pos = b->ppos + (size_t)(head + k * size);
         if (!mc_all_finite(f, nf)) {
             mc_instance *in = e3d_emit_blk(v, MC_E3D_NOT_FINITE, b, pos);
             e3d_append(in, "/%" PRIu64, k);

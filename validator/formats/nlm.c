@@ -105,7 +105,7 @@ static const mc_field texture_fields[] = {{"size", MC_FIELD_U32, 0, 1, 0}};
 static mc_view vertex_view(const mc_ctx *c, const nlm_mesh *m, uint64_t at, uint32_t width)
 {
     uint64_t vbytes = (uint64_t)m->vertex_count * NLM_VERTEX_SIZE;
-    return (mc_view){c->data + m->vertices + at, vbytes >= at ? vbytes - at : 0, m->vertex_count,
+    return (mc_view){c->data + m->vertices + at, mc_view_bytes(vbytes >= at ? vbytes - at : 0), m->vertex_count,
                      NLM_VERTEX_SIZE, MC_FIELD_F32, width};
 }
 
@@ -123,7 +123,7 @@ static void report_mesh(mc_ctx *c, const nlm_mesh *m)
     mc_s_layout(c, MC_FIELDS(texture_fields));
     mc_s_leave(c);
     mc_geometry g = {vertex_view(c, m, 0, 3),
-                     {c->data + m->indices, 4u * (uint64_t)m->index_count, m->index_count, 4,
+                     {c->data + m->indices, mc_view_bytes(4u * (uint64_t)m->index_count), m->index_count, 4,
                       MC_FIELD_U32, 1},
                      vertex_view(c, m, 60, 4),
                      3, false, false, 0};
