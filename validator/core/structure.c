@@ -880,24 +880,47 @@ static const walk *walked(mc_sink *s, const mc_view *v, uint32_t step, bool weig
     return w && !w->broken && w->next == w->count ? w : NULL;
 }
 
+/* A piece of a range of elements cut at the walk's chunk bounds: chunk k
+ * whole (what the walk summed) or a part of one (read directly). */
+typedef struct piece {
+    uint64_t first, n, k;
+    bool whole;
+} piece;
+
+/* The next piece of [*i, end), which lies within the walk's count; false at
+ * the end. */
+static bool next_piece(const walk *w, uint64_t *i, uint64_t end, piece *p)
+{
+    if (*i >= end) return false;
+    uint64_t k = *i / WALK_CHUNK, cs = k * WALK_CHUNK;
+    uint64_t ce = cs + WALK_CHUNK < w->count ? cs + WALK_CHUNK : w->count;
+    uint64_t e = ce < end ? ce : end;
+    *p = (piece){*i, e - *i, k, *i == cs && e == ce};
+    *i = e;
+    return true;
+}
+
+/* Whether [first, first + n) lies within what walk w summed. */
+static bool walk_covers(const walk *w, uint64_t first, uint64_t n)
+{
+    return w && first <= w->count && n <= w->count - first; /* subtract: no wrap */
+}
+
 /* The box of positions [first, first + n): the chunks the walk summed that
  * lie wholly inside, the vertices at either end read. */
 static void box_range(mc_sink *s, box *b, const mc_view *pos, uint64_t first, uint64_t n)
 {
     const walk *w = walked(s, pos, 0, false);
-    if (!w || first > w->count || n > w->count - first) { /* subtract: no wrap */
+    if (!walk_covers(w, first, n)) {
         box_direct(b, pos, first, n);
         return;
     }
-    for (uint64_t i = first, end = first + n; i < end;) {
-        uint64_t k = i / WALK_CHUNK, cs = k * WALK_CHUNK;
-        uint64_t ce = cs + WALK_CHUNK < w->count ? cs + WALK_CHUNK : w->count;
-        uint64_t e = ce < end ? ce : end;
-        if (i == cs && e == ce)
-            fbox_to_box(b, &w->box[k]);
+    piece p;
+    for (uint64_t i = first; next_piece(w, &i, first + n, &p);) {
+        if (p.whole)
+            fbox_to_box(b, &w->box[p.k]);
         else
-            box_direct(b, pos, i, e - i);
-        i = e;
+            box_direct(b, pos, p.first, p.n);
     }
 }
 
@@ -906,19 +929,16 @@ static void hist_range(mc_sink *s, const mc_view *wv, uint32_t step, uint64_t fi
                        uint64_t *hist)
 {
     const walk *w = walked(s, wv, step, true);
-    if (!w || first > w->count || n > w->count - first) { /* subtract: no wrap */
+    if (!walk_covers(w, first, n)) {
         hist_direct(wv, step, first, n, hist);
         return;
     }
-    for (uint64_t i = first, end = first + n; i < end;) {
-        uint64_t k = i / WALK_CHUNK, cs = k * WALK_CHUNK;
-        uint64_t ce = cs + WALK_CHUNK < w->count ? cs + WALK_CHUNK : w->count;
-        uint64_t e = ce < end ? ce : end;
-        if (i == cs && e == ce)
-            for (uint32_t j = 0; j < MAX_HISTOGRAM; j++) hist[j] += w->hist[k][j];
+    piece p;
+    for (uint64_t i = first; next_piece(w, &i, first + n, &p);) {
+        if (p.whole)
+            for (uint32_t j = 0; j < MAX_HISTOGRAM; j++) hist[j] += w->hist[p.k][j];
         else
-            hist_direct(wv, step, i, e - i, hist);
-        i = e;
+            hist_direct(wv, step, p.first, p.n, hist);
     }
 }
 
