@@ -118,4 +118,17 @@ if (!l || l.space !== 1 || !l.path.startsWith('/lzma@0xc/')) { console.log('FAIL
 if (await at(fs.readFileSync(f), 99999999) !== null) { console.log('FAIL at(): a byte past the end'); process.exit(1); }
 console.log('ok   inspect() equals the native document of ' + f + '; at(0xc+0x40) is ' + l.path);
 " < <("$native" inspect -o json "$e3d") || fail=1
+# the benchmark's WebAssembly timer (docs/PERFORMANCE.md, "WebAssembly"), so that
+# it does not rot: one line of two positive times, and a file it cannot read refused
+t=$(node "$src/tests/web/wasm_bench.mjs" --time "$MC_WASM_DIR" 2 "$e3d" 2>/dev/null)
+if node -e 'const t = JSON.parse(process.argv[1]); process.exit(t.first > 0 && t.warm > 0 && Object.keys(t).length === 2 ? 0 : 1)' "$t" 2>/dev/null; then
+    echo "ok   wasm_bench.mjs --time: $t"
+else
+    echo "FAIL wasm_bench.mjs --time: '$t'"
+    fail=1
+fi
+if node "$src/tests/web/wasm_bench.mjs" --time "$MC_WASM_DIR" 2 "$tmp/no-such-file" >/dev/null 2>&1; then
+    echo "FAIL wasm_bench.mjs --time on a missing file: exit 0"
+    fail=1
+fi
 [ $fail -eq 0 ] && echo "PASS: $files corpus files, wasm = native" || exit 1
