@@ -30,9 +30,9 @@ static const char usage_text[] =
     "usage: modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "       modelcheck certify --exporter CMD --format FMT [options]\n"
     "Runs a model loader over every case of the conformance corpus and grades it against the\n"
-    "manifest: conforming, too lenient, too strict, crash or hang; or runs an exporter over\n"
+    "manifest: conforming, too lenient, too strict, crash, hang or oom; or runs an exporter over\n"
     "every bundled source scene and grades each output: conforming, refused, failed, invalid\n"
-    "output, unfaithful, crash, hang or no output (docs/CERTIFY.md).\n"
+    "output, unfaithful, crash, hang, oom or no output (docs/CERTIFY.md).\n"
     "\n"
     "Loader (exactly one):\n"
     "      --loader CMD      a command run by /bin/sh -c per case: {} becomes the case file's\n"
@@ -72,7 +72,7 @@ static const char usage_text[] =
     "      --sandbox MODE    auto (default), on or off: each case in bubblewrap, no network,\n"
     "                        the case directory the one writable place; on fails without it\n"
     "      --max-memory N    resident memory per case in bytes, all its processes together\n"
-    "                        (sampled; over it: killed, verdict hang); 0: none; default: half\n"
+    "                        (sampled; over it: killed, verdict oom); 0: none; default: half\n"
     "                        of RAM shared by --jobs, at least 512 MiB (here ";
 /* after the default --max-memory */
 static const char usage_rest[] =
@@ -428,6 +428,7 @@ static const char *classify_loader(void *ctx, size_t index, const mcc_result *re
     line[used] = '\0';
     *failed = res->verdict != MCC_CONFORMING;
     if (res->outcome == MCC_CRASHED) snprintf(how, how_size, "crashed");
+    else if (res->outcome == MCC_TIMED_OUT && res->over_memory) snprintf(how, how_size, "used too much memory");
     else if (res->outcome == MCC_TIMED_OUT) snprintf(how, how_size, "hung");
     else snprintf(how, how_size, "exited %d%s%s", res->exit_code, line[0] ? ": " : "", line);
     return mcc_verdict_name(res->verdict);

@@ -21,12 +21,14 @@
 #include "mc_exporter.h"
 #include "modelcheck.h"
 
-static const char *const verdict_names[MCX_VERDICT_COUNT] = {
+static const char *const verdict_names[] = {
     "conforming", "refused", "failed", "invalid_output", "unfaithful",
-    "crash", "hang", "no_output", "error", "skipped", "out_of_scope", "leak"};
-static const char *const verdict_labels[MCX_VERDICT_COUNT] = {
+    "crash", "hang", "no_output", "error", "skipped", "out_of_scope", "leak", "oom"};
+_Static_assert(sizeof verdict_names / sizeof *verdict_names == MCX_VERDICT_COUNT, "one per verdict");
+static const char *const verdict_labels[] = {
     "conforming", "refused (correct)", "refused a scene it can hold", "invalid output", "unfaithful",
-    "crash", "hang", "no output", "runner error", "skipped", "out of scope", "leak"};
+    "crash", "hang", "no output", "runner error", "skipped", "out of scope", "leak", "out of memory"};
+_Static_assert(sizeof verdict_labels / sizeof *verdict_labels == MCX_VERDICT_COUNT, "one per verdict");
 
 const char *mcx_verdict_name(mcx_verdict v)
 {
@@ -803,12 +805,14 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
             c->detail = fmt("crashed: %s%s%s", sig, line[0] ? ": " : "", line);
         break;
     case MCC_TIMED_OUT:
-        c->verdict = MCX_HANG;
-        if (r->over_memory) /* killed at --max-memory, not at the deadline */
+        if (r->over_memory) { /* killed at --max-memory, not at the deadline */
+            c->verdict = MCX_OOM;
             c->detail = fmt("used more than %llu MiB of memory (--max-memory): killed",
                             (unsigned long long)(r->over_memory >> 20));
-        else
+        } else {
+            c->verdict = MCX_HANG;
             c->detail = fmt("no exit within %g s: killed", o->timeout_s);
+        }
         break;
     default:
         c->verdict = MCX_ERROR;
@@ -1093,7 +1097,13 @@ static const char *classify_ended(void *ctx, size_t index, const mcc_result *res
         }
         snprintf(how, how_size, "crashed (%s)", res->sanitizer ? res->sanitizer : mcc_signal_name(res->signal) ? mcc_signal_name(res->signal) : "signal");
         return "crash";
-    case MCC_TIMED_OUT: snprintf(how, how_size, "hung"); return "hang";
+    case MCC_TIMED_OUT:
+        if (res->over_memory) {
+            snprintf(how, how_size, "used more than %llu MiB of memory", (unsigned long long)(res->over_memory >> 20));
+            return "oom";
+        }
+        snprintf(how, how_size, "hung");
+        return "hang";
     default:
         snprintf(how, how_size, "could not be run%s%s", res->error ? ": " : "", res->error ? res->error : "");
         return "error";

@@ -42,6 +42,7 @@ typedef enum mcc_verdict {
     MCC_ERROR,          /* the runner could not run the case */
     MCC_SKIPPED,        /* the case needs a validator option a loader lacks */
     MCC_LEAK,           /* exited after a LeakSanitizer report (counted apart from crashes) */
+    MCC_OOM,            /* killed for its resident memory (--max-memory), not at the deadline */
     MCC_VERDICT_COUNT
 } mcc_verdict;
 
@@ -315,6 +316,9 @@ int mcc_is_leak(const mcc_result *r);
 const char *mcc_verdict_name(mcc_verdict v);  /* "conforming", "too_lenient", ... */
 const char *mcc_verdict_label(mcc_verdict v); /* "conforming", "too lenient", ... */
 const char *mcc_outcome_name(mcc_outcome o);  /* "accepted", "rejected", ... */
+/* The result's outcome as reports name it: "over_memory" for a case killed
+ * at --max-memory (MCC_TIMED_OUT inside), else mcc_outcome_name. */
+const char *mcc_result_outcome_name(const mcc_result *r);
 const char *mcc_mode_name(mcc_mode m);        /* "command", "library", "reference" */
 
 typedef struct mcc_counts {

@@ -37,6 +37,7 @@ typedef enum mcx_verdict {
     MCX_SKIPPED,        /* the scene has no form the exporter reads (--scene-format obj) */
     MCX_OUT_OF_SCOPE,   /* outside what the exporter claims to write (--scope): listed, not run, not scored */
     MCX_LEAK,           /* exited after a LeakSanitizer report (counted apart from crashes) */
+    MCX_OOM,            /* killed for its resident memory (--max-memory), not at the deadline */
     MCX_VERDICT_COUNT
 } mcx_verdict;
 

@@ -55,7 +55,7 @@ static cJSON *case_json(const mcc_report *r, size_t i)
     cJSON_AddStringToObject(o, "group", c->group);
     cJSON_AddBoolToObject(o, "valid", c->valid);
     cJSON_AddItemToObject(o, "expected_errors", strings(c->errors, c->error_count));
-    cJSON_AddStringToObject(o, "outcome", mcc_outcome_name(res->outcome));
+    cJSON_AddStringToObject(o, "outcome", mcc_result_outcome_name(res));
     add_int_or_null(o, "exit_code", res->exit_code, res->exit_code >= 0);
     add_int_or_null(o, "signal", res->signal, res->signal != 0);
     if (res->sanitizer) cJSON_AddStringToObject(o, "sanitizer", res->sanitizer);

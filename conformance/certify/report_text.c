@@ -5,10 +5,10 @@
 
 static void put_counts_row(FILE *out, const char *name, const mcc_counts *c)
 {
-    fprintf(out, "%-8s %5u %10u %11u %10u %5u %4u %4u %5u %7u %6.1f%%\n", name, c->total,
+    fprintf(out, "%-8s %5u %10u %11u %10u %5u %4u %4u %4u %5u %7u %6.1f%%\n", name, c->total,
             c->verdict[MCC_CONFORMING], c->verdict[MCC_TOO_LENIENT], c->verdict[MCC_TOO_STRICT],
-            c->verdict[MCC_CRASH], c->verdict[MCC_LEAK], c->verdict[MCC_HANG], c->verdict[MCC_ERROR],
-            c->verdict[MCC_SKIPPED], mcc_score(c));
+            c->verdict[MCC_CRASH], c->verdict[MCC_LEAK], c->verdict[MCC_HANG], c->verdict[MCC_OOM],
+            c->verdict[MCC_ERROR], c->verdict[MCC_SKIPPED], mcc_score(c));
 }
 
 static void put_cases(FILE *out, const mcc_report *r)
@@ -73,8 +73,8 @@ void mcc_report_text(FILE *out, const mcc_report *r)
     if (r->timestamp) fprintf(out, "at %s\n", r->timestamp);
     put_cases(out, r);
     put_crash_sites(out, r);
-    fprintf(out, "\n%-8s %5s %10s %11s %10s %5s %4s %4s %5s %7s %7s\n", "format", "runs", "conforming",
-            "too_lenient", "too_strict", "crash", "leak", "hang", "error", "skipped", "score");
+    fprintf(out, "\n%-8s %5s %10s %11s %10s %5s %4s %4s %4s %5s %7s %7s\n", "format", "runs", "conforming",
+            "too_lenient", "too_strict", "crash", "leak", "hang", "oom", "error", "skipped", "score");
     for (int f = 0; f < MCC_FORMAT_COUNT; f++)
         if (s->formats[f].counts.total) put_counts_row(out, s->formats[f].format, &s->formats[f].counts);
     put_counts_row(out, "total", &s->total);

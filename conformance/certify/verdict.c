@@ -14,10 +14,13 @@
 #include "mc_check.h"
 #include "mc_rules.h"
 
-static const char *const verdict_names[MCC_VERDICT_COUNT] = {
-    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped", "leak"};
-static const char *const verdict_labels[MCC_VERDICT_COUNT] = {
-    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped", "leak"};
+static const char *const verdict_names[] = {
+    "conforming", "too_lenient", "too_strict", "crash", "hang", "error", "skipped", "leak", "oom"};
+_Static_assert(sizeof verdict_names / sizeof *verdict_names == MCC_VERDICT_COUNT, "one per verdict");
+static const char *const verdict_labels[] = {
+    "conforming", "too lenient", "too strict", "crash", "hang", "runner error", "skipped", "leak",
+    "out of memory"};
+_Static_assert(sizeof verdict_labels / sizeof *verdict_labels == MCC_VERDICT_COUNT, "one per verdict");
 
 const char *mcc_verdict_name(mcc_verdict v)
 {
@@ -34,6 +37,11 @@ const char *mcc_outcome_name(mcc_outcome o)
     static const char *const names[] = {"not_run", "accepted", "rejected", "crashed", "timed_out",
                                         "runner_error"};
     return (unsigned)o < sizeof names / sizeof *names ? names[o] : "?";
+}
+
+const char *mcc_result_outcome_name(const mcc_result *r)
+{
+    return r->outcome == MCC_TIMED_OUT && r->over_memory ? "over_memory" : mcc_outcome_name(r->outcome);
 }
 
 const char *mcc_mode_name(mcc_mode m)
@@ -63,7 +71,8 @@ mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
         return r->verdict = MCC_TOO_LENIENT;
     case MCC_REJECTED: return r->verdict = c->valid ? MCC_TOO_STRICT : MCC_CONFORMING;
     case MCC_CRASHED: return r->verdict = mcc_is_leak(r) ? MCC_LEAK : MCC_CRASH;
-    case MCC_TIMED_OUT: return r->verdict = MCC_HANG;
+    /* killed at --max-memory (runner.c) or at the deadline */
+    case MCC_TIMED_OUT: return r->verdict = r->over_memory ? MCC_OOM : MCC_HANG;
     case MCC_NOT_RUN: return r->verdict = c->skip_reason ? MCC_SKIPPED : MCC_ERROR;
     case MCC_RUNNER_ERROR:
     default: return r->verdict = MCC_ERROR;
@@ -266,12 +275,12 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
     case MCC_LEAK:
         snprintf(buf, size, "leaked memory: LeakSanitizer report, %s", end);
         break;
+    case MCC_OOM:
+        snprintf(buf, size, "used more than %llu MiB of memory (--max-memory): killed",
+                 (unsigned long long)(r->over_memory >> 20));
+        break;
     case MCC_HANG:
-        if (r->over_memory) /* killed at --max-memory, not at the deadline (runner.c) */
-            snprintf(buf, size, "used more than %llu MiB of memory (--max-memory): killed",
-                     (unsigned long long)(r->over_memory >> 20));
-        else
-            snprintf(buf, size, "no answer within %g s: killed", timeout_s);
+        snprintf(buf, size, "no answer within %g s: killed", timeout_s);
         break;
     case MCC_SKIPPED:
         snprintf(buf, size, "skipped: %s", c->skip_reason ? c->skip_reason : "");

@@ -409,22 +409,26 @@ else
 fi
 
 # --- memory: --max-memory bounds each case's resident memory (all its
-# processes, sampled), killed over it as a hang that names it, never a crash;
+# processes, sampled), killed over it with verdict oom (outcome over_memory) and a
+# detail that names it, never a crash or a hang;
 # the default (half of RAM shared by --jobs) lets an ASan build run
 printf 'import time\nb = b"x" * (200 << 20)\ntime.sleep(0.5)\n' >"$tmp/hog.py"
 hog="$py $tmp/hog.py"
 for sb in $modes; do
     exp "memory-$sb" 1 triangle "$hog; $toyx --format aem {in} {out}" --max-memory $((64 << 20)) --sandbox $sb
-    is "memory-$sb" cases.0.verdict hang
+    is "memory-$sb" cases.0.verdict oom
+    is "memory-$sb" total.verdicts.hang 0
     is "memory-$sb" cases.0.detail "used more than 64 MiB of memory (--max-memory): killed"
     exp "memory-none-$sb" 0 triangle "$hog; $toyx --format aem {in} {out}" --max-memory 0 --sandbox $sb
     is "memory-none-$sb" cases.0.verdict conforming
 done
 certify memory-loader 1 --corpus "$mini" --format aem --keep-going --max-memory $((64 << 20)) --loader "$hog; exit 1 # {}"
-is memory-loader total.verdicts.hang "$mini_ran"
+is memory-loader total.verdicts.oom "$mini_ran"
+is memory-loader total.verdicts.hang 0
 is memory-loader total.verdicts.crash 0
+is memory-loader cases.0.verdict oom
 is memory-loader cases.0.detail "used more than 64 MiB of memory (--max-memory): killed"
-is memory-loader cases.0.outcome timed_out
+is memory-loader cases.0.outcome over_memory
 no_process memory
 # the default is shown, and an ASan-built exporter runs under it
 "$mc" certify --jobs 2 --help >"$tmp/help"
