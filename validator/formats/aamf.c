@@ -615,7 +615,7 @@ MC_HOT_FN static uint64_t matrices_clean_bits(const uint8_t *b, size_t n)
  * of animation anim (-1: the bind poses, one key each), bone-major, keys
  * matrices a bone. The caller checked that they fit. */
 MC_HOT_FN static void check_matrices(mc_ctx *c, mc_reader *r, uint64_t off, int64_t anim, uint64_t n,
-                           uint32_t keys)
+                                     uint32_t keys)
 {
     for (uint64_t k0 = 0; k0 < n; k0 += MATRIX_BATCH) {
         size_t batch = n - k0 < MATRIX_BATCH ? (size_t)(n - k0) : MATRIX_BATCH;
@@ -823,7 +823,7 @@ static mc_view samf_weights(const mc_ctx *c, const aamf_file *f)
  * loop over the chunk. pos: the positions' view while inspecting (else
  * NULL), summed as the chunks pass. */
 MC_HOT_FN static void check_svectors(mc_ctx *c, const aamf_file *f, uint64_t off, const mc_view *pos,
-                           bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
+                                     bool (*clean)(const uint8_t *b, size_t n), svector_exact_fn *exact)
 {
     mc_reader all = window(c, off, (uint64_t)f->vertices * SVECTOR_SIZE);
     for (uint32_t v0 = 0, n; v0 < f->vertices; v0 += n) {

@@ -485,7 +485,7 @@ enum { AEM_CHUNK = 64 };
  * bone of -1 or in range.
  */
 MC_HOT_FN static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint32_t bones,
-                               vertex_tally *t)
+                                         vertex_tally *t)
 {
     /* bone_in_range as a signed range; a count past INT32_MAX (no file has
      * one) only declines more */

@@ -370,7 +370,7 @@ static uint32_t lanes_sum(__m128i v)
  * with t untouched.
  */
 MC_HOT_FN static bool chunk_surely_clean(const mc_ctx *c, const uint8_t *p, uint64_t n, uint64_t joints,
-                               vertex_tally *t)
+                                         vertex_tally *t)
 {
     int32_t hi = joints > INT32_MAX ? INT32_MAX : (int32_t)joints - 1;
     const __m128i none = _mm_set1_epi32(-1), zero_i = _mm_setzero_si128(),

@@ -462,7 +462,7 @@ MC_ALWAYS_INLINE bool weights_clean_k(const uint8_t *p, size_t stride, uint32_t 
 
 /* A copy for the common bone counts, the count a constant. */
 MC_HOT_FN static bool weights_surely_clean(const uint8_t *p, size_t stride, uint32_t n, unsigned k, uint8_t max_id,
-                                 unsigned *influences)
+                                           unsigned *influences)
 {
     if (k == 2) return weights_clean_k(p, stride, n, 2, max_id, influences);
     if (k == 4) return weights_clean_k(p, stride, n, 4, max_id, influences);

@@ -793,7 +793,7 @@ enum { NLM_CHUNK = 64 };
  * normal, so the AABB and zero-normal tallies have nothing to add.
  */
 MC_HOT_FN static bool chunk_surely_clean(const mc_ctx *c, vertex_scope *s, const uint8_t *p,
-                               uint64_t n)
+                                         uint64_t n)
 {
     /* within [-FLT_MAX, FLT_MAX] is finite; a box to judge by is finite */
     float box[6] = {-FLT_MAX, -FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX};
