@@ -686,6 +686,8 @@ if exporter:
 else:
     v = ["conforming", "too_lenient", "too_strict", "crash", "hang", "skipped"]
     tables = [(f["groups"], f) for f in cert["formats"]]
+# the rarer verdicts get a column when the run has them
+v[v.index("hang") + 1:v.index("hang") + 1] = [x for x in ("leak", "oom") if cert["total"]["verdicts"].get(x)]
 print(f"| {'scene' if exporter else 'rule'} group | runs | " + " | ".join(x.replace("_", " ") for x in v) + " |")
 print("|---|" + "---:|" * (len(v) + 1))
 for groups, all_ in tables:
