@@ -506,28 +506,16 @@ static int parse_args(int argc, char **argv, config *c)
     return 0;
 }
 
-/* FILE's bytes in memory, read as the WebAssembly side reads them. */
+/* FILE's bytes copied into memory of their own, as the WebAssembly side
+ * holds them (not the mapping). */
 static uint8_t *read_whole(const char *path, size_t *n)
 {
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX) {
-        if (fd >= 0) close(fd);
-        return NULL;
-    }
-    *n = (size_t)st.st_size;
-    uint8_t *b = malloc(*n);
-    size_t got = 0;
-    while (b && got < *n) {
-        ssize_t k = read(fd, b + got, *n - got);
-        if (k <= 0) {
-            free(b);
-            b = NULL;
-        } else {
-            got += (size_t)k;
-        }
-    }
-    close(fd);
+    mapped m;
+    if (map_file(path, &m) != 0) return NULL;
+    uint8_t *b = malloc(m.n);
+    if (b) memcpy(b, m.p, m.n);
+    *n = m.n;
+    munmap((void *)m.p, m.n);
     return b;
 }
 
