@@ -807,8 +807,7 @@ static void grade(const mcx_options *o, const char *root, mcx_case *c, const mcc
     case MCC_TIMED_OUT:
         if (r->over_memory) { /* killed at --max-memory, not at the deadline */
             c->verdict = MCX_OOM;
-            c->detail = fmt("used more than %llu MiB of memory (--max-memory): killed",
-                            (unsigned long long)(r->over_memory >> 20));
+            c->detail = fmt(MCC_OOM_DETAIL, (unsigned long long)(r->over_memory >> 20));
         } else {
             c->verdict = MCX_HANG;
             c->detail = fmt("no exit within %g s: killed", o->timeout_s);

@@ -316,6 +316,9 @@ int mcc_is_leak(const mcc_result *r);
 const char *mcc_verdict_name(mcc_verdict v);  /* "conforming", "too_lenient", ... */
 const char *mcc_verdict_label(mcc_verdict v); /* "conforming", "too lenient", ... */
 const char *mcc_outcome_name(mcc_outcome o);  /* "accepted", "rejected", ... */
+/* The detail of a case killed at --max-memory (MCC_OOM, MCX_OOM); its
+ * argument is the limit in MiB, as unsigned long long. */
+#define MCC_OOM_DETAIL "used more than %llu MiB of memory (--max-memory): killed"
 /* The result's outcome as reports name it: "over_memory" for a case killed
  * at --max-memory (MCC_TIMED_OUT inside), else mcc_outcome_name. */
 const char *mcc_result_outcome_name(const mcc_result *r);

@@ -16,8 +16,8 @@
 /* The group table's columns: a short name per verdict (the legend under
  * the table spells them out), only for verdicts the run has, so that the
  * table stays within 100 columns whatever happens. */
-static const char *const short_names[] = {"conf", "refus", "fail", "inval", "unfth", "crash",
-                                                           "hang", "noout", "error", "skip", "scope", "leak", "oom"};
+static const char *const short_names[] = {"conf",  "refus", "fail",  "inval", "unfth", "crash", "hang",
+                                          "noout", "error", "skip", "scope", "leak",  "oom"};
 _Static_assert(sizeof short_names / sizeof *short_names == MCX_VERDICT_COUNT, "one per verdict");
 
 static int shown_column(const mcx_run *run, int v)
@@ -428,8 +428,8 @@ static void put_picture(FILE *out, const mcx_case *c)
 static void put_bar_chart(FILE *out, const mcx_run *run)
 {
     static const char *const colours[] = {"#2e8b57", "#8fd19e", "#e67e22", "#c0392b", "#e74c3c",
-                                                           "#8e44ad", "#34495e", "#d35400", "#7f8c8d", "#bdc3c7",
-                                                           "#dfe6e9", "#b03a2e", "#1a5276"};
+                                          "#8e44ad", "#34495e", "#d35400", "#7f8c8d", "#bdc3c7",
+                                          "#dfe6e9", "#b03a2e", "#1a5276"};
     _Static_assert(sizeof colours / sizeof *colours == MCX_VERDICT_COUNT, "one per verdict");
     size_t rows = run->group_count + 1;
     int width = 640, bar = 380, height = (int)(rows * 22 + 44);

@@ -276,8 +276,7 @@ char *mcc_describe(const mcc_case *c, const mcc_result *r, double timeout_s, cha
         snprintf(buf, size, "leaked memory: LeakSanitizer report, %s", end);
         break;
     case MCC_OOM:
-        snprintf(buf, size, "used more than %llu MiB of memory (--max-memory): killed",
-                 (unsigned long long)(r->over_memory >> 20));
+        snprintf(buf, size, MCC_OOM_DETAIL, (unsigned long long)(r->over_memory >> 20));
         break;
     case MCC_HANG:
         snprintf(buf, size, "no answer within %g s: killed", timeout_s);
