@@ -78,6 +78,7 @@ data=$root/conformance/refimpl
 mc=${MC_BIN:-$root/build/asan/cli/modelcheck}
 SKIP=77
 python=${MC_SYSTEM_PYTHON:-/usr/bin/python3}
+hb1_run= # how the 32-bit runtime runs here (i386_runner)
 
 # name | upstream | commit | snapshot folder | sha256 of the snapshot's file list
 # (`find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`, computed
@@ -239,11 +240,35 @@ build_unnamedhb1() {
     echo 'int main(void){return 0;}' > "$dir/m32.c"
     gcc -m32 -fsanitize=address "$dir/m32.c" -o "$dir/m32" 2>/dev/null ||
         skip "unnamedhb1 needs a 32-bit gcc with ASan (apt-get install gcc-multilib; scripts/setup-debian.sh)"
+    i386_runner "$dir/m32"
     gcc -m32 -std=gnu11 "${san[@]}" -fno-sanitize=shift -w -DMC_REFIMPL_MAIN \
         -I"$a/shim" -I"$src" -I"$root/conformance/certify" \
         "$a/adapter.c" "$a/unreached.c" "$src/anim_model.c" "$src/model.c" "$src/scene.c" \
         -o "$dir/mc_refimpl_unnamedhb1"
-    echo "$dir/mc_refimpl_unnamedhb1 {}"
+    echo "${hb1_run:+$hb1_run }$dir/mc_refimpl_unnamedhb1 {}"
+}
+
+# How a 32-bit x86 program runs here, found by running one (PROBE, an ASan
+# build): natively where the kernel executes i386 code, else under
+# qemu-user's qemu-i386 (kernels built without IA32 emulation answer "Exec
+# format error"). Sets hb1_run to the word put before the program: empty or
+# the emulator's path. Under qemu, LeakSanitizer cannot stop the world (it
+# spins in sched_yield): every run of the runtime has detect_leaks=0 anyway
+# (asan_of), and the probe runs with it too.
+i386_runner() { # PROBE
+    hb1_run=
+    if "$1" 2>/dev/null; then
+        echo "refimpls: unnamedhb1: this kernel runs i386 programs natively" >&2
+        return
+    fi
+    local qemu
+    qemu=$(command -v qemu-i386 || true)
+    [ -n "$qemu" ] ||
+        skip "unnamedhb1: this kernel does not run i386 programs and there is no qemu-i386 (apt-get install qemu-user; scripts/setup-debian.sh)"
+    ASAN_OPTIONS=detect_leaks=0 timeout 30 "$qemu" "$1" 2>/dev/null ||
+        skip "unnamedhb1: this kernel does not run i386 programs, and $qemu could not run one either"
+    echo "refimpls: unnamedhb1: this kernel does not run i386 programs: run under $qemu" >&2
+    hb1_run=$qemu
 }
 
 # The fuzz build of the project with the C reader as MC_FUZZ_ABI_SOURCES
@@ -378,7 +403,7 @@ triage() { # IMPL TARGET
 # mcm_gen writes batches of mutants of the corpus (seeds of 1 MiB at most),
 # each run as certify runs the loader; no coverage guides the choice.
 blindfuzz() { # IMPL SECONDS
-    local impl=$1 seconds=$2 src bin gen dir keep asan fmt=aamf
+    local impl=$1 seconds=$2 src gen dir keep asan fmt=aamf
     [ "$impl" = unnamedhb1 ] || die "blindfuzz: unnamedhb1 only (the C readers libFuzzer can build: $0 fuzz)"
     gen=${MC_GEN:-$root/build/asan/fuzz/mcm_gen}
     [ -x "$gen" ] || die "no $gen (cmake --build --preset asan)"
@@ -386,7 +411,7 @@ blindfuzz() { # IMPL SECONDS
     mkdir -p "$out"
     src=$(obtain hb1)
     build_unnamedhb1 "$src" > /dev/null
-    bin=$out/unnamedhb1/mc_refimpl_unnamedhb1
+    local bin=($hb1_run "$out/unnamedhb1/mc_refimpl_unnamedhb1")
     dir=$out/unnamedhb1/blindfuzz keep=$root/fuzz/external/unnamedhb1
     asan=$(asan_of "$impl")
     rm -rf "$dir" && mkdir -p "$dir/batch" "$dir/sites" "$keep"
@@ -404,7 +429,7 @@ blindfuzz() { # IMPL SECONDS
             [ $((SECONDS - start)) -lt "$seconds" ] || break
             execs=$((execs + 1)) rc=0
             env ASAN_OPTIONS="$asan" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
-                timeout 5 "$bin" "$f" > /dev/null 2> "$dir/report" || rc=$?
+                timeout 5 "${bin[@]}" "$f" > /dev/null 2> "$dir/report" || rc=$?
             if [ $rc -eq 124 ]; then
                 hangs=$((hangs + 1)) site="timeout (not replayed)"
                 # replayed with a stack (SIGABRT, which ASan then reports):
@@ -412,7 +437,7 @@ blindfuzz() { # IMPL SECONDS
                 if [ $replays -lt 20 ]; then
                     replays=$((replays + 1))
                     env ASAN_OPTIONS="$asan:handle_abort=1" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
-                        timeout -s ABRT 5 "$bin" "$f" > /dev/null 2> "$dir/report" || true
+                        timeout -s ABRT 5 "${bin[@]}" "$f" > /dev/null 2> "$dir/report" || true
                     site=$("$site_tool" < "$dir/report")
                     if [ -n "$site" ]; then site="timeout in ${site#* in }"; else site="timeout (no stack)"; fi
                 fi
@@ -442,7 +467,7 @@ blindfuzz() { # IMPL SECONDS
 # The site of one input under the 32-bit runtime, run as certify runs it.
 hb1_site() { # FILE
     { env ASAN_OPTIONS="$(asan_of unnamedhb1)" UBSAN_OPTIONS=print_stacktrace=1 MC_REFIMPL=1 \
-        timeout 5 "$out/unnamedhb1/mc_refimpl_unnamedhb1" "$1" 2>&1 > /dev/null < /dev/null || true; } | "$site_tool"
+        timeout 5 $hb1_run "$out/unnamedhb1/mc_refimpl_unnamedhb1" "$1" 2>&1 > /dev/null < /dev/null || true; } | "$site_tool"
 }
 
 # Greedy reduction without an engine: a shorter prefix, then cuts of ever
@@ -799,6 +824,7 @@ blindtriage)
     [ $# -eq 2 ] && [ "$2" = unnamedhb1 ] || die "usage: $0 blindtriage unnamedhb1"
     need_site_tool
     [ -s "$out/unnamedhb1/blindfuzz/findings.tsv" ] || die "unnamedhb1: run '$0 blindfuzz unnamedhb1 SECONDS' first"
+    build_unnamedhb1 "$(obtain hb1)" > /dev/null # and how it runs here (hb1_run)
     blind_sites "$out/unnamedhb1/blindfuzz" "$root/fuzz/external/unnamedhb1" aamf ;;
 outputs)
     [ $# -ge 2 ] && [ $# -le 3 ] && [ "$2" = aem-converter ] || die "usage: $0 outputs aem-converter [DIR]"

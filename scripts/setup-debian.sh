@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev libcriterion-dev libssl-dev
           gcovr python3 python3-jsonschema lzma-dev clang afl++ libclang-rt-14-dev zip
           libcglm-dev gcc-multilib pre-commit git file groff-base dpkg-dev
-          emscripten node-acorn chromium bubblewrap
+          emscripten node-acorn chromium bubblewrap qemu-user
           xvfb libglfw3-dev libgl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0)
 missing=()
 for p in "${packages[@]}"; do
