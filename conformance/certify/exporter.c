@@ -739,6 +739,12 @@ static void last_line(const char *text, char *buf, size_t size)
 static int over_case_cap(const mcx_options *o, mcx_case *c, const mcc_result *r)
 {
     if (!o->max_output_bytes || r->outcome == MCC_RUNNER_ERROR) return 0;
+    if (r->over_output) {
+        c->verdict = MCX_FAILED;
+        c->detail = fmt("wrote too much in its case directory, over the %llu-byte cap per case (--max-output-bytes): "
+                        "killed while it ran", (unsigned long long)r->over_output);
+        return 1;
+    }
     uint64_t now = mcx_tree_bytes(c->dir), wrote = now > c->input_bytes ? now - c->input_bytes : 0;
     if (wrote <= o->max_output_bytes) return 0;
     c->verdict = MCX_FAILED;
@@ -1100,6 +1106,10 @@ static const char *classify_ended(void *ctx, size_t index, const mcc_result *res
         if (res->over_memory) {
             snprintf(how, how_size, "used more than %llu MiB of memory", (unsigned long long)(res->over_memory >> 20));
             return "oom";
+        }
+        if (res->over_output) {
+            snprintf(how, how_size, "wrote more than %llu bytes", (unsigned long long)res->over_output);
+            return "failed";
         }
         snprintf(how, how_size, "hung");
         return "hang";

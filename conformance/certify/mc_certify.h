@@ -146,6 +146,9 @@ typedef struct mcc_result {
     /* MCC_TIMED_OUT: killed for using more resident memory than this
      * (--max-memory, memory.c), not at the deadline; 0 otherwise */
     uint64_t over_memory;
+    /* MCC_TIMED_OUT: killed while it ran for writing more than this in its
+     * case directory (--max-output-bytes, an exporter's), 0 otherwise */
+    uint64_t over_output;
     /* what the sandbox saw the case try and blocked (files left in its
      * private home, network attempts), cleaned, or NULL */
     char *sandbox_note;
@@ -210,9 +213,18 @@ typedef struct mcc_sandbox_spec {
      * /var/tmp, /run) hides it; NULL: none. sandbox.c adds LD_LIBRARY_PATH's
      * directories, LD_PRELOAD's files and, with MCC_DISPLAY, /tmp/.X11-unix. */
     const char *const *need;
-    const char *home;     /* the host directory seen as /var/tmp ($HOME, $TMPDIR), NULL: a tmpfs */
+    uint64_t hold_bytes;  /* the size of each private tmpfs (/var/tmp, /dev/shm), 0: the kernel's default */
     int info_fd, block_fd; /* bubblewrap's --info-fd and --block-fd, -1: none */
 } mcc_sandbox_spec;
+/* The size of the tmpfs mounts that hide /tmp, the home directory and /run
+ * (read-only: they hold only mount points). */
+#define MCC_HIDING_TMPFS "1048576"
+/* What a case's private places may hold past --max-memory: filled, they
+ * are over it (runner.c), so the case ends as out of memory. */
+#define MCC_HOLD_SLACK ((uint64_t)1 << 16)
+/* How long certify waits for bubblewrap to mount a case's private places
+ * before it lets the case run without holding them. */
+#define MCC_HOLD_WAIT_MS 2000
 /* The paths a shell command names (exporter.c's parser of the program and
  * script words): each plain word naming an existing file or directory
  * (relative ones against the current directory, made absolute), and a bare

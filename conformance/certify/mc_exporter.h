@@ -273,6 +273,9 @@ typedef struct mcx_listing {
 /* mcx_remove_tree, listing what it removes into *list (zeroed first but for
  * skip_top); free the names with mcx_listing_free. */
 unsigned mcx_remove_tree_listing(const char *root, mcx_listing *list);
+/* The same for what is under an open directory (a tmpfs held from
+ * outside a sandbox), the directory itself kept; dir_fd stays open. */
+unsigned mcx_empty_dir_listing(int dir_fd, mcx_listing *list);
 void mcx_listing_free(mcx_listing *list);
 
 /* passes / (total - skipped), percent rounded to 0.1; 100 when nothing ran */

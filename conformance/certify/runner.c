@@ -26,7 +26,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <linux/magic.h> /* TMPFS_MAGIC */
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -111,15 +114,22 @@ typedef struct slot {
     char answer[512];                /* "L" loaded, then "A" or "R"; "E<dlerror>" or "N" (no symbol) */
     int timed_out, status;
     int over_memory;                 /* killed for its resident memory (--max-memory) */
+    int over_output;                 /* killed for what it wrote in its case directory (--max-output-bytes) */
+    uint64_t dir_bytes;              /* what its case directory held before it ran (its inputs) */
     double start_ms, deadline_ms;
     double sample_ms;                /* when its memory is sampled next */
+    double output_ms;                /* when its case directory is measured next */
     /* in the sandbox: bubblewrap's --info-fd (read) and --block-fd (write)
      * until the namespace's network counters are open (net_fd), -1 after */
     int info_fd, block_fd;
     int net_fd[2];                   /* its /proc/net/snmp and snmp6, -1: not open */
     size_t info_len;
     char info[1024];
-    char home[4096];                 /* its private $HOME on the host, "" for none */
+    /* in the sandbox: its /var/tmp ($HOME, $TMPDIR) and /dev/shm, opened
+     * from outside before the command runs; they outlive the namespace
+     * while open, so what the case left there is still seen after it */
+    int held_fd[2];
+    long sandbox_pid;                /* bubblewrap's child (our pid namespace), -1: not known */
     uint64_t out_bytes, err_bytes;
     const char *marker;
     size_t carry;                    /* stderr bytes kept at the start of win */
@@ -139,10 +149,10 @@ typedef struct runner {
     unsigned nslots;
     int probe;                       /* load the library and answer "L" only */
     char *copies;                    /* without the sandbox: where command loaders get copies */
-    char *homes;                     /* in the sandbox: where each case's private $HOME is */
     char **need;                     /* in the sandbox: the paths the command names (sandbox.c) */
     unsigned char sink[CHUNK];       /* stdout bytes land here and are dropped */
     size_t done;                     /* cases ended, for the watch */
+    size_t finished;                 /* the index of the case that ended last, SIZE_MAX: none */
     double start_ms;
     int stopped;                     /* the watch asked to stop */
 } runner;
@@ -170,6 +180,7 @@ static int sandboxed(const runner *r)
 
 static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_run_options *o,
                      mcc_result *results, int probe);
+static void result_free(mcc_result *res);
 
 /* dlopen searches the library path for a bare name: "./" keeps it a file */
 static void library_path(const char *library, char *path, size_t size)
@@ -187,7 +198,12 @@ static int probe_library(mcc_loader *l, char *why, size_t why_size)
     mcc_run_options o = {.timeout_s = l->timeout_s > 0 ? l->timeout_s : 10, .jobs = 1};
     mcc_result res;
     char shown[4096];
-    if (run_slots(l, &corpus, &o, &res, 1) != 0) return snprintf(why, why_size, "interrupted"), -1;
+    /* interrupted: not a failure of the library's; the run that follows
+     * sees the signal at once and reports every case as not run */
+    if (run_slots(l, &corpus, &o, &res, 1) != 0) {
+        result_free(&res);
+        return mcc_interrupted() ? 0 : (snprintf(why, why_size, "interrupted"), -1);
+    }
     mcc_loader_clear_load(l);
     if (res.outcome == MCC_ACCEPTED) { /* the check's "loaded" */
     } else if (res.outcome == MCC_RUNNER_ERROR && res.error && strncmp(res.error, "no symbol", 9) == 0) {
@@ -209,11 +225,11 @@ static int probe_library(mcc_loader *l, char *why, size_t why_size)
         /* no case could run: certify stops with the fix instead */
         snprintf(why, why_size, "%s", MCC_ASAN_NOT_FIRST_HELP);
         mcc_loader_clear_load(l);
-        free(res.stderr_tail), free(res.report_head), free(res.crash_site), free(res.error);
+        result_free(&res);
         return -1;
     }
     int bad = res.outcome != MCC_ACCEPTED && !l->load_failed;
-    free(res.stderr_tail), free(res.report_head), free(res.crash_site), free(res.error);
+    result_free(&res);
     return bad ? -1 : 0;
 }
 
@@ -331,7 +347,6 @@ typedef struct child_args {
     int out_w, err_w;
     int ans_w;                 /* in-process modes: where the answer goes */
     int info_w, block_r;       /* in the sandbox: bubblewrap's --info-fd, --block-fd; else -1 */
-    const char *home;          /* in the sandbox: the case's private $HOME, or NULL */
 } child_args;
 
 static void move_fd(int from, int to)
@@ -376,6 +391,31 @@ static void close_sandbox_fds(slot *s)
     close_fd(&s->block_fd);
     close_fd(&s->net_fd[0]);
     close_fd(&s->net_fd[1]);
+    close_fd(&s->held_fd[0]);
+    close_fd(&s->held_fd[1]);
+}
+
+/* The bytes its private tmpfs mounts (/var/tmp, /dev/shm) hold, 0 when not
+ * held. Written and unmapped, a file there is in no process's resident
+ * memory, yet takes the machine's. */
+static uint64_t held_bytes(const slot *s)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < 2; i++) {
+        struct statvfs v;
+        if (s->held_fd[i] < 0 || fstatvfs(s->held_fd[i], &v) != 0 || v.f_blocks < v.f_bfree) continue;
+        uint64_t blocks = (uint64_t)(v.f_blocks - v.f_bfree);
+        sum += blocks > UINT64_MAX / 2 / (v.f_frsize ? v.f_frsize : 1) ? UINT64_MAX / 2 : blocks * v.f_frsize;
+    }
+    return sum;
+}
+
+/* The size of each private tmpfs of a case: a little over --max-memory, so
+ * that one filled is over the limit; the kernel's default without one. */
+static uint64_t hold_bytes(const runner *r)
+{
+    uint64_t m = r->opt->max_memory;
+    return m && m <= UINT64_MAX - MCC_HOLD_SLACK ? m + MCC_HOLD_SLACK : 0;
 }
 
 /* bubblewrap's two descriptors survive the exec (bubblewrap closes them
@@ -435,8 +475,8 @@ __attribute__((noreturn)) static void child_main(const runner *r, const mcc_case
             if (!c->command) need[n++] = c->path;
             if (c->command && strstr(r->loader->command, "{cwd}")) need[n++] = getcwd(cwd, sizeof cwd);
         }
-        mcc_sandbox_spec sp = {.dir = dir, .writable = c->workdir != NULL, .home = a->home, .need = need,
-                               .info_fd = a->info_w, .block_fd = a->block_r};
+        mcc_sandbox_spec sp = {.dir = dir, .writable = c->workdir != NULL, .need = need,
+                               .hold_bytes = hold_bytes(r), .info_fd = a->info_w, .block_fd = a->block_r};
         hand_through(a);
         char **argv = mcc_sandbox_argv(r->opt->bwrap, a->command, &sp);
         mcc_coverage_flush();
@@ -574,7 +614,7 @@ __attribute__((noreturn)) static void sandboxed_library_child(const runner *r, c
     const char *path = realpath(l->library, lib) ? lib : l->library;
     const char *tail[] = {l->self, "certify", "--library-child", fd, r->probe ? "1" : "0", c->format, path, NULL};
     const char *need[] = {l->self, path, NULL};
-    mcc_sandbox_spec sp = {.need = need, .home = a->home, .info_fd = a->info_w, .block_fd = a->block_r};
+    mcc_sandbox_spec sp = {.need = need, .hold_bytes = hold_bytes(r), .info_fd = a->info_w, .block_fd = a->block_r};
     hand_through(a);
     char **argv = mcc_sandbox_argv_exec(l->bwrap, tail, &sp);
     mcc_coverage_flush();
@@ -680,21 +720,18 @@ static int start_case(runner *r, slot *s, size_t index)
     }
     a.out_w = po[1];
     a.err_w = pe[1];
-    /* in the sandbox: the case's private $HOME (a tmpfs when it cannot be
-     * made) and bubblewrap's pipes (without them nothing is said of the
-     * network); the block pipe's read end is bubblewrap's, and blocking */
-    char home[4096] = "";
+    /* in the sandbox: bubblewrap's pipes (without them nothing is said of
+     * the network, and the private places are not held); the block pipe's
+     * read end is bubblewrap's, and blocking */
     int pi[2] = {-1, -1}, pb[2] = {-1, -1};
     if (sandboxed(r)) {
-        if (r->homes && ((size_t)snprintf(home, sizeof home, "%s/%zu", r->homes, index) >= sizeof home ||
-                         mkdir(home, 0700) != 0))
-            home[0] = '\0';
         if (make_pipe(pi) != 0) pi[0] = pi[1] = -1;
         else if (pipe(pb) != 0) close_pair(pi), pi[0] = pi[1] = pb[0] = pb[1] = -1;
         else fcntl(pb[0], F_SETFD, FD_CLOEXEC), fcntl(pb[1], F_SETFD, FD_CLOEXEC);
     }
-    a.home = home[0] ? home : NULL;
     a.info_w = pi[1], a.block_r = pb[0];
+    /* its inputs, measured before it can write */
+    uint64_t dir_bytes = c->workdir && r->opt->max_output_bytes ? mcx_tree_bytes(c->workdir) : 0;
     fflush(NULL); /* or the child's exit() writes our buffered output again */
     double start = now_ms();
     pid_t pid = fork();
@@ -710,7 +747,6 @@ static int start_case(runner *r, slot *s, size_t index)
         close(po[0]), close(pe[0]);
         if (pa[0] >= 0) close(pa[0]);
         close_fd(&pi[0]), close_fd(&pb[1]);
-        if (home[0]) rmdir(home);
         return runner_error(res, "cannot fork"), -1;
     }
     setpgid(pid, pid); /* also here: kill(-pid) must work before the child runs */
@@ -723,11 +759,14 @@ static int start_case(runner *r, slot *s, size_t index)
     s->ans_fd = pa[0];
     s->info_fd = pi[0], s->block_fd = pb[1];
     s->net_fd[0] = s->net_fd[1] = -1;
-    memcpy(s->home, home, sizeof home);
+    s->held_fd[0] = s->held_fd[1] = -1;
+    s->sandbox_pid = -1;
+    s->dir_bytes = dir_bytes;
     memcpy(s->copy, copy, sizeof copy);
     s->start_ms = start;
     s->deadline_ms = start + r->opt->timeout_s * 1e3;
     s->sample_ms = start + MCC_MEMORY_TICK_MS;
+    s->output_ms = start + MCC_MEMORY_TICK_MS;
     return 0;
 }
 
@@ -818,10 +857,42 @@ static void drain_and_close(runner *r, slot *s, int *fd)
     *fd = -1;
 }
 
+/* One private place of the case (PLACE, its path in the sandbox) opened
+ * through its first process once bubblewrap has mounted it there: a tmpfs
+ * that is not certify's own at that path. -1 while not mounted yet. */
+static int open_place(long pid, const char *place)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/root%s", pid, place);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct statfs f;
+    struct stat in, out;
+    if (fd < 0) return -1;
+    if (fstatfs(fd, &f) == 0 && f.f_type == TMPFS_MAGIC && fstat(fd, &in) == 0 &&
+        (stat(place, &out) != 0 || out.st_dev != in.st_dev))
+        return fd;
+    close(fd);
+    return -1;
+}
+
+/* Lets bubblewrap's child go on (--block-fd) once its private places are
+ * held, or MCC_HOLD_WAIT_MS after the case started without them (then
+ * what they hold is bounded by their size only). */
+static void release(slot *s, double now)
+{
+    static const char *const place[2] = {"/var/tmp", "/dev/shm"};
+    for (int i = 0; i < 2 && s->sandbox_pid > 0; i++)
+        if (s->held_fd[i] < 0) s->held_fd[i] = open_place(s->sandbox_pid, place[i]);
+    int held = s->held_fd[0] >= 0 && s->held_fd[1] >= 0;
+    if (!held && s->sandbox_pid > 0 && now < s->start_ms + MCC_HOLD_WAIT_MS) return;
+    while (write(s->block_fd, "x", 1) < 0 && errno == EINTR) {}
+    close_fd(&s->block_fd);
+}
+
 /* bubblewrap's --info-fd: once its JSON is whole (or the pipe ends), the
  * network counters of the namespace are opened through its child (blocked
  * on --block-fd: the command has not run yet, nothing of it can be in the
- * JSON), and the child is let go. */
+ * JSON), then its private places once mounted, and the child is let go. */
 static void read_info(slot *s)
 {
     ssize_t n = read(s->info_fd, s->info + s->info_len, sizeof s->info - 1 - s->info_len);
@@ -837,9 +908,9 @@ static void read_info(slot *s)
         snprintf(path, sizeof path, "/proc/%ld/net/snmp6", pid);
         s->net_fd[1] = open(path, O_RDONLY | O_CLOEXEC);
     }
-    while (write(s->block_fd, "x", 1) < 0 && errno == EINTR) {}
-    close_fd(&s->block_fd);
+    s->sandbox_pid = pid;
     close_fd(&s->info_fd);
+    release(s, now_ms());
 }
 
 static void poll_pipes(runner *r)
@@ -870,8 +941,22 @@ static void poll_pipes(runner *r)
     }
 }
 
+/* Is the answer one the child itself writes: "L", then "A" or "R" at most;
+ * or "E<reason>" or "N" alone, with exit 125? Anything else was written by
+ * the library (its constructor, a thread, the entry point) into the pipe it
+ * inherited, and is the case's failure. */
+static int answer_well_formed(const char *a, size_t len, const mcc_result *res)
+{
+    if (a[0] == 'E' || a[0] == 'N')
+        return res->exit_code == 125 && (a[0] == 'E' || len == 1) && !strchr(a + 1, 'L');
+    return len <= 2 && (len == 0 || a[0] == 'L') && (len < 2 || a[1] == 'A' || a[1] == 'R');
+}
+
 /* In-process modes: the answer pipe decides, not the exit status (a
- * constructor, the entry point or an atexit handler may call exit(0)). */
+ * constructor, the entry point or an atexit handler may call exit(0)). The
+ * library shares the child's process, so it can write into that pipe too:
+ * an answer out of protocol, a load failure after the load check passed, or
+ * a crash after any answer are the case's, never the runner's. */
 static void classify_answer(const runner *r, const slot *s, mcc_result *res)
 {
     const char *a = s->answer;
@@ -891,14 +976,20 @@ static void classify_answer(const runner *r, const slot *s, mcc_result *res)
         res->outcome = MCC_TIMED_OUT, res->over_memory = r->opt->max_memory, res->signal = 0;
     } else if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
-    } else if (a[0] == 'E' || a[0] == 'N') {
-        /* only the load check reports these: a library that changed since */
+    } else if (res->signal || s->marker) {
+        res->outcome = MCC_CRASHED;
+    } else if (!answer_well_formed(a, len, res)) {
+        res->outcome = MCC_CRASHED;
+        res->phase = "with an answer out of protocol (something in the library wrote into certify's answer pipe)";
+    } else if ((a[0] == 'E' || a[0] == 'N') && r->probe) {
+        /* the load check's findings: certify stops with them (probe_library) */
         char why[600];
         snprintf(why, sizeof why, "%s%.*s", a[0] == 'N' ? "no symbol " MC_CERTIFY_SYMBOL : "dlopen: ",
                  (int)len - 1, a + 1);
         runner_error(res, why);
-    } else if (res->signal || s->marker) {
+    } else if (a[0] == 'E' || a[0] == 'N') {
         res->outcome = MCC_CRASHED;
+        res->phase = "while loading the library, which the load check had loaded";
     } else if (a[0] != 'L') {
         res->outcome = MCC_CRASHED;
         res->phase = "while loading the library";
@@ -934,6 +1025,8 @@ static void classify_status(const runner *r, const slot *s, mcc_result *res)
         runner_error(res, s->answer + 1); /* the child could not enter the case directory */
     } else if (s->over_memory) {
         res->outcome = MCC_TIMED_OUT, res->over_memory = r->opt->max_memory, res->signal = 0;
+    } else if (s->over_output) {
+        res->outcome = MCC_TIMED_OUT, res->over_output = r->opt->max_output_bytes, res->signal = 0;
     } else if (s->timed_out) {
         res->outcome = MCC_TIMED_OUT;
     } else if (res->signal) {
@@ -1056,17 +1149,16 @@ static char *sandbox_note(slot *s)
     char text[1600] = "";
     size_t used = 0;
     long long net = mcc_sandbox_net_attempts(s->net_fd[0], s->net_fd[1]);
-    close_sandbox_fds(s);
     if (net > 0)
         used += (size_t)snprintf(text, sizeof text, "tried the network (%lld attempt%s blocked)", net,
                                  net == 1 ? "" : "s");
-    if (s->home[0]) {
+    if (s->held_fd[0] >= 0) {
         mcx_listing left = {0};
 #ifdef MC_COVERAGE_BUILD
         left.skip_top = MCC_GCOV_DIR; /* the instrumented programs' counts (sandbox.c) */
 #endif
-        if (mcx_remove_tree_listing(s->home, &left) != 0)
-            fprintf(stderr, "modelcheck certify: cannot remove all of a case's private home directory\n");
+        /* emptied too: nothing of it outlives the descriptor (a tmpfs) */
+        mcx_empty_dir_listing(s->held_fd[0], &left);
         if (left.count && used < sizeof text)
             used += (size_t)snprintf(text + used, sizeof text - used, "%sleft %llu file%s in its private "
                                      "home/temp directory (discarded):", used ? "; " : "",
@@ -1075,8 +1167,8 @@ static char *sandbox_note(slot *s)
             used += (size_t)snprintf(text + used, sizeof text - used, "%s %.200s", i ? "," : "", left.first[i]);
         if (left.count > MCX_LISTED && used < sizeof text) snprintf(text + used, sizeof text - used, ", ...");
         mcx_listing_free(&left);
-        s->home[0] = '\0';
     }
+    close_sandbox_fds(s);
     return text[0] ? mcc_clean_text((const unsigned char *)text, strlen(text)) : NULL;
 }
 
@@ -1084,8 +1176,11 @@ static void finish(runner *r, slot *s)
 {
     forgive(r); /* before the case is gone: it may be the sender */
     kill(-s->pid, SIGKILL); /* children it left behind; the zombie leader still holds the id */
-    if (s->timed_out || s->over_memory) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
+    if (s->timed_out || s->over_memory || s->over_output) kill(s->pid, SIGKILL); /* in case it moved itself to another group */
     while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR) {}
+    /* what its private places still hold once it ended counts too: one
+     * filled just before the end is over the limit all the same */
+    if (r->opt->max_memory && !s->timed_out && held_bytes(s) > r->opt->max_memory) s->over_memory = 1;
     drain_and_close(r, s, &s->out_fd);
     drain_and_close(r, s, &s->err_fd);
     read_answer(s);
@@ -1093,6 +1188,7 @@ static void finish(runner *r, slot *s)
     res->escaped = kill_escapees(r);
     if ((r->opt->bwrap && r->loader->mode == MCC_MODE_COMMAND) || library_sandboxed(r))
         res->escaped = 0; /* bwrap's own namespace process (its own session): not the command's */
+    r->finished = s->index;
     res->duration_ms = now_ms() - s->start_ms;
     res->stdout_bytes = s->out_bytes;
     res->stderr_bytes = s->err_bytes;
@@ -1137,8 +1233,23 @@ static int over_memory(const runner *r, slot *s, double now)
 {
     if (!r->opt->max_memory || now < s->sample_ms) return 0;
     s->sample_ms = now + MCC_MEMORY_TICK_MS;
-    if (mcc_tree_rss((long)s->pid) <= r->opt->max_memory) return 0;
+    uint64_t rss = mcc_tree_rss((long)s->pid), held = held_bytes(s);
+    if (rss <= r->opt->max_memory && held <= r->opt->max_memory - rss) return 0;
     s->over_memory = 1;
+    return 1;
+}
+
+/* Has the case written more than --max-output-bytes in its case directory
+ * (an exporter's; sampled as memory is)? RLIMIT_FSIZE stops one file at
+ * the cap, this many files under it, while it runs. */
+static int over_output(const runner *r, slot *s, double now)
+{
+    const char *dir = r->corpus->cases[s->index].workdir;
+    if (!dir || !r->opt->max_output_bytes || now < s->output_ms) return 0;
+    s->output_ms = now + MCC_MEMORY_TICK_MS;
+    uint64_t held = mcx_tree_bytes(dir);
+    if (held <= s->dir_bytes || held - s->dir_bytes <= r->opt->max_output_bytes) return 0;
+    s->over_output = 1;
     return 1;
 }
 
@@ -1151,10 +1262,11 @@ static unsigned reap(runner *r)
     for (unsigned i = 0; i < r->nslots; i++) {
         slot *s = &r->slots[i];
         if (!s->used) continue;
+        if (s->block_fd >= 0 && s->info_fd < 0) release(s, now); /* still waiting for its places */
         if (!has_ended(s)) {
             if (now >= s->deadline_ms) {
                 s->timed_out = 1;
-            } else if (!over_memory(r, s, now)) {
+            } else if (!over_memory(r, s, now) && !over_output(r, s, now)) {
                 continue;
             }
         }
@@ -1178,8 +1290,6 @@ static void kill_all(runner *r)
         close(s->err_fd);
         if (s->ans_fd >= 0) close(s->ans_fd);
         close_sandbox_fds(s);
-        if (s->home[0] && mcx_remove_tree(s->home) != 0)
-            fprintf(stderr, "modelcheck certify: cannot remove all of a case's private home directory\n");
         if (s->copy[0]) unlink(s->copy);
         s->used = 0;
     }
@@ -1309,6 +1419,7 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
     r->results = results;
     r->nslots = jobs;
     r->probe = probe;
+    r->finished = SIZE_MAX;
     /* an exporter's cases carry their own commands (out-of-scope ones none) */
     int own_commands = 0;
     for (size_t i = 0; i < corpus->count && !own_commands; i++) own_commands = corpus->cases[i].command != NULL;
@@ -1327,15 +1438,8 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
             return 0;
         }
     }
-    if (sandboxed(r) && corpus->count) {
-        /* each case's private $HOME, bound as its /var/tmp */
-        const char *tmp = getenv("TMPDIR");
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s/mc-certify-home-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (mkdtemp(dir) && !(r->homes = strdup(dir))) rmdir(dir);
-        /* NULL (out of memory): less is shown, never more */
-        if (l->mode == MCC_MODE_COMMAND) r->need = mcc_command_paths(l->command);
-    }
+    /* NULL (out of memory): less is shown, never more */
+    if (sandboxed(r) && corpus->count && l->mode == MCC_MODE_COMMAND) r->need = mcc_command_paths(l->command);
     int was_reaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &was_reaper);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -1362,28 +1466,32 @@ static int run_slots(const mcc_loader *l, const mcc_corpus *corpus, const mcc_ru
     }
     sigaction(SIGCHLD, &old_chld, NULL);
     sigaction(SIGPIPE, &old_pipe, NULL);
-    kill_escapees(r); /* none should be left; and none may outlive the run */
+    /* none should be left, and none may outlive the run; one reparented to
+     * certify only after its case was finished is that case's (the last
+     * one to finish: the best guess), so that the count is exact */
+    unsigned late = kill_escapees(r);
+    if (late && r->finished < corpus->count && !sandboxed(r)) results[r->finished].escaped += late;
     prctl(PR_SET_CHILD_SUBREAPER, was_reaper);
     if (r->copies && mcx_remove_tree(r->copies) != 0)
         fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->copies);
-    if (r->homes && mcx_remove_tree(r->homes) != 0)
-        fprintf(stderr, "modelcheck certify: cannot remove all of %s\n", r->homes);
     free(r->copies);
-    free(r->homes);
     mcc_free_paths(r->need);
     free(r->slots);
     free(r);
     return rc;
 }
 
+static void result_free(mcc_result *res)
+{
+    free(res->stderr_tail);
+    free(res->report_head);
+    free(res->crash_site);
+    free(res->error);
+    free(res->sandbox_note);
+}
+
 void mcc_results_free(mcc_result *results, size_t count)
 {
-    for (size_t i = 0; results && i < count; i++) {
-        free(results[i].stderr_tail);
-        free(results[i].report_head);
-        free(results[i].crash_site);
-        free(results[i].error);
-        free(results[i].sandbox_note);
-    }
+    for (size_t i = 0; results && i < count; i++) result_free(&results[i]);
     free(results);
 }

@@ -7,16 +7,25 @@
  *
  *   --unshare-all       no network, its own PID namespace (every descendant
  *                       dies with the case: no escape by setsid), IPC, UTS
+ *   --unshare-user, --cap-drop ALL, --disable-userns   no capability left,
+ *                       root included (root keeps them all in bubblewrap's
+ *                       namespaces otherwise, and can remount / read-write),
+ *                       in a user namespace that cannot make another (mount,
+ *                       ptrace of what it cannot see, module loading, kexec
+ *                       and new namespaces all need a capability)
  *   --die-with-parent   when certify kills the case, the namespace goes too
  *   --new-session       no ioctl(TIOCSTI) into certify's terminal
  *   --ro-bind / /       the system read-only, the corpus included
- *   --dev, --proc       a minimal /dev, its own /proc
- *   --bind H /var/tmp   a private, empty temporary directory, which is also
- *                       $HOME and $TMPDIR: a directory of certify's per case,
- *                       listed after it (what it left there is reported)
- *                       and removed
+ *   --dev, --proc       a minimal /dev (read-only once set up), its own /proc
+ *   --size S --tmpfs /var/tmp, /dev/shm   the case's private places in
+ *                       memory, $HOME = $TMPDIR and the shared-memory
+ *                       directory, each of at most S bytes (--max-memory and
+ *                       a little): certify holds them open from outside,
+ *                       counts what they hold toward --max-memory and lists
+ *                       what the case left in /var/tmp after it (runner.c)
  *   --tmpfs /run        the host daemons' sockets hidden (D-Bus, docker: a
- *                       read-only file system does not stop connect())
+ *                       read-only file system does not stop connect());
+ *                       read-only, as the other hiding mounts
  *   --tmpfs /tmp, --tmpfs HOME   /tmp and the user's home directory ($HOME
  *                       as certify got it, and getpwuid's; not "/" nor one
  *                       holding the system's directories) hidden the same
@@ -38,7 +47,8 @@
  *                       directory is made again (a checkout under /tmp with
  *                       a link beside it to its data)
  *   --bind DIR DIR      the case directory, the one writable place (exporters)
- *   --remount-ro        the tmpfs mounts made read-only once all is bound
+ *   --remount-ro        the hiding tmpfs mounts (1 MiB each), /run and /dev
+ *                       made read-only once all is bound
  *   --info-fd, --block-fd  the command waits until certify has opened the
  *                       namespace's network counters (tried the network?)
  *   --clearenv          the environment reduced to mcc_sandbox_env's list
@@ -128,9 +138,12 @@ int mcc_sandbox_probe(char *bwrap, size_t size, char *why, size_t why_size)
         if (null >= 0) dup2(null, 0), dup2(null, 1);
         dup2(fds[1], 2);
         close(fds[0]), close(fds[1]);
-        execl(bwrap, "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
-              "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--tmpfs", "/var/tmp", "/bin/sh", "-c", ":",
-              (char *)NULL);
+        /* the namespaces and the dropped capabilities of every case: where
+         * they cannot be had, no case runs in a weaker sandbox */
+        execl(bwrap, "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+              "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--dev", "/dev", "--size", "65536",
+              "--tmpfs", "/dev/shm", "--proc", "/proc", "--tmpfs", "/run", "--tmpfs", "/var/tmp", "--remount-ro",
+              "/dev", "/bin/sh", "-c", ":", (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -393,8 +406,12 @@ static void build_plan(plan *pl, const mcc_sandbox_spec *sp)
  * NULL-terminated, in a malloc'ed block; NULL on OOM. */
 char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const mcc_sandbox_spec *sp)
 {
-    const char *fixed[] = {bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
-                           "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--clearenv",
+    /* root keeps every capability in bubblewrap's namespaces unless told
+     * otherwise (and could remount / read-write): none for anyone, in a user
+     * namespace of its own that cannot make another */
+    const char *fixed[] = {bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+                           "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--dev", "/dev",
+                           "--proc", "/proc", "--clearenv",
                            "--setenv", "HOME", "/var/tmp", "--setenv", "TMPDIR", "/var/tmp"};
     size_t nfixed = sizeof fixed / sizeof *fixed;
     extern char **environ;
@@ -404,21 +421,30 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const m
     while (tail[ntail]) ntail++;
     plan pl = {0};
     build_plan(&pl, sp);
-    size_t max = nfixed + 3 * nenv + 3 * 8 + 5 * pl.n + ntail + 1;
+    size_t max = nfixed + 3 * nenv + 3 * 8 + 7 * pl.n + ntail + 24;
     char **argv = calloc(max, sizeof *argv);
-    char *fds = malloc(32);
+    char *fds = malloc(64); /* two descriptors, then the private places' size */
     if (!argv || !fds) return free(argv), free(fds), NULL;
     size_t k = 0;
     for (size_t i = 0; i < nfixed; i++) argv[k++] = (char *)fixed[i];
-    /* $HOME and $TMPDIR: a directory of certify's, listed and removed after
-     * the case (runner.c), or an anonymous tmpfs */
-    if (sp->home) argv[k++] = "--bind", argv[k++] = (char *)sp->home, argv[k++] = "/var/tmp";
-    else argv[k++] = "--tmpfs", argv[k++] = "/var/tmp";
+    /* The places a case can write in memory: $HOME = $TMPDIR (/var/tmp) and
+     * /dev/shm, each a tmpfs of at most hold_bytes, held open by certify
+     * from outside (runner.c) so that what they hold counts toward
+     * --max-memory, during the case and after it; /run and /dev themselves
+     * are read-only (remounted below) */
+    char *size = fds + 32;
+    snprintf(size, 32, "%llu", (unsigned long long)sp->hold_bytes);
+    if (sp->hold_bytes) argv[k++] = "--size", argv[k++] = size;
+    argv[k++] = "--tmpfs", argv[k++] = "/var/tmp";
+    if (sp->hold_bytes) argv[k++] = "--size", argv[k++] = size;
+    argv[k++] = "--perms", argv[k++] = "1777", argv[k++] = "--tmpfs", argv[k++] = "/dev/shm";
+    /* the hiding tmpfs mounts hold only the mount points of what is shown again */
+    argv[k++] = "--size", argv[k++] = MCC_HIDING_TMPFS, argv[k++] = "--tmpfs", argv[k++] = "/run";
     if (sp->info_fd >= 0 && sp->block_fd >= 0) {
         /* bubblewrap says its child's pid on info_fd, then waits on block_fd
          * before the command runs: certify opens the namespace's network
-         * counters in between (runner.c) */
-        snprintf(fds, 32, "%d", sp->info_fd);
+         * counters and its private places in between (runner.c) */
+        snprintf(fds, 16, "%d", sp->info_fd);
         snprintf(fds + 16, 16, "%d", sp->block_fd);
         argv[k++] = "--info-fd", argv[k++] = fds, argv[k++] = "--block-fd", argv[k++] = fds + 16;
     }
@@ -440,6 +466,7 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const m
     static const char *const verb[] = {"--tmpfs", "--symlink", "--ro-bind", "--bind"};
     for (size_t i = 0; i < pl.n; i++) {
         const mount_op *o = &pl.ops[i];
+        if (o->kind == OP_TMPFS) argv[k++] = "--size", argv[k++] = MCC_HIDING_TMPFS;
         argv[k++] = (char *)verb[o->kind];
         if (o->kind != OP_TMPFS) argv[k++] = o->kind == OP_LINK ? o->target : o->path;
         argv[k++] = o->path;
@@ -449,6 +476,7 @@ char **mcc_sandbox_argv_exec(const char *bwrap, const char *const *tail, const m
      * writable place */
     for (size_t i = 0; i < pl.n; i++)
         if (pl.ops[i].kind == OP_TMPFS) argv[k++] = "--remount-ro", argv[k++] = pl.ops[i].path;
+    argv[k++] = "--remount-ro", argv[k++] = "/run", argv[k++] = "--remount-ro", argv[k++] = "/dev";
     if (sp->dir) argv[k++] = "--chdir", argv[k++] = (char *)sp->dir;
     for (size_t i = 0; i < ntail; i++) argv[k++] = (char *)tail[i];
     argv[k] = NULL;

@@ -116,16 +116,25 @@ static int scan(walker *w, int fd, size_t skip, char *name, size_t size)
 
 /* Removes or counts everything under root (and root itself when removing),
  * depth first, iteratively. skips[k]: subdirectories of level k done. */
+static void walk_fd(walker *w, int fd);
+
 static void walk(walker *w, const char *root)
 {
-    path_stack p = {0};
-    w->path = &p;
-    size_t *skips = NULL, skip_cap = 0, skip = 0;
     int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         if (errno != ENOENT) w->failures++;
         return;
     }
+    walk_fd(w, fd);
+    if (w->remove && rmdir(root) != 0 && errno != ENOENT) w->failures++;
+}
+
+/* What is under the directory fd (closed here), the directory itself left. */
+static void walk_fd(walker *w, int fd)
+{
+    path_stack p = {0};
+    w->path = &p;
+    size_t *skips = NULL, skip_cap = 0, skip = 0;
     char name[256];
     for (;;) {
         int rc = scan(w, fd, skip, name, sizeof name);
@@ -169,7 +178,6 @@ static void walk(walker *w, const char *root)
     while (p.depth) free(p.names[--p.depth]);
     free(p.names);
     free(skips);
-    if (w->remove && rmdir(root) != 0 && errno != ENOENT) w->failures++;
 }
 
 unsigned mcx_remove_tree(const char *root)
@@ -187,6 +195,17 @@ unsigned mcx_remove_tree_listing(const char *root, mcx_listing *list)
     walker w = {.remove = 1, .list = list};
     if (root) walk(&w, root);
     return w.failures;
+}
+
+unsigned mcx_empty_dir_listing(int dir_fd, mcx_listing *list)
+{
+    const char *skip_top = list->skip_top;
+    memset(list, 0, sizeof *list);
+    list->skip_top = skip_top;
+    walker w = {.remove = 1, .list = list};
+    int fd = dir_fd >= 0 ? openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd >= 0) walk_fd(&w, fd);
+    return w.failures + (dir_fd >= 0 && fd < 0);
 }
 
 void mcx_listing_free(mcx_listing *list)
