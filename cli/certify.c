@@ -480,8 +480,10 @@ static int run_exporter(options *o)
     }
     unsigned escaped = 0;
     const char *first = NULL;
-    for (size_t i = 0; i < run.count; i++)
-        if (run.cases[i].escaped && !escaped++) first = run.cases[i].scene;
+    for (size_t i = 0; i < run.count; i++) {
+        if (run.cases[i].escaped && !first) first = run.cases[i].scene;
+        escaped += run.cases[i].escaped;
+    }
     say_escaped("scene", escaped, first ? first : "");
     report_of of = {.exporter = &r};
     if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
@@ -585,8 +587,10 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     }
     unsigned escaped = 0;
     const char *first = NULL;
-    for (size_t i = 0; i < corpus->count; i++)
-        if (results[i].escaped && !escaped++) first = corpus->cases[i].file;
+    for (size_t i = 0; i < corpus->count; i++) {
+        if (results[i].escaped && !first) first = corpus->cases[i].file;
+        escaped += results[i].escaped;
+    }
     say_escaped("case", escaped, first ? first : "");
     report_of of = {.loader = &r};
     if (write_reports(o, &of) != 0) rc = MC_EXIT_OUTPUT;
