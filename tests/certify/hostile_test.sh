@@ -79,6 +79,16 @@ for sb in $modes; do
     lib ctor_loop $sb 1 --timeout 1
     is lib-ctor_loop-$sb total.verdicts.crash "$mini_ran"
     has lib-ctor_loop-$sb out "crashed while loading the library (still loading at the timeout: killed)"
+    # a forged answer from a constructor is the case's failure, never a runner error
+    lib ctor_forge $sb 1
+    is lib-ctor_forge-$sb total.verdicts.crash "$mini_ran"
+    is lib-ctor_forge-$sb total.verdicts.error 0
+    lib ctor_forge_error $sb 1
+    is lib-ctor_forge_error-$sb total.verdicts.crash "$mini_ran"
+    is lib-ctor_forge_error-$sb total.verdicts.error 0
+    lib ctor_forge_on $sb 1
+    is lib-ctor_forge_on-$sb total.verdicts.crash "$mini_ran"
+    is lib-ctor_forge_on-$sb total.verdicts.error 0
     lib atexit_exit $sb 1 --jobs 2
     is lib-atexit_exit-$sb total.verdicts.conforming "$mini_invalid"
     is lib-atexit_exit-$sb total.verdicts.too_strict "$mini_valid"

@@ -10,6 +10,11 @@
  *   ctor_exit         exit(0) in a constructor, when certify loads it
  *   ctor_abort        abort() in a constructor
  *   ctor_loop         loops forever in a constructor
+ *   ctor_forge        writes a forged answer ("LA": loaded, accepted) into every
+ *                     pipe it inherited (certify's answer pipe among them) from a
+ *                     constructor, then SIGSEGV (issue 37: the case's crash)
+ *   ctor_forge_error  the same with a forged load failure ("Eforged")
+ *   ctor_forge_on     the forged "LA", then goes on (the answer is out of protocol)
  *   atexit_exit       rejects everything, with an atexit handler calling _exit(0)
  *   load_exit         exit(0) inside mc_certify_load
  *   load_abort        abort() inside mc_certify_load
@@ -30,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef TOY_EXPORT
@@ -50,6 +56,15 @@ __attribute__((noinline)) static void leak(void)
 
 static void quit_quietly(void) { _exit(0); }
 
+/* text into every pipe among the descriptors past stderr */
+static void forge(const char *text)
+{
+    for (int fd = 3; fd < 256; fd++) {
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && write(fd, text, strlen(text)) < 0) continue;
+    }
+}
+
 static int mode_is(const char *m)
 {
     const char *mode = getenv("MCC_TOY_MODE");
@@ -63,6 +78,9 @@ __attribute__((constructor)) static void on_load(void)
     if (mode_is("ctor_loop"))
         for (volatile int spin = 1; spin;) {}
     if (mode_is("atexit_exit")) atexit(quit_quietly);
+    if (mode_is("ctor_forge")) forge("LA"), raise(SIGSEGV);
+    if (mode_is("ctor_forge_error")) forge("Eforged"), raise(SIGSEGV);
+    if (mode_is("ctor_forge_on")) forge("LA");
 }
 
 /* 0 when every file of MCC_TOY_PATHS was written, else the error in reason */
