@@ -87,8 +87,12 @@ static int inspect_one(inspect_cli *c, const char *name)
     uint64_t limit = c->opt.max_file_bytes ? c->opt.max_file_bytes : UINT64_C(4) << 30;
     int err = mc_file_bytes_open(name, limit, &file);
     if (err) {
+        /* a FIFO or a device is refused as validation refuses it */
         char *q = mc_text_quote(name);
-        fprintf(stderr, "modelcheck inspect: %s: %s\n", q ? q : "?", strerror(err));
+        if (err == MC_FILE_NOT_REGULAR)
+            fprintf(stderr, "modelcheck inspect: %s: cannot inspect %s: not a regular file\n", q ? q : "?", file.kind);
+        else
+            fprintf(stderr, "modelcheck inspect: %s: %s\n", q ? q : "?", strerror(err));
         free(q);
         return EXIT_UNREADABLE;
     }
