@@ -122,7 +122,10 @@ int mc_output_open(mc_output *o, const char *out)
     if (!(o->dest = destination(out))) return errno = ENOMEM, -1;
     struct stat st;
     int exists = stat(o->dest, &st) == 0;
-    if (exists && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+    /* /dev/stdout or /dev/fd/N onto a regular file is the descriptor the
+     * shell opened: a rename would put the report beside it, not in it */
+    int in_place = strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0;
+    if (exists && (in_place || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
         /* a stream has no content to keep: nothing to replace it with */
         if ((o->f = fopen(o->dest, "w"))) return 0;
     } else {

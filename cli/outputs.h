@@ -55,8 +55,9 @@ typedef struct mc_output {
 
 /* Starts writing out: a new temporary in the destination's directory, its
  * name starting with '.' (a directory walk passes it by), with the mode of
- * the file it replaces (a new one: 0666 less the umask); a FIFO or a
- * character device is opened as it is. 0, or -1 with errno set. */
+ * the file it replaces (a new one: 0666 less the umask); a FIFO, a
+ * character device or an existing path under /dev or /proc (/dev/stdout)
+ * is opened as it is. 0, or -1 with errno set. */
 int mc_output_open(mc_output *o, const char *out);
 /* Finishes o->f (mc_cli_finish_output) and moves the temporary over the
  * destination. 0; or -1 with one line on stderr, the temporary removed and

@@ -130,6 +130,12 @@ expect certify-writes 0 "$mc" certify --reference -c "$c" --json "$tmp/r.json" -
 "$py" -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json" && ok || fail "certify-writes: not a JSON report"
 [ "$(stat -c %a "$tmp/r.json")" = 600 ] && ok || fail "certify-writes: mode $(stat -c %a "$tmp/r.json"), not 600"
 no_temp certify-temp "$tmp"
+# /dev/stdout onto a regular file: the shell's file gets the report (no rename beside it)
+mkdir "$tmp/so"
+expect certify-dev-stdout 0 bash -c 'exec "$0" certify --reference -c "$1" --report /dev/stdout >"$2"' \
+    "$mc" "$c" "$tmp/so/r.txt"
+contains certify-dev-stdout-text "$tmp/so/r.txt" "certificate: CONFORMING"
+no_temp certify-dev-stdout-temp "$tmp/so"
 
 # ---- --write-baseline: never onto a model file or a configuration ----
 b=$tmp/baseline
