@@ -18,6 +18,7 @@
 #include "mc_certify.h"
 #include "mc_certify_report.h"
 #include "mc_exporter.h"
+#include "outputs.h"
 
 #ifndef MCC_VERSION
 #define MCC_VERSION "unknown"
@@ -514,17 +515,18 @@ static int render_to(const char *path, enum kind k, const report_of *r)
 {
     char name[4096];
     mcc_shown(path ? path : "standard output", name, sizeof name);
-    FILE *f = path ? fopen(path, "w") : stdout;
-    if (!f) {
+    mc_output out = {.f = stdout};
+    if (path && mc_output_open(&out, path) != 0) {
         fprintf(stderr, "modelcheck certify: cannot write %s: %s\n", name, strerror(errno));
         return -1;
     }
-    if (render(f, k, r) != 0 && !ferror(f)) {
-        if (path) fclose(f);
+    if (render(out.f, k, r) != 0 && !ferror(out.f)) {
+        if (path) mc_output_abort(&out);
         fprintf(stderr, "modelcheck certify: out of memory writing %s\n", name);
         return -1;
     }
-    return mc_cli_finish_output(f, "modelcheck certify", name);
+    return path ? mc_output_commit(&out, "modelcheck certify", name)
+                : mc_cli_finish_output(stdout, "modelcheck certify", name);
 }
 
 static int write_reports(const options *o, const report_of *r)
@@ -601,6 +603,42 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
 
 static int run_certify(options *o);
 
+/* What a loader's run reads: the manifest, every case file of the corpus
+ * (those --format leaves out too: a report must not replace any of them)
+ * and a --library. 0, or -1 when out of memory. */
+static int add_corpus_inputs(mc_inputs *in, const options *o, const mcc_corpus *corpus)
+{
+    char manifest[4096], why[512];
+    snprintf(manifest, sizeof manifest, "%s/manifest.json", o->corpus);
+    mcc_corpus all;
+    const mcc_corpus *every = corpus;
+    if (o->format && mcc_corpus_load(o->corpus, NULL, &all, why, sizeof why) == 0) every = &all;
+    int rc = mc_inputs_add(in, manifest);
+    for (size_t i = 0; rc == 0 && i < every->count; i++) rc = mc_inputs_add(in, every->cases[i].path);
+    if (rc == 0 && o->loader.mode == MCC_MODE_LIBRARY) rc = mc_inputs_add(in, o->loader.library);
+    if (every == &all) mcc_corpus_free(&all);
+    return rc;
+}
+
+/* Every report file is checked before anything runs: none may replace an
+ * input (corpus NULL: an exporter's run, whose scenes are built in). 0, or
+ * -1 with the refusal on stderr. */
+static int check_outputs(const options *o, const mcc_corpus *corpus)
+{
+    mc_inputs in = {0};
+    if (corpus && add_corpus_inputs(&in, o, corpus) != 0) {
+        mc_inputs_free(&in);
+        fputs("modelcheck certify: out of memory\n", stderr);
+        return -1;
+    }
+    /* /dev/null, /dev/full and a shell's >(cmd) are fine places for a report */
+    int rc = o->report ? mc_output_check(&in, "modelcheck certify", o->report, MC_OUTPUT_STREAM) : 0;
+    for (int k = 0; rc == 0 && k < KIND_COUNT; k++)
+        if (o->extra[k]) rc = mc_output_check(&in, "modelcheck certify", o->extra[k], MC_OUTPUT_STREAM);
+    mc_inputs_free(&in);
+    return rc;
+}
+
 int mcc_main(int argc, char **argv)
 {
     /* internal: a --library case's child, re-executed in the sandbox */
@@ -625,6 +663,7 @@ int mcc_main(int argc, char **argv)
 static int run_certify(options *o_)
 {
     options o = *o_;
+    if (o.exporter.command && check_outputs(&o, NULL) != 0) return EXIT_USAGE;
     int rc = resolve_sandbox(&o, o.exporter.command || o.loader.mode != MCC_MODE_REFERENCE);
     if (rc) return rc;
     if (o.exporter.command) return run_exporter(&o);
@@ -632,6 +671,10 @@ static int run_certify(options *o_)
     mcc_corpus corpus;
     if (mcc_corpus_load(o.corpus, o.format, &corpus, why, sizeof why) != 0) {
         fprintf(stderr, "modelcheck certify: bad corpus: %s\n", why);
+        return EXIT_USAGE;
+    }
+    if (check_outputs(&o, &corpus) != 0) {
+        mcc_corpus_free(&corpus);
         return EXIT_USAGE;
     }
     o.loader.timeout_s = o.run.timeout_s;

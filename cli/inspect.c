@@ -17,6 +17,7 @@
 #include "mc_file.h"
 #include "mc_report.h"
 #include "modelcheck.h"
+#include "outputs.h"
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
 
@@ -68,13 +69,13 @@ static int extract(mc_inspect *in, const char *name, const char *block, const ch
     }
     uint64_t size = 0;
     const uint8_t *bytes = mc_inspect_space(in, space, &size, NULL);
-    FILE *f = fopen(dest, "wb");
-    if (!f) {
+    mc_output out;
+    if (mc_output_open(&out, dest) != 0) {
         fprintf(stderr, "modelcheck inspect: cannot write %s: %s\n", dest, strerror(errno));
         return EXIT_UNREADABLE;
     }
-    fwrite(bytes, 1, (size_t)size, f);
-    if (mc_cli_finish_output(f, "modelcheck inspect", dest) != 0) return MC_EXIT_OUTPUT;
+    fwrite(bytes, 1, (size_t)size, out.f);
+    if (mc_output_commit(&out, "modelcheck inspect", dest) != 0) return MC_EXIT_OUTPUT;
     fprintf(stderr, "modelcheck inspect: wrote %" PRIu64 " decoded bytes to %s\n", size, dest);
     return EXIT_VALID;
 }
@@ -87,8 +88,12 @@ static int inspect_one(inspect_cli *c, const char *name)
     uint64_t limit = c->opt.max_file_bytes ? c->opt.max_file_bytes : UINT64_C(4) << 30;
     int err = mc_file_bytes_open(name, limit, &file);
     if (err) {
+        /* a FIFO or a device is refused as validation refuses it */
         char *q = mc_text_quote(name);
-        fprintf(stderr, "modelcheck inspect: %s: %s\n", q ? q : "?", strerror(err));
+        if (err == MC_FILE_NOT_REGULAR)
+            fprintf(stderr, "modelcheck inspect: %s: cannot inspect %s: not a regular file\n", q ? q : "?", file.kind);
+        else
+            fprintf(stderr, "modelcheck inspect: %s: %s\n", q ? q : "?", strerror(err));
         free(q);
         return EXIT_UNREADABLE;
     }
@@ -177,11 +182,24 @@ int mc_inspect_main(int argc, char **argv)
     return rc;
 }
 
+/* -O is checked before FILE is read: a regular file (or a new one) that
+ * is not FILE itself. */
+static int extract_out_refused(const char *dest, const char *file)
+{
+    mc_inputs in = {0};
+    int refused = mc_inputs_add(&in, file) != 0;
+    if (refused) fputs("modelcheck inspect: out of memory\n", stderr);
+    else refused = mc_output_check(&in, "modelcheck inspect", dest, MC_OUTPUT_FILE) != 0;
+    mc_inputs_free(&in);
+    return refused;
+}
+
 static int inspect_files(inspect_cli *c, int n, char **files)
 {
     if (n < 1) return usage_error("no FILE");
     if ((c->at_count || c->extract) && n != 1)
         return usage_error("--at and --extract-block take one FILE");
+    if (c->extract && c->extract_out && extract_out_refused(c->extract_out, files[0])) return EXIT_USAGE;
     int rc = EXIT_VALID;
     int document = c->json && !c->at_count && !c->extract;
     if (document)

@@ -30,6 +30,7 @@
 #include "mc_report.h"
 #include "jobs.h"
 #include "modelcheck.h"
+#include "outputs.h"
 #include "walk.h"
 
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3 };
@@ -56,7 +57,7 @@ typedef struct cli {
     mc_junit *junit;      /* JUnit output only */
     mc_baseline *baseline;          /* --baseline: issues accepted */
     const char *baseline_path, *write_baseline_path;
-    FILE *write_baseline;           /* --write-baseline: the JSON report of */
+    mc_output write_baseline;       /* --write-baseline: the JSON report of */
     mc_json_report *baseline_json;  /* every issue, baselined or not */
     mc_run_summary baseline_summary;
     mc_sarif_flavour sarif_flavour;
@@ -408,19 +409,38 @@ static int baseline_file(cli *c, const char *path, const mc_result *r, mc_status
     return 1;
 }
 
-/* --baseline is read and --write-baseline's file created before any file
+/* --write-baseline must not replace a file the run reads: a named model
+ * file, standard input, a configuration. The --baseline it reads may be the
+ * one it rewrites: that file is read whole before the run, and replaced
+ * only at its end. 0, or EXIT_USAGE after the refusal. */
+static int check_write_baseline(cli *c, char **paths, int count)
+{
+    mc_inputs in = {0};
+    const char *configs[64];
+    size_t nconfig = mcc_config_set_used(c->configs, configs, sizeof configs / sizeof *configs);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < count; i++) rc = mc_inputs_add(&in, paths[i]);
+    for (size_t i = 0; rc == 0 && i < nconfig; i++) rc = mc_inputs_add(&in, configs[i]);
+    if (rc != 0) fputs("modelcheck: out of memory\n", stderr);
+    /* a stream: --write-baseline /dev/stdout */
+    else rc = mc_output_check(&in, "modelcheck", c->write_baseline_path, MC_OUTPUT_STREAM);
+    mc_inputs_free(&in);
+    return rc ? EXIT_USAGE : 0;
+}
+
+/* --baseline is read and --write-baseline's file begun before any file
  * is validated. */
 static int open_baselines(cli *c)
 {
     if (c->baseline_path && mc_baseline_load(c->baseline_path, &c->baseline, stderr) != 0) return EXIT_USAGE;
     if (!c->write_baseline_path) return 0;
-    if (!(c->write_baseline = fopen(c->write_baseline_path, "w"))) {
+    if (mc_output_open(&c->write_baseline, c->write_baseline_path) != 0) {
         path_error(c->write_baseline_path, "cannot create the baseline: %s", strerror(errno));
         return MC_EXIT_OUTPUT;
     }
     mc_report_view all = c->view;
     all.min_severity = MC_SEVERITY_HINT;
-    if (!(c->baseline_json = mc_json_report_begin_view(c->write_baseline, c->base, mcc_config_json(c->config), &all)))
+    if (!(c->baseline_json = mc_json_report_begin_view(c->write_baseline.f, c->base, mcc_config_json(c->config), &all)))
         return EXIT_UNREADABLE;
     return 0;
 }
@@ -428,12 +448,18 @@ static int open_baselines(cli *c)
 static void close_baselines(cli *c)
 {
     mc_baseline_free(c->baseline);
-    if (!c->write_baseline) return;
+    if (!c->write_baseline.f) return;
     int rc = c->baseline_json ? mc_json_report_end(c->baseline_json, &c->baseline_summary) : -1;
-    if (fclose(c->write_baseline) != 0 || rc != 0) {
+    if (rc != 0) {
+        mc_output_abort(&c->write_baseline);
         path_error(c->write_baseline_path, "the baseline could not be written completely");
         raise_exit(c, MC_EXIT_OUTPUT);
+        return;
     }
+    char *shown = mc_text_quote(c->write_baseline_path);
+    if (mc_output_commit(&c->write_baseline, "modelcheck", shown ? shown : "the baseline") != 0)
+        raise_exit(c, MC_EXIT_OUTPUT);
+    free(shown);
 }
 
 /* Reports one file's result (the caller frees it); when walking a
@@ -770,6 +796,7 @@ static int run(cli *c, int argc, char **argv)
     if ((c->output == OUT_TEXT || c->output == OUT_GITHUB || c->output == OUT_JUNIT) && !c->baseline_path &&
         !c->write_baseline_path)
         c->opt.skip_sha256 = 1;
+    if (c->write_baseline_path && (rc = check_write_baseline(c, argv + optind, argc - optind)) != 0) return rc;
     if ((rc = open_baselines(c)) != 0) {
         close_baselines(c);
         return rc;

@@ -36,6 +36,7 @@ void mcc_report_html(FILE *out, const mcc_report *r);
 /* Shared by the renderers (certify_common.c). */
 const char *mcc_loader_text(const mcc_loader *l); /* the command, library path or "reference" */
 void mcc_put_markup(FILE *out, const char *s);    /* cleaned (mcc_clean_text), escaped for XML and HTML */
+void mcc_put_clean(FILE *out, const char *s);     /* cleaned (mcc_clean_text), for the text report */
 /* s cleaned (mcc_clean_text) as a JSON string member; 0, or -1 on OOM. */
 int mcc_json_add_clean(cJSON *o, const char *key, const char *s);
 /* s for the text report: between the plain quotes given ("'" or "") when it

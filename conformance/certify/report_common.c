@@ -23,6 +23,13 @@ void mcc_put_shown(FILE *out, const char *s, const char *plain_quote)
     free(q);
 }
 
+void mcc_put_clean(FILE *out, const char *raw)
+{
+    char *clean = mcc_clean_text((const unsigned char *)raw, strlen(raw));
+    fputs(clean ? clean : "(text not shown: out of memory)", out);
+    free(clean);
+}
+
 void mcc_put_markup(FILE *out, const char *raw)
 {
     /* XML and HTML: valid UTF-8, no control characters (XML 1.0 forbids them) */

@@ -1,13 +1,22 @@
 /* The JSON certificate (reports/schema/certificate.schema.json). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "mc_certify_report.h"
 #include "mc_report.h"
 
+/* Every string below from a manifest or a run (names, rules, codes, what a
+ * loader printed) is cleaned: cJSON writes a control character as \u001b,
+ * which a reader turns back into the byte, and U+202E as it is. */
 static cJSON *strings(char *const *list, size_t n)
 {
     cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(list[i]));
+    for (size_t i = 0; a && i < n; i++) {
+        char *clean = mcc_clean_text((const unsigned char *)list[i], strlen(list[i]));
+        cJSON_AddItemToArray(a, cJSON_CreateString(clean ? clean : "(not shown: out of memory)"));
+        free(clean);
+    }
     return a;
 }
 
@@ -29,7 +38,7 @@ static cJSON *format_json(const mcc_format_summary *f)
     cJSON *groups = cJSON_AddArrayToObject(o, "groups");
     for (size_t i = 0; i < f->group_count; i++) {
         cJSON *g = cJSON_CreateObject();
-        cJSON_AddStringToObject(g, "group", f->groups[i].name);
+        mcc_json_add_clean(g, "group", f->groups[i].name);
         add_counts(g, &f->groups[i].counts);
         cJSON_AddItemToArray(groups, g);
     }
@@ -48,28 +57,28 @@ static cJSON *case_json(const mcc_report *r, size_t i)
     const mcc_result *res = &r->results[i];
     char what[1024];
     cJSON *o = cJSON_CreateObject();
-    mc_json_add_text(o, "file", c->file);
+    mcc_json_add_clean(o, "file", c->file);
     cJSON_AddStringToObject(o, "format", c->format);
-    cJSON_AddStringToObject(o, "layout", c->layout);
-    cJSON_AddStringToObject(o, "rule", c->rule);
-    cJSON_AddStringToObject(o, "group", c->group);
+    mcc_json_add_clean(o, "layout", c->layout);
+    mcc_json_add_clean(o, "rule", c->rule);
+    mcc_json_add_clean(o, "group", c->group);
     cJSON_AddBoolToObject(o, "valid", c->valid);
     cJSON_AddItemToObject(o, "expected_errors", strings(c->errors, c->error_count));
     cJSON_AddStringToObject(o, "outcome", mcc_result_outcome_name(res));
     add_int_or_null(o, "exit_code", res->exit_code, res->exit_code >= 0);
     add_int_or_null(o, "signal", res->signal, res->signal != 0);
-    if (res->sanitizer) cJSON_AddStringToObject(o, "sanitizer", res->sanitizer);
+    if (res->sanitizer) mcc_json_add_clean(o, "sanitizer", res->sanitizer);
     else cJSON_AddNullToObject(o, "sanitizer");
     cJSON_AddStringToObject(o, "verdict", mcc_verdict_name(res->verdict));
-    if (res->crash_site) cJSON_AddStringToObject(o, "crash_site", res->crash_site);
+    if (res->crash_site) mcc_json_add_clean(o, "crash_site", res->crash_site);
     else cJSON_AddNullToObject(o, "crash_site");
     cJSON_AddItemToObject(o, "missed_errors", strings(res->missed, res->missed_count));
-    cJSON_AddStringToObject(o, "detail", mcc_describe(c, res, r->timeout_s, what, sizeof what));
+    mcc_json_add_clean(o, "detail", mcc_describe(c, res, r->timeout_s, what, sizeof what));
     cJSON_AddNumberToObject(o, "stdout_bytes", (double)res->stdout_bytes);
     cJSON_AddNumberToObject(o, "stderr_bytes", (double)res->stderr_bytes);
     /* the tail only where someone has to look: keeps the report small */
     if (res->verdict != MCC_CONFORMING && res->verdict != MCC_SKIPPED && res->stderr_tail)
-        cJSON_AddStringToObject(o, "stderr_tail", res->stderr_tail);
+        mcc_json_add_clean(o, "stderr_tail", res->stderr_tail);
     if (r->timings) cJSON_AddNumberToObject(o, "duration_ms", round(res->duration_ms * 10) / 10);
     return o;
 }
@@ -82,13 +91,13 @@ static cJSON *crash_sites_json(const mcc_report *r)
     if (!a || mcc_crash_sites(r->corpus, r->results, &g, &n) != 0) return a;
     for (size_t i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "site", g[i].site);
+        mcc_json_add_clean(o, "site", g[i].site);
         cJSON_AddNumberToObject(o, "runs", (double)g[i].count);
         cJSON *cases = cJSON_AddArrayToObject(o, "cases");
         for (size_t k = 0; k < g[i].count; k++) {
             const mcc_case *c = &r->corpus->cases[g[i].cases[k]];
             cJSON *ref = cJSON_CreateObject();
-            cJSON_AddStringToObject(ref, "file", c->file);
+            mcc_json_add_clean(ref, "file", c->file);
             cJSON_AddStringToObject(ref, "format", c->format);
             cJSON_AddItemToArray(cases, ref);
         }
@@ -110,7 +119,7 @@ cJSON *mcc_report_json(const mcc_report *r)
     mcc_json_add_clean(loader, "name", mcc_loader_text(r->loader));
     cJSON *corpus = cJSON_AddObjectToObject(doc, "corpus");
     mc_json_add_text(corpus, "dir", r->corpus->dir);
-    cJSON_AddStringToObject(corpus, "generator", r->corpus->generator);
+    mcc_json_add_clean(corpus, "generator", r->corpus->generator);
     cJSON_AddNumberToObject(corpus, "manifest_cases", (double)r->corpus->manifest_cases);
     cJSON *settings = cJSON_AddObjectToObject(doc, "settings");
     if (r->only_format) cJSON_AddStringToObject(settings, "format", r->only_format);

@@ -17,7 +17,10 @@ static void put_case_body(FILE *out, const mcc_case *c, const mcc_result *res)
     fputs("\ndescription: ", out);
     mcc_put_markup(out, c->description);
     fputs("\nexpected error codes:", out);
-    for (size_t i = 0; i < c->error_count; i++) fprintf(out, " %s", c->errors[i]);
+    for (size_t i = 0; i < c->error_count; i++) {
+        fputc(' ', out);
+        mcc_put_markup(out, c->errors[i]);
+    }
     if (!c->error_count) fputs(" none (valid file)", out);
     fprintf(out, "\noutcome: %s", mcc_result_outcome_name(res));
     if (res->crash_site) {

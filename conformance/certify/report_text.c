@@ -20,7 +20,9 @@ static void put_cases(FILE *out, const mcc_report *r)
         if (res->verdict == MCC_CONFORMING) continue;
         fprintf(out, "%-11s ", mcc_verdict_name(res->verdict));
         mcc_put_shown(out, c->file, "");
-        fprintf(out, " [%s]: %s\n", c->format, mcc_describe(c, res, r->timeout_s, what, sizeof what));
+        fprintf(out, " [%s]: ", c->format);
+        mcc_put_clean(out, mcc_describe(c, res, r->timeout_s, what, sizeof what));
+        fputc('\n', out);
     }
 }
 
@@ -32,7 +34,9 @@ static void put_crash_sites(FILE *out, const mcc_report *r)
     if (mcc_crash_sites(r->corpus, r->results, &g, &n) != 0 || !n) return;
     fprintf(out, "\ncrash sites (%zu distinct):\n", n);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "  %s: %zu run%s:", g[i].site, g[i].count, g[i].count == 1 ? "" : "s");
+        fputs("  ", out);
+        mcc_put_clean(out, g[i].site);
+        fprintf(out, ": %zu run%s:", g[i].count, g[i].count == 1 ? "" : "s");
         for (size_t k = 0; k < g[i].count; k++) {
             const mcc_case *c = &r->corpus->cases[g[i].cases[k]];
             fprintf(out, "%s ", k ? "," : "");
@@ -54,8 +58,10 @@ static void put_weak_groups(FILE *out, const mcc_summary *s)
             const mcc_counts *c = &fs->groups[g].counts;
             if (mcc_counts_conforming(c)) continue;
             if (!header++) fputs("\nrule groups not fully conforming:\n", out);
-            fprintf(out, "  %-8s %s: %u of %u conforming (%.1f%%)\n", fs->format, fs->groups[g].name,
-                    c->verdict[MCC_CONFORMING], c->total - c->verdict[MCC_SKIPPED], mcc_score(c));
+            fprintf(out, "  %-8s ", fs->format);
+            mcc_put_clean(out, fs->groups[g].name);
+            fprintf(out, ": %u of %u conforming (%.1f%%)\n", c->verdict[MCC_CONFORMING],
+                    c->total - c->verdict[MCC_SKIPPED], mcc_score(c));
         }
     }
 }

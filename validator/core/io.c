@@ -71,15 +71,37 @@ mc_status mc_result_io_error(const char *what, int err, const mc_options *option
     return io_failure(err == ENOMEM ? MC_IO_READ_FAILED : MC_IO_OPEN_FAILED, what, err, &settings, out);
 }
 
+const char *mc_file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "a special file";
+}
+
 static mc_status not_regular(const struct stat *st, const mc_settings *opt, mc_result **out)
 {
     if (S_ISDIR(st->st_mode)) return io_failure(MC_IO_NOT_REGULAR, "is a directory", EISDIR, opt, out);
-    const char *what = S_ISFIFO(st->st_mode)  ? "cannot validate a FIFO"
-                       : S_ISSOCK(st->st_mode) ? "cannot validate a socket"
-                       : S_ISCHR(st->st_mode)  ? "cannot validate a character device"
-                       : S_ISBLK(st->st_mode)  ? "cannot validate a block device"
-                                               : "cannot validate";
+    char what[64];
+    snprintf(what, sizeof what, "cannot validate %s", mc_file_kind(st->st_mode));
     return io_failure(MC_IO_NOT_REGULAR, what, 0, opt, out);
+}
+
+/* The one way a path is opened for reading: only a regular file is opened,
+ * since open() of a FIFO waits for a writer and opening a device can have
+ * effects of its own (and reading /dev/zero never ends). O_NONBLOCK covers
+ * the race of a path replaced between stat and open (it changes nothing
+ * for a regular file); the caller's fstat of *fd sees what was opened.
+ * 0 with *fd open; an errno of stat or open; or MC_FILE_NOT_REGULAR with
+ * *st saying what the path is. */
+static int open_regular(const char *path, int *fd, struct stat *st)
+{
+    *fd = -1;
+    if (stat(path, st) == 0 && !S_ISREG(st->st_mode)) return MC_FILE_NOT_REGULAR;
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    return *fd < 0 ? errno : 0;
 }
 
 /* Reads up to size bytes (fewer only at the end of the input) into buf;
@@ -258,15 +280,10 @@ mc_status mc_validate_path_hooked(const char *path, const mc_options *options, m
     const mc_settings *settings = &resolved;
     if (strcmp(path, "-") == 0) return validate_stdin(settings, out);
 
-    /* Only regular files are opened: open() of a FIFO waits for a writer,
-     * and opening a device can have effects of its own. O_NONBLOCK covers
-     * the race of a path replaced between the two calls (it changes nothing
-     * for a regular file). */
     struct stat pre;
-    if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode))
-        return not_regular(&pre, settings, out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return io_failure(MC_IO_OPEN_FAILED, "cannot open", errno, settings, out);
+    int fd, err = open_regular(path, &fd, &pre);
+    if (err == MC_FILE_NOT_REGULAR) return not_regular(&pre, settings, out);
+    if (err) return io_failure(MC_IO_OPEN_FAILED, "cannot open", err, settings, out);
     mc_status s = validate_fd(fd, settings, out, mapped, arg);
     close(fd);
     return s;
@@ -328,21 +345,33 @@ static int map_guarded(int fd, size_t size, mc_file_bytes *out)
     return 0;
 }
 
+/* A regular file's bytes, never more than max_bytes of them: a file over
+ * the limit is refused before any read, as validation does. */
+static int regular_bytes(int fd, const struct stat *st, uint64_t max_bytes, mc_file_bytes *out)
+{
+    if ((uint64_t)st->st_size > max_bytes || (uint64_t)st->st_size > SIZE_MAX) return EFBIG;
+    int err = st->st_size > (off_t)READ_MAX_BYTES ? map_guarded(fd, (size_t)st->st_size, out) : -1;
+    return err < 0 ? read_all(fd, max_bytes, out) : err;
+}
+
 int mc_file_bytes_open(const char *path, uint64_t max_bytes, mc_file_bytes *out)
 {
     memset(out, 0, sizeof *out);
     out->slot = -1;
-    int stdin_ = strcmp(path, "-") == 0;
-    int fd = stdin_ ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno;
+    if (strcmp(path, "-") == 0) return read_all(STDIN_FILENO, max_bytes, out);
     struct stat st;
-    int err = -1;
-    if (!stdin_ && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (off_t)READ_MAX_BYTES) {
-        if ((uint64_t)st.st_size > max_bytes || (uint64_t)st.st_size > SIZE_MAX) err = EFBIG;
-        else err = map_guarded(fd, (size_t)st.st_size, out);
+    int fd, err = open_regular(path, &fd, &st);
+    if (err == 0) {
+        /* what was opened may not be what was looked at */
+        if (fstat(fd, &st) != 0) err = errno;
+        else if (!S_ISREG(st.st_mode)) err = MC_FILE_NOT_REGULAR;
+        else err = regular_bytes(fd, &st, max_bytes, out);
+        close(fd);
     }
-    if (err < 0) err = read_all(fd, max_bytes, out);
-    if (!stdin_) close(fd);
+    if (err == MC_FILE_NOT_REGULAR) {
+        out->kind = mc_file_kind(st.st_mode);
+        if (S_ISDIR(st.st_mode)) err = EISDIR; /* as validation says it */
+    }
     return err;
 }
 
