@@ -64,7 +64,12 @@
 # under Xvfb; `outputs aem-converter [DIR]` keeps its files), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python), and
 # semodel-writer: semodel.py's writer (save()), driven by our exporter adapter
-# conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model).
+# conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model),
+# selib and selib-writer (SELib, the C# SEModel library,
+# dtzxporter/SELibDotNet @97acee1, under Mono: SEModel.Read and the lookups a
+# tool makes, and SEModel.Write driven by conformance/refimpl/selib/export.cs),
+# modelmerger-selib and modelmerger-selib-writer (ModelMerger's fork of
+# SELib @b6ebc4f, which also reads the SEBlend trailer).
 # Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
 # source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
 # modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
