@@ -64,7 +64,12 @@
 # under Xvfb; `outputs aem-converter [DIR]` keeps its files), unnamedhb1
 # (the game runtime, AAMF/SAMF), aamf2gltf (Python), semodel (Python), and
 # semodel-writer: semodel.py's writer (save()), driven by our exporter adapter
-# conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model).
+# conformance/refimpl/python/semodel_export.py (glTF scene -> semodel.Model),
+# selib and selib-writer (SELib, the C# SEModel library,
+# dtzxporter/SELibDotNet @97acee1, under Mono: SEModel.Read and the lookups a
+# tool makes, and SEModel.Write driven by conformance/refimpl/selib/export.cs),
+# modelmerger-selib and modelmerger-selib-writer (ModelMerger's fork of
+# SELib @b6ebc4f, which also reads the SEBlend trailer).
 # Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
 # source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
 # modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
@@ -82,12 +87,15 @@ hb1_run= # how the 32-bit runtime runs here (i386_runner)
 
 # name | upstream | commit | snapshot folder | sha256 of the snapshot's file list
 # (`find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum`, computed
-# when the snapshot was taken in, 2026-11-24)
+# when the snapshot was taken in, 2026-11-24; the two SELib kits, whose
+# src/ holds the `git archive` tarball of the files used, 2026-12-06)
 upstreams="
 aem|https://github.com/janhsimon/aem|1a273aaf7438635584d90fe35ea2b853f76bdfc0|janhsimon-aem-1a273aa|c0e7f09316cfc72edb984f45f83ed6b6b369775725d25326864439e38b68583b
 hb1|https://github.com/kiwanowski/UnnamedHB1|9d03bbb7dea5dce498b417cc625b87c8fdaa9321|kiwanowski-UnnamedHB1-9d03bbb|c9e9e2203cae858d630f341a127b29031f015d381a6b1eb061a124967b44f9a4
 semodel|https://github.com/dtzxporter/io_model_semodel|188a4437b4c43c225db6c9277449d482b740562d|dtzxporter-io_model_semodel-188a443|c699b15f6b13c0a7cca38de38424792378009dbff572a497f82166c29bb2f3cd
 aem2|https://github.com/janhsimon/aem|42bd5015a5fbd8058f4b899160acb2d2cdca68bc|janhsimon-aem-42bd501|972a6f2947d4415f2c5f315fe6d3f2b87ceaab52c8d7c5a3850147a20023a0e6
+selib|https://github.com/dtzxporter/SELibDotNet|97acee1e8aeda8a5bb93fec4895c93fdf269f138|selibdotnet-build|1088e046731bdcdc456e51e99040aa3ad04629920afebf267a3a73911af7a4d8
+mmselib|https://github.com/Scobalula/ModelMerger|b6ebc4fa7fc11902b59deee4fba1415ce376d59f|modelmerger-selib-build|550c224aca87e133c5a0ad8c1eeb18c11e9585c8e87c65ba11c8d08ca1784571
 "
 
 die() { echo "refimpls: $*" >&2; exit 2; }
@@ -104,6 +112,8 @@ upstream_of() { # IMPL -> the upstream key
     libaem2025|aem-converter) echo aem2 ;;
     unnamedhb1|aamf2gltf) echo hb1 ;;
     semodel|semodel-writer) echo semodel ;;
+    selib|selib-writer) echo selib ;;
+    modelmerger-selib|modelmerger-selib-writer) echo mmselib ;;
     *) die "unknown implementation '$1' (see: $0 list)" ;;
     esac
 }
@@ -535,6 +545,58 @@ blind_sites() { # DIR KEEP FMT
     done | tee "$dir/sites.tsv" >&2
 }
 
+# SELib (C#): its 4 source files (SEModel.cs, Utilities/*.cs), unmodified,
+# compiled with Mono's mcs into SELib.dll, and our adapter
+# (conformance/refimpl/selib/) against it: load.cs (the loader; built with
+# -define:SEBLEND for ModelMerger's fork, which reads the SEBlend trailer)
+# or export.cs (the writer's exporter adapter). From a clone, or from the
+# snapshot kit's `git archive` tarball (src/*.tar) unpacked here. One
+# build per IMPL (ctest runs the loader and the writer side by side),
+# redone only when the source, the adapter or the compiler changes.
+build_selib() { # SRC IMPL -> the build directory
+    local src=$1 impl=$2 dir=$out/$2/build lib stamp tree
+    command -v mcs >/dev/null && command -v mono >/dev/null ||
+        skip "$impl needs Mono (apt-get install mono-mcs mono-devel; scripts/setup-debian.sh)"
+    case $impl in
+    selib*) lib=src/SELib ;;
+    *) lib=src/SELibDotNet/src/SELib ;;
+    esac
+    # the source, our adapter, these commands (this function) and the compiler
+    stamp="$(snapshot_digest "$src") $(cat "$data/selib"/*.cs | sha256sum | cut -c1-64)"
+    stamp="$stamp $(declare -f build_selib | sha256sum | cut -c1-64) $(mcs --version)"
+    if [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ]; then
+        echo "refimpls: $impl: cached build $dir" >&2
+        echo "$dir"
+        return
+    fi
+    rm -rf "$dir" && mkdir -p "$dir/src"
+    tree=$src
+    if [ ! -f "$src/$lib/SEModel.cs" ]; then # the kit: its tarball
+        tar -xf "$(ls "$src"/src/*.tar)" -C "$dir/src" || die "$impl: cannot unpack $src/src/*.tar"
+        tree=$dir/src
+    fi
+    # -nowarn:219: SEModel.Read's five unused locals (the header fields it
+    # skips); -debug: the .mdb files with which `mono --debug` gives an
+    # unhandled exception's frames their file and line
+    (cd "$tree" && mcs -nologo -target:library -langversion:7 -optimize+ -debug -nowarn:219 \
+        -out:"$dir/SELib.dll" "$lib/SEModel.cs" "$lib"/Utilities/Extended{BinaryReader,BinaryWriter,Math}.cs) ||
+        die "$impl: mcs failed on SELib"
+    case $impl in
+    *-writer)
+        mcs -nologo -langversion:7 -optimize+ -debug -r:"$dir/SELib.dll" -r:System.Json.dll \
+            -out:"$dir/selib_export.exe" "$data/selib/export.cs" "$data/selib/crash.cs" ;;
+    modelmerger-selib)
+        mcs -nologo -langversion:7 -optimize+ -debug -define:SEBLEND -r:"$dir/SELib.dll" \
+            -out:"$dir/selib_load.exe" "$data/selib/load.cs" "$data/selib/crash.cs" ;;
+    *)
+        mcs -nologo -langversion:7 -optimize+ -debug -r:"$dir/SELib.dll" \
+            -out:"$dir/selib_load.exe" "$data/selib/load.cs" "$data/selib/crash.cs" ;;
+    esac || die "$impl: mcs failed on the adapter"
+    echo "$stamp" > "$dir/stamp"
+    echo "refimpls: $impl: built $dir" >&2
+    echo "$dir"
+}
+
 # The certify loader argument(s) for IMPL, after building it (for a writer:
 # --exporter and its command).
 loader_of() {
@@ -562,6 +624,18 @@ loader_of() {
     semodel-writer)
         echo "--exporter"
         printf '%q -B %q %q {in} {out}\n' "$python" "$data/python/semodel_export.py" "$src" ;;
+    selib|modelmerger-selib)
+        # Mono's heap capped at 2 GiB, as the others' allocations are;
+        # --debug: file and line in a crash's stack
+        local build
+        build=$(build_selib "$src" "$impl")
+        echo "--loader"
+        printf 'MONO_GC_PARAMS=max-heap-size=2g %q --debug %q {}\n' "$(command -v mono)" "$build/selib_load.exe" ;;
+    selib-writer|modelmerger-selib-writer)
+        local build
+        build=$(build_selib "$src" "$impl")
+        echo "--exporter"
+        printf 'MONO_GC_PARAMS=max-heap-size=2g %q --debug %q {in} {out}\n' "$(command -v mono)" "$build/selib_export.exe" ;;
     aem-converter)
         local build
         build=$(build_converter "$src")
@@ -575,7 +649,7 @@ format_of() {
     case $1 in
     libaem|libaem-bounded|libaem2025|aem-converter) echo aem ;;
     unnamedhb1|aamf2gltf) echo aamf ;;
-    semodel|semodel-writer) echo semodel ;;
+    semodel|semodel-writer|selib|selib-writer|modelmerger-selib|modelmerger-selib-writer) echo semodel ;;
     esac
 }
 
@@ -679,6 +753,22 @@ verdicts() {
     python3 - "$1" <<'PY'
 import json, re, sys
 cert = json.load(open(sys.argv[1]))
+
+def managed_site(tail):
+    # A Mono program's unhandled exception (the SELib adapters print it in
+    # Mono's shape, then die by SIGABRT): its type and the first frame
+    # outside the runtime's own System.* code, with file and line if known.
+    if "Unhandled Exception:" not in tail:
+        return None
+    lines = tail.split("Unhandled Exception:", 1)[1].strip().splitlines()
+    kind = lines[0].split(":")[0]
+    for line in lines[1:]:
+        m = re.match(r"\s+at (\S+) .*?(?: in (\S+?):(\d+))?\s*$", line)
+        if m and not m.group(1).startswith("System."):
+            where = f"{m.group(1)}" + (f"@{m.group(2).rsplit('/', 1)[-1]}:{m.group(3)}" if m.group(2) and not m.group(2).startswith("<") else "")
+            return f"{kind}:{where}"
+    return kind
+
 for c in cert["cases"]:
     if "scene" in c:
         codes = ",".join(e.split("@")[0] for e in c["errors"]) or "-"
@@ -686,6 +776,8 @@ for c in cert["cases"]:
         asan = re.search(r"SUMMARY: AddressSanitizer: (\S+) \S*?([^/\s]+:\d+) in (\S+)", tail)
         if c["verdict"] == "crash" and asan:
             codes = ":".join(asan.groups())
+        elif c["verdict"] == "crash" and managed_site(tail):
+            codes = managed_site(tail)
         elif c["verdict"] == "crash" and c.get("signal"):
             # the signal, and the failed assertion when an abort() says it
             codes = f'signal{c["signal"]}'
@@ -694,6 +786,9 @@ for c in cert["cases"]:
         print(f'{c["scene"]} {cert["exporter"]["format"]} {c["verdict"]} {codes}')
         continue
     site = c.get("crash_site") or "-"
+    managed = managed_site(c.get("stderr_tail") or "")
+    if c["verdict"] == "crash" and managed:
+        site = managed
     print(f'{c["file"]} {c["format"]} {c["verdict"]} {site}')
 PY
 }
@@ -763,6 +858,10 @@ unnamedhb1      kiwanowski/UnnamedHB1 @9d03bbb  aamfInitData/samfInitData + anim
 aamf2gltf       kiwanowski/UnnamedHB1 @9d03bbb  tools/aamf2gltf.py (Python command)  aamf
 semodel         dtzxporter/io_model_semodel @188a443  semodel.py (Python command)  semodel
 semodel-writer  dtzxporter/io_model_semodel @188a443  semodel.py's save() via semodel_export.py (exporter)  semodel
+selib           dtzxporter/SELibDotNet @97acee1  SEModel.Read + a tool's lookups (C#, Mono)  semodel
+selib-writer    dtzxporter/SELibDotNet @97acee1  SEModel.Write via selib/export.cs (C#, Mono; exporter)  semodel
+modelmerger-selib         Scobalula/ModelMerger @b6ebc4f  its SELib fork's SEModel.Read (+ SEBlend) + lookups (C#, Mono)  semodel
+modelmerger-selib-writer  Scobalula/ModelMerger @b6ebc4f  its SELib fork's SEModel.Write via selib/export.cs (exporter)  semodel
 L
     ;;
 build)

@@ -3,14 +3,17 @@
 # emscripten (with node-acorn, which its optimiser needs) builds the
 # WebAssembly preset, and chromium runs the page's test headless (web/);
 # bubblewrap is certify's sandbox (docs/CERTIFY.md, Running untrusted code);
-# xvfb, GLFW and Mesa run the upstream AEM converter headless (refimpl tests).
+# xvfb, GLFW and Mesa run the upstream AEM converter headless, and Mono
+# (mono-mcs, mono-devel) builds and runs SELib, the C# SEModel library, with
+# our adapters (refimpl tests).
 # Does nothing when everything is already installed.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libcjson-dev libcriterion-dev libssl-dev
           gcovr python3 python3-jsonschema lzma-dev clang afl++ libclang-rt-14-dev zip
           libcglm-dev gcc-multilib pre-commit git file groff-base dpkg-dev
           emscripten node-acorn chromium bubblewrap qemu-user
-          xvfb libglfw3-dev libgl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0)
+          xvfb libglfw3-dev libgl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0
+          mono-mcs mono-devel)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
