@@ -6,6 +6,11 @@
 #
 #   scripts/refimpls.sh list                  the implementations and their loaders
 #   scripts/refimpls.sh build IMPL            obtain and build (prints what it used)
+#   scripts/refimpls.sh build-cache ecere     build the Ecere SDK (eC compiler, libecere) once
+#                                             into the cache outside the clone that
+#                                             ecere-e3d and ecere-e3d-writer need:
+#                                             ${MC_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/modelcheck}/ecere-sdk-b621aaa9b44c
+#                                             (about 26 minutes on 2 cores; without it they SKIP)
 #   scripts/refimpls.sh certify IMPL [DIR]    certificates (text, JSON, HTML, JUnit) in DIR
 #                                             (default build/refimpl/IMPL/certificate); a
 #                                             writer is certified as an exporter
@@ -69,7 +74,11 @@
 # dtzxporter/SELibDotNet @97acee1, under Mono: SEModel.Read and the lookups a
 # tool makes, and SEModel.Write driven by conformance/refimpl/selib/export.cs),
 # modelmerger-selib and modelmerger-selib-writer (ModelMerger's fork of
-# SELib @b6ebc4f, which also reads the SEBlend trailer).
+# SELib @b6ebc4f, which also reads the SEBlend trailer),
+# ecere-e3d (the Ecere SDK's E3D reader, e3dRead.ec, eC) and
+# ecere-e3d-writer (its writer, e3dWrite.ec, an exporter on the static
+# scenes), both through our adapter conformance/refimpl/ecere/, built against
+# the SDK build cached by `build-cache ecere` (MC_CACHE_DIR).
 # Environment: MC_REFIMPL_DIR (snapshots; default ../shared/refimpl beside the
 # source tree), MC_REFIMPL_CLONE=0 (do not try the network), MC_BIN (the
 # modelcheck binary; default build/asan/cli/modelcheck: an ASan build, needed
@@ -100,6 +109,100 @@ mmselib|https://github.com/Scobalula/ModelMerger|b6ebc4fa7fc11902b59deee4fba1415
 
 die() { echo "refimpls: $*" >&2; exit 2; }
 skip() { echo "refimpls: SKIP: $*" >&2; exit $SKIP; }
+# E3D's reference reader and writer: the Ecere SDK's own e3d*.ec (eC), which
+# need the SDK's eC compiler and libecere. The SDK takes some 26 minutes to
+# build on 2 cores, so its build is cached outside the clone, keyed by the
+# commit, and made once by `build-cache ecere` with the ecere-e3d-build kit
+# beside the snapshots (its checksum recorded as the snapshots' are). Without
+# the cache the ecere IMPLs SKIP and say that one command.
+ecere_commit=b621aaa9b44c13f2813c639ad1a528e16151f099
+ecere_kit_digest=d4d99fae84db7c24077ab635453a1d056a5eeff493dbc471587ae7d964b1357f
+ecere_cache() {
+    printf '%s/ecere-sdk-%s\n' "${MC_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/modelcheck}" "${ecere_commit:0:12}"
+}
+
+ecere_build_cache() {
+    local kit=$refdir/ecere-e3d-build cache got start=$SECONDS
+    cache=$(ecere_cache)
+    [ -f "$kit/build.sh" ] || die "ecere: no build kit $kit"
+    got=$(snapshot_digest "$kit")
+    [ "$got" = "$ecere_kit_digest" ] ||
+        die "ecere: kit $kit differs from the one recorded (sha256 $got, expected $ecere_kit_digest)"
+    grep -q "$ecere_commit" "$kit/build.sh" || die "ecere: $kit/build.sh does not build commit $ecere_commit"
+    mkdir -p "$cache"
+    echo "refimpls: ecere: building the SDK @${ecere_commit:0:7} into $cache (about 26 minutes on 2 cores; log $cache/build.log)" >&2
+    JOBS=${JOBS:-2} sh "$kit/build.sh" - "$cache" > "$cache/build.log" 2>&1 ||
+        die "ecere: the SDK build failed ($cache/build.log)"
+    echo "refimpls: ecere: SDK built in $((SECONDS - start)) s: $cache" >&2
+}
+
+# Our adapter (conformance/refimpl/ecere/e3d_adapter.ec) compiled with the
+# four upstream files, unmodified, from the cached SDK tree, as build.sh's
+# step 4 and the SDK's own e3dView do: ecp, ecc, ecs, then gcc. The eC
+# compiler keeps #line directives, so a sanitizer names e3dRead.ec lines.
+# The adapter and the upstream files are built with ASan+UBSan; the SDK's
+# LZMA C code (deps/lzma-2107) with ASan only: its encoder stores through
+# misaligned pointers on purpose (x86); libecere is the cached build, not
+# instrumented (its allocations go through ASan's malloc all the same).
+# Cached with a stamp. Sets ecere_lib (libecere's directory: the eC runtime
+# dlopens "ecere" by name, so it must be on LD_LIBRARY_PATH) and prints the
+# adapter's path.
+ecere_lib=
+build_ecere_e3d() {
+    local cache sdk dir=$out/ecere-e3d/build stamp s
+    cache=$(ecere_cache) sdk=$(ecere_cache)/ecere-sdk
+    [ -x "$sdk/obj/linux/bin/ecc" ] && [ -e "$sdk/obj/linux/lib/libecere.so" ] ||
+        skip "ecere-e3d: no cached Ecere SDK build in $cache; build it once (about 26 minutes on 2 cores) with: scripts/refimpls.sh build-cache ecere"
+    ecere_lib=$sdk/obj/linux/lib
+    local e3d=$sdk/ecere/src/gfx/3D/models lz=$sdk/deps/lzma-2107 bin=$sdk/obj/linux/bin
+    local srcs=(e3dDefs e3dRead e3dWrite e3d e3d_adapter)
+    stamp="$ecere_commit $(cat "$e3d/e3d.ec" "$e3d/e3d"/e3d{Defs,Read,Write}.ec "$data/ecere/e3d_adapter.ec" \
+        "$ecere_lib/libecere.so" | sha256sum | cut -c1-64) ${san[*]}"
+    if [ -x "$dir/mc_ecere_e3d" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
+        echo "refimpls: ecere-e3d: cached build $dir/mc_ecere_e3d" >&2
+        echo "$dir/mc_ecere_e3d"
+        return
+    fi
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp "$e3d/e3d/e3dDefs.ec" "$e3d/e3d/e3dRead.ec" "$e3d/e3d/e3dWrite.ec" "$e3d/e3d.ec" \
+        "$data/ecere/e3d_adapter.ec" "$dir/"
+    (
+        cd "$dir"
+        export LD_LIBRARY_PATH=$ecere_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+        local flags=(-fPIC -w -D_7ZIP_ST -I"$lz") ec=(-module mc_ecere_e3d)
+        for s in "${srcs[@]}"; do "$bin/ecp" "${flags[@]}" "${ec[@]}" -c "$s.ec" -o "$s.sym"; done
+        for s in "${srcs[@]}"; do "$bin/ecc" "${flags[@]}" "${ec[@]}" -c "$s.ec" -o "$s.c" -symbols .; done
+        "$bin/ecs" -console $(for s in "${srcs[@]}"; do printf '%s.sym %s.imp ' "$s" "$s"; done) \
+            -symbols . -o mc_ecere_e3d.main.ec
+        "$bin/ecp" "${flags[@]}" "${ec[@]}" -c mc_ecere_e3d.main.ec -o mc_ecere_e3d.main.sym -symbols .
+        "$bin/ecc" "${flags[@]}" "${ec[@]}" -c mc_ecere_e3d.main.ec -o mc_ecere_e3d.main.c -symbols .
+        for s in LzmaLib LzmaDec LzmaEnc LzFind LzFindOpt CpuArch Alloc; do
+            gcc -fsanitize=address -fno-omit-frame-pointer -g -O1 -fPIC -D_7ZIP_ST -c "$lz/$s.c" -o "lzma_$s.o"
+        done
+        for s in "${srcs[@]}" mc_ecere_e3d.main; do gcc "${san[@]}" "${flags[@]}" -c "$s.c" -o "$s.o"; done
+        gcc "${san[@]}" -o mc_ecere_e3d $(for s in "${srcs[@]}" mc_ecere_e3d.main; do printf '%s.o ' "$s"; done) \
+            lzma_*.o -L"$ecere_lib" -lecere -lm -lpthread
+    ) > "$dir/build.log" 2>&1 || die "ecere-e3d: adapter build failed ($dir/build.log)"
+    echo "$stamp" > "$dir/stamp"
+    echo "refimpls: ecere-e3d: built $dir/mc_ecere_e3d" >&2
+    echo "$dir/mc_ecere_e3d"
+}
+
+# The certify arguments of the ecere IMPLs (loader_of's).
+loader_of_ecere() { # IMPL
+    local adapter
+    adapter=$(build_ecere_e3d)
+    ecere_lib=$(ecere_cache)/ecere-sdk/obj/linux/lib # (set in a subshell above)
+    case $1 in
+    ecere-e3d)
+        echo "--loader"
+        printf 'LD_LIBRARY_PATH=%q %q load {}\n' "$ecere_lib" "$adapter" ;;
+    ecere-e3d-writer)
+        echo "--exporter"
+        printf '%q -B %q %q %q {in} {out}\n' "$python" "$data/ecere/e3d_export.py" "$adapter" "$ecere_lib" ;;
+    esac
+}
+
 # The crash-site reader of every campaign and triage step (asan build).
 need_site_tool() {
     site_tool=$root/build/asan/conformance/mc_crash_site
@@ -114,6 +217,7 @@ upstream_of() { # IMPL -> the upstream key
     semodel|semodel-writer) echo semodel ;;
     selib|selib-writer) echo selib ;;
     modelmerger-selib|modelmerger-selib-writer) echo mmselib ;;
+    ecere-e3d|ecere-e3d-writer) echo ecere ;;
     *) die "unknown implementation '$1' (see: $0 list)" ;;
     esac
 }
@@ -601,6 +705,7 @@ build_selib() { # SRC IMPL -> the build directory
 # --exporter and its command).
 loader_of() {
     local impl=$1 key src
+    case $impl in ecere-e3d|ecere-e3d-writer) loader_of_ecere "$impl"; return ;; esac
     key=$(upstream_of "$impl")
     src=$(obtain "$key")
     case $impl in
@@ -650,6 +755,7 @@ format_of() {
     libaem|libaem-bounded|libaem2025|aem-converter) echo aem ;;
     unnamedhb1|aamf2gltf) echo aamf ;;
     semodel|semodel-writer|selib|selib-writer|modelmerger-selib|modelmerger-selib-writer) echo semodel ;;
+    ecere-e3d|ecere-e3d-writer) echo e3d ;;
     esac
 }
 
@@ -667,6 +773,26 @@ jobs_of() {
     case $1 in
     aem-converter) echo 1 ;;
     *) echo 2 ;;
+    esac
+}
+
+# The seconds a case may take under `check`: 30, but 5 for the Ecere reader,
+# which spins forever on a truncated file or a block size under 6 (each such
+# case costs the whole timeout) and loads every corpus file in under 3 s
+# under ASan (measured with --timings, 2 jobs on the 2-core machine).
+check_timeout_of() {
+    case $1 in
+    ecere-e3d) echo 5 ;;
+    *) echo 30 ;;
+    esac
+}
+
+# What an exporter claims to write (certify --scope), when not everything:
+# our adapter over the Ecere writer builds static scenes only (no skins, no
+# skeletons, no animations: conformance/refimpl/ecere/e3d_export.py).
+scope_of() {
+    case $1 in
+    ecere-e3d-writer) echo static ;;
     esac
 }
 
@@ -720,6 +846,9 @@ certify() { # IMPL DIR JOBS TIMEOUT
     layout=$(layout_of "$impl")
     [ -z "$layout" ] || corpus=(--corpus "$(layout_corpus "$layout" "$out/$impl/corpus-$layout")")
     [ "${loader[0]}" != --exporter ] || corpus=()
+    local scope=() sc
+    sc=$(scope_of "$impl")
+    [ -z "$sc" ] || scope=(--scope "$sc")
     local rc=0 display=MCC_DISPLAY= xvfb=
     # The converter needs an X server. Certify's sandbox gives each case a
     # read-only /tmp, where Xvfb could not create its socket: one server is
@@ -739,7 +868,7 @@ certify() { # IMPL DIR JOBS TIMEOUT
     fi
     env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" $display \
         "$mc" certify "${loader[0]}" "${loader[1]}" --format "$(format_of "$impl")" \
-        --jobs "$jobs" --timeout "$timeout" "${corpus[@]}" \
+        --jobs "$jobs" --timeout "$timeout" "${corpus[@]}" "${scope[@]}" \
         --text "$dir/$impl.txt" --json "$dir/$impl.json" --html "$dir/$impl.html" \
         --junit "$dir/$impl.junit.xml" --report /dev/null || rc=$?
     if [ -n "$xvfb" ]; then kill "$xvfb" 2> /dev/null; wait "$xvfb" 2> /dev/null || true; fi
@@ -862,8 +991,13 @@ selib           dtzxporter/SELibDotNet @97acee1  SEModel.Read + a tool's lookups
 selib-writer    dtzxporter/SELibDotNet @97acee1  SEModel.Write via selib/export.cs (C#, Mono; exporter)  semodel
 modelmerger-selib         Scobalula/ModelMerger @b6ebc4f  its SELib fork's SEModel.Read (+ SEBlend) + lookups (C#, Mono)  semodel
 modelmerger-selib-writer  Scobalula/ModelMerger @b6ebc4f  its SELib fork's SEModel.Write via selib/export.cs (exporter)  semodel
+ecere-e3d       ecere/ecere-sdk @b621aaa  e3dRead.ec via Object::Load (eC; adapter + reader ASan+UBSan; cached SDK)  e3d
+ecere-e3d-writer  ecere/ecere-sdk @b621aaa  e3dWrite.ec via Object::Save, static scenes (exporter)  e3d
 L
     ;;
+build-cache)
+    [ $# -eq 2 ] && [ "$2" = ecere ] || die "usage: $0 build-cache ecere"
+    ecere_build_cache ;;
 build)
     [ $# -eq 2 ] || die "usage: $0 build IMPL"
     loader_of "$2" | tail -1 ;;
@@ -873,7 +1007,7 @@ certify)
 check|expect)
     [ $# -eq 2 ] || die "usage: $0 $cmd IMPL"
     impl=$2 dir=$out/$2/check
-    certify "$impl" "$dir" "$(jobs_of "$impl")" 30
+    certify "$impl" "$dir" "$(jobs_of "$impl")" "$(check_timeout_of "$impl")"
     verdicts "$dir/$impl.json" > "$dir/verdicts.txt"
     exp=$data/expected/$impl.txt
     if [ "$cmd" = expect ]; then
@@ -932,5 +1066,5 @@ amftools)
     [ $# -le 2 ] || die "usage: $0 amftools [DIR]"
     src=$(obtain hb1)
     "$python" -B "$data/python/amf_tools.py" "$src" "$root/corpus" "${2:-$out/amftools}" ;;
-*) die "usage: $0 list|build|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, outputs aem-converter, or amftools (see the top of this file)" ;;
+*) die "usage: $0 list|build|build-cache|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, outputs aem-converter, or amftools (see the top of this file)" ;;
 esac
