@@ -253,6 +253,12 @@ for sb in on off; do
     exp "setsid-$sb" 1 triangle "setsid $sleeper 30 & exit 1 # {out}" --sandbox $sb
     no_process "setsid-$sb"
     if [ $sb = off ]; then has setsid-off err "1 process(es) left their case's process group"; fi
+    # the count is of processes, not of cases: three escapees from one case
+    if [ $sb = off ]; then
+        exp "setsid3-$sb" 1 triangle "for i in 1 2 3; do setsid $sleeper 30 & done; exit 1 # {out}" --sandbox $sb
+        no_process "setsid3-$sb"
+        has setsid3-off err "3 process(es) left their case's process group"
+    fi
     is "setsid-$sb" settings.sandbox "$([ $sb = on ] && echo bubblewrap || echo 'none (--sandbox off)')"
     # the corpus cannot be rewritten or deleted: read-only in the sandbox, a copy without it
     rm -rf "$tmp/corpus-copy" && cp -r "$corpus" "$tmp/corpus-copy"
