@@ -53,7 +53,7 @@ static const char usage_text[] =
     "      --scene-format F  the form of {in}: gltf (default, buffers embedded), gltf-separate,\n"
     "                        glb or obj (scenes without an OBJ form are skipped)\n"
     "      --scene NAME      only that scene\n"
-    "      --max-output-bytes N  output size cap per case (default 268435456)\n"
+    "      --max-output-bytes N  output size cap per case (default 268435456; 256M: K, M, G suffixes)\n"
     "      --werror          validator warnings make an output invalid\n"
     "      --keep            keep the case directories (their root is printed on stderr)\n"
     "      --convention C    demand conventions (uv=top-left|bottom-left,up=y|z|..,scale=N,\n"
@@ -72,7 +72,7 @@ static const char usage_text[] =
     "                        also write that report to FILE (any number of them)\n"
     "      --sandbox MODE    auto (default), on or off: each case in bubblewrap, no network,\n"
     "                        the case directory the one writable place; on fails without it\n"
-    "      --max-memory N    resident memory per case in bytes, all its processes together\n"
+    "      --max-memory N    memory per case in bytes (or 512M, 4G), all its processes together\n"
     "                        (sampled; over it: killed, verdict oom); 0: none; default: half\n"
     "                        of RAM shared by --jobs, at least 512 MiB (here ";
 /* after the default --max-memory */
@@ -161,24 +161,38 @@ static void set_loader(options *o, mcc_mode mode, const char *arg)
 
 /* ---- exporter certification (mc_exporter.h) ---- */
 
-static int parse_bytes(const char *s, uint64_t *out)
+/* A size in bytes, or with a binary suffix K, M, G or T (512M is 512 MiB);
+ * 0, or -1 when it is no such number or does not fit in 64 bits. */
+static int size_value(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
+    if (s[0] < '0' || s[0] > '9') return -1;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || v == 0 || s[0] == '-')
-        return usage_error("--max-output-bytes expects a positive number of bytes, got '%s'", s);
+    if (errno || end == s) return -1;
+    static const char suffixes[] = "KMGT";
+    const char *at = *end ? strchr(suffixes, *end) : NULL;
+    if (*end && (!at || end[1])) return -1;
+    unsigned shift = at ? 10u * (unsigned)(at - suffixes + 1) : 0;
+    if (shift && v > (UINT64_MAX >> shift)) return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+static int parse_bytes(const char *s, uint64_t *out)
+{
+    uint64_t v;
+    if (size_value(s, &v) != 0 || v == 0)
+        return usage_error("--max-output-bytes expects a positive number of bytes (or with K, M, G), got '%s'", s);
     *out = v;
     return 0;
 }
 
 static int parse_memory(const char *s, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-' || (v && v < (1u << 20)))
-        return usage_error("--max-memory expects bytes, 0 or at least 1048576, got '%s'", s);
+    uint64_t v;
+    if (size_value(s, &v) != 0 || (v && v < (1u << 20)))
+        return usage_error("--max-memory expects bytes (or with K, M, G), 0 or at least 1M, got '%s'", s);
     *out = v;
     return 0;
 }
