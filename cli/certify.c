@@ -567,18 +567,24 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
     if (w) o->run.watch = mcc_watcher_fn, o->run.watch_input = mcc_watcher_input, o->run.watch_ctx = w;
     int ran = mcc_run(&o->loader, corpus, &o->run, results);
     mcc_watcher_finish(w);
-    if (ran == -2) { /* the watch stopped it: no report, the run says nothing */
-        fprintf(stderr, "modelcheck certify: %s\n", mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
-        mcc_watcher_free(w);
-        free(names), free(inputs);
-        mcc_results_free(results, corpus->count);
-        return EXIT_USAGE;
+    /* stopped by the watch: said, and the report written all the same, the
+     * cases it left "not run"; exit 2 as when interrupted */
+    int stopped = ran == -2;
+    if (stopped) {
+        fprintf(stderr, "modelcheck certify: %s (the report is partial)\n",
+                mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
+        for (size_t i = 0; i < corpus->count; i++) {
+            if (results[i].outcome != MCC_NOT_RUN || corpus->cases[i].skip_reason) continue;
+            results[i].outcome = MCC_RUNNER_ERROR;
+            results[i].error = strdup("not run: " MCC_SANITY_NOT_RUN);
+            mcc_classify(&corpus->cases[i], &results[i]);
+        }
     }
     mcc_watcher_free(w);
     free(names), free(inputs);
     /* interrupted: every loader process was killed; the report is written
      * all the same, the unfinished cases "not run", and the exit code is 2 */
-    int interrupted = ran != 0;
+    int interrupted = ran != 0 && !stopped;
     if (mcc_summarize(corpus, results, &summary) != 0) {
         mcc_results_free(results, corpus->count);
         return fputs("modelcheck certify: out of memory\n", stderr), EXIT_USAGE;
@@ -592,7 +598,7 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
                     .timestamp = o->timestamp ? stamp : NULL, .version = MCC_VERSION,
                     .isolation = o->isolation};
     int rc = mcc_counts_conforming(&summary.total) ? EXIT_CONFORMING : EXIT_NOT_CONFORMING;
-    if (summary.total.verdict[MCC_ERROR] && !interrupted) {
+    if (summary.total.verdict[MCC_ERROR] && !interrupted && !stopped) {
         fprintf(stderr, "modelcheck certify: %u case(s) could not be run (runner errors)\n",
                 summary.total.verdict[MCC_ERROR]);
         rc = EXIT_USAGE;
@@ -601,6 +607,7 @@ static int run_and_report(options *o, const mcc_corpus *corpus)
         fputs("modelcheck certify: interrupted (every loader process was killed; the report is partial)\n", stderr);
         rc = EXIT_USAGE;
     }
+    if (stopped) rc = EXIT_USAGE;
     unsigned escaped = 0;
     const char *first = NULL;
     for (size_t i = 0; i < corpus->count; i++) {

@@ -1141,6 +1141,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     int status = out->cases && rc && res ? 0 : -1;
     if (status) snprintf(why, why_size, "out of memory");
     size_t *scene_of = calloc(n, sizeof *scene_of);
+    char *stopped = NULL;
     for (size_t i = 0; status == 0 && i < n; i++) {
         if (o->only_scene && strcmp(mcs_scene_name(i), o->only_scene) != 0) continue;
         scene_of[out->count] = i;
@@ -1162,10 +1163,8 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
         if (w) ro.watch = mcc_watcher_fn, ro.watch_input = mcc_watcher_input, ro.watch_ctx = w;
         int ran = mcc_run(&loader, &corpus, &ro, res);
         mcc_watcher_finish(w);
-        if (ran == -2) { /* the watch stopped it: no report */
-            snprintf(why, why_size, "%s", mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
-            status = -2;
-        }
+        if (ran == -2) /* the watch stopped it: what ran is graded, the rest said not run */
+            stopped = strdup(mcc_watcher_stop_reason(w) ? mcc_watcher_stop_reason(w) : "stopped");
         mcc_watcher_free(w);
         free(names), free(inputs);
     }
@@ -1174,6 +1173,12 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     for (size_t i = 0; status == 0 && i < out->count; i++) {
         mcx_case *c = &out->cases[i];
         if (c->verdict == MCX_SKIPPED || c->verdict == MCX_OUT_OF_SCOPE) continue;
+        if (stopped && res[i].outcome == MCC_NOT_RUN) {
+            free(c->detail);
+            c->verdict = MCX_ERROR;
+            c->detail = fmt("runner error: not run: " MCC_SANITY_NOT_RUN);
+            continue;
+        }
         if (!mcc_interrupted()) {
             grade(o, out->root, c, &res[i]);
             continue;
@@ -1184,7 +1189,7 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     }
     /* conventions are settled over the graded cases only: an interrupted
      * run's errors are not judged again */
-    if (status == 0 && !mcc_interrupted()) settle_conventions(o, out, out->root);
+    if (status == 0 && !mcc_interrupted() && !stopped) settle_conventions(o, out, out->root);
     /* what the sandbox saw each case try, after its verdict's own detail */
     for (size_t i = 0; status == 0 && i < out->count; i++) {
         mcx_case *c = &out->cases[i];
@@ -1196,7 +1201,11 @@ int mcx_certify(const mcx_options *o, mcx_run *out, char *why, size_t why_size)
     if (status == 0 && mcc_interrupted()) {
         snprintf(why, why_size, "interrupted (every exporter process was killed; the report is partial)");
         status = 1;
+    } else if (status == 0 && stopped) {
+        snprintf(why, why_size, "%s (the report is partial)", stopped);
+        status = 1;
     }
+    free(stopped);
     for (size_t i = 0; rc && i < out->count; i++) free((char *)rc[i].command);
     mcc_results_free(res, res ? out->count : 0);
     free(rc);

@@ -154,6 +154,8 @@ typedef struct mcc_result {
     char *sandbox_note;
 } mcc_result;
 
+/* The detail of a case the sanity stop left unrun (watch.c). */
+#define MCC_SANITY_NOT_RUN "certify stopped early: the first cases all failed the same way without reading their input"
 /* Watching a run (watch.c: the progress line and the sanity stop). */
 typedef struct mcc_watch_state {
     size_t done, total;   /* cases ended (skipped ones included), all cases */

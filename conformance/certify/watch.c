@@ -38,6 +38,7 @@ struct mcc_watcher {
     size_t read_size;
     size_t ended;           /* cases that ended so far */
     int sane;               /* 1: some of the first cases did not fail alike: no stop */
+    int any_failed;         /* one of the cases ended alike so far failed */
     char first_how[256];
     char stop[1024];
     const char *labels[LABELS];
@@ -138,10 +139,16 @@ static int unread(mcc_watcher *w, size_t i, const mcc_result *res)
     return !w->read[w->wd[i]];
 }
 
+/* Whatever their verdicts: a loader that rejects every file without
+ * reading it is "right" on each invalid case and still broken (a mistyped
+ * script name: `python3` exits 2 on all of them). The stop waits for one
+ * failed case among them (a valid file rejected, an output missing), so a
+ * loader that refuses the first invalid files by their name alone is not
+ * taken for broken; and for the same ending, word for word. */
 static void sanity(mcc_watcher *w, size_t i, const mcc_result *res, int failed, const char *how)
 {
     if (w->sane || !w->o.sanity) return;
-    if (!failed || !unread(w, i, res)) {
+    if (!unread(w, i, res)) {
         w->sane = 1;
         return;
     }
@@ -150,12 +157,13 @@ static void sanity(mcc_watcher *w, size_t i, const mcc_result *res, int failed, 
         w->sane = 1;
         return;
     }
-    if (w->ended == MCC_SANITY_CASES && w->count > MCC_SANITY_CASES)
+    w->any_failed |= failed;
+    if (w->ended >= MCC_SANITY_CASES && w->any_failed && w->count > w->ended && !w->stop[0])
         snprintf(w->stop, sizeof w->stop,
-                 "stopped after the first %d cases, which all failed the same way without reading their "
+                 "stopped after the first %d cases, which all ended the same way without reading their "
                  "input (%s): the command is likely broken (a path, a placeholder quoted wrongly); the other "
                  "%zu cases were not run (--keep-going runs them anyway)",
-                 MCC_SANITY_CASES, how, w->count - MCC_SANITY_CASES);
+                 (int)w->ended, how, w->count - w->ended);
 }
 
 static void count_label(mcc_watcher *w, const char *label)

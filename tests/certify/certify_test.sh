@@ -61,11 +61,14 @@ certify no-symbol 2 --library "$nosym"
 grep -q 'does not export mc_certify_load' "$tmp/no-symbol.err" && ok || fail "no-symbol message"
 certify not-found 2 --loader "$tmp/no-such-loader {}" --format aem --keep-going
 is not-found total.verdicts.error "$((aem_runs - aem_skipped))"
-# without --keep-going the first 5 cases failing alike, unread, stop the run: one message, exit 2
-"$mc" certify --loader "$tmp/no-such-loader {}" --format aem --corpus "$corpus" >"$tmp/stop.out" 2>"$tmp/stop.err"
-[ $? = 2 ] && [ "$(wc -l <"$tmp/stop.err")" = 1 ] && [ ! -s "$tmp/stop.out" ] &&
-    grep -q "stopped after the first 5 cases, which all failed the same way without reading their input (exited 127: " "$tmp/stop.err" &&
-    grep -q "the other $((aem_runs - 5)) cases were not run" "$tmp/stop.err" && ok || fail "sanity stop: $(cat "$tmp/stop.err")"
+# without --keep-going the first 5 cases failing alike, unread, stop the run: one message, exit 2,
+# and the report all the same, the cases not run said so
+"$mc" certify --loader "$tmp/no-such-loader {}" --format aem --corpus "$corpus" --json "$tmp/stop.json" >"$tmp/stop.out" 2>"$tmp/stop.err"
+[ $? = 2 ] && [ "$(wc -l <"$tmp/stop.err")" = 1 ] && grep -q "^certificate: NOT CONFORMING" "$tmp/stop.out" &&
+    grep -q "stopped after the first 5 cases, which all ended the same way without reading their input (exited 127: " "$tmp/stop.err" &&
+    grep -q "the other $((aem_runs - 5)) cases were not run (--keep-going runs them anyway) (the report is partial)" "$tmp/stop.err" && ok || fail "sanity stop: $(cat "$tmp/stop.err")"
+is stop total.verdicts.error "$((aem_runs - aem_skipped))"
+grep -q '"runner error: not run: certify stopped early: the first cases all failed the same way' "$tmp/stop.json" && ok || fail "sanity stop: the cases not run are not said so in the report"
 
 # --- a perfect loader: 100% -------------------------------------------------
 certify oracle 0 --loader "$oracle" --jobs 2
@@ -148,7 +151,7 @@ empties=$($py -c "import json; print(sum(1 for c in json.load(open('$corpus/mani
 is stdin total.verdicts.conforming "$((aem_valid + empties))"
 
 # --- {format}, and {} quoted for the shell ----------------------------------
-certify format-sub 1 --loader "test {format} = aem" --format aem
+certify format-sub 1 --loader "test {format} = aem" --format aem --keep-going # unread: else stopped
 is format-sub total.verdicts.conforming "$aem_valid"
 is format-sub total.verdicts.too_lenient "$aem_invalid"
 odd="$tmp/it's a \$corpus; \"here\""

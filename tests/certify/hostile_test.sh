@@ -154,7 +154,7 @@ fi
 # command and in its stderr; every report stays valid UTF-8 with none of them
 # raw, JUnit and HTML parse
 nasty=$'\e[31m\xff\u202e\xc2\x85\xef\xbf\xbf'
-certify nasty 1 --corpus "$corpus" --format aem --loader "printf '$nasty%s\\0z\\n' '$nasty' >&2; exit 1 # $nasty" \
+certify nasty 1 --keep-going --corpus "$corpus" --format aem --loader "printf '$nasty%s\\0z\\n' '$nasty' >&2; exit 1 # $nasty" \
     --junit "$tmp/nasty.xml" --html "$tmp/nasty.html" --text "$tmp/nasty.txt"
 for f in nasty.json nasty.xml nasty.html nasty.txt nasty.out; do
     $py - "$tmp/$f" <<'PY' && ok || fail "nasty: $f"
@@ -214,12 +214,12 @@ is chdir-on cases.1.verdict failed
 # partial report (exit 2)
 sleeper="$tmp/sleep-$tag"
 cp "$(command -v sleep)" "$sleeper"
-certify kill-ppid 1 --corpus "$corpus" --format aem --jobs 2 --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
+certify kill-ppid 1 --keep-going --corpus "$corpus" --format aem --jobs 2 --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
 is kill-ppid total.verdicts.error 0
 is kill-ppid total.verdicts.too_lenient 0
 exp kill-ppid-exporter 1 triangle 'kill $PPID; exit 0 # {out}'
 is kill-ppid-exporter cases.0.verdict no_output
-certify kill-ppid-off 1 --corpus "$corpus" --format aem --sandbox off --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
+certify kill-ppid-off 1 --keep-going --corpus "$corpus" --format aem --sandbox off --loader 'kill $PPID; kill -INT $PPID; exit 1 # {}'
 is kill-ppid-off total.verdicts.error 0
 # signal NAME SIG WANT_EXIT ARGS...: certify in the background, SIG after 1.5 s
 signal() {
@@ -262,7 +262,7 @@ for sb in on off; do
     is "setsid-$sb" settings.sandbox "$([ $sb = on ] && echo bubblewrap || echo 'none (--sandbox off)')"
     # the corpus cannot be rewritten or deleted: read-only in the sandbox, a copy without it
     rm -rf "$tmp/corpus-copy" && cp -r "$corpus" "$tmp/corpus-copy"
-    certify "rewrite-$sb" 1 --corpus "$tmp/corpus-copy" --format aem --sandbox $sb --loader 'echo x >{}; rm -f {}; exit 1 # {}'
+    certify "rewrite-$sb" 1 --keep-going --corpus "$tmp/corpus-copy" --format aem --sandbox $sb --loader 'echo x >{}; rm -f {}; exit 1 # {}'
     diff -r "$corpus" "$tmp/corpus-copy" >/dev/null && ok || fail "rewrite-$sb: the corpus changed"
     is "rewrite-$sb" total.verdicts.error 0
     # /tmp and the home directory are hidden (a read-only tmpfs each): a
@@ -358,7 +358,7 @@ PY
         echo "note: resolver probe skipped: no DNS lookup to a nameserver off the loopback here (nsswitch.conf, resolv.conf)"
     fi
     # no network: only the loopback device, down
-    certify "network-$sb" 1 --corpus "$corpus" --format aem --sandbox $sb \
+    certify "network-$sb" 1 --keep-going --corpus "$corpus" --format aem --sandbox $sb \
         --loader 'cat /proc/net/dev | tail -n +3 | grep -v "^ *lo:" | grep -q . && exit 0; exit 1 # {}'
     is "network-$sb" total.verdicts.too_lenient 0
 done

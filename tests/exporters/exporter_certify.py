@@ -6,6 +6,7 @@ usage: exporter_certify.py MODELCHECK TOY_EXPORT CERT_SCHEMA SCENES_SCHEMA SCENE
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -646,19 +647,20 @@ for args, what in (
         # (SEModel: the first five scenes fit it, so each refusal fails)
         (["--exporter", "echo cannot > /dev/null; exit 3 # {in} {out}", "--format", "semodel"], "exited 3"),
         (["--loader", "no_such_loader {}", "--format", "aem"], "exited 127"),
-        (["--loader", "exit 1", "--format", "semodel"], None)):
+        # a loader rejecting everything unread (a mistyped script name: python3
+        # exits 2) is stopped too, though it conforms on the invalid cases
+        (["--loader", "exit 1 # {}", "--format", "semodel"], "exited 1")):
     t0 = time.monotonic()
     p = subprocess.run([mc, "certify", *args, "-o", "json", "--report", os.path.join(tmp, "stop.json")],
                        capture_output=True, text=True)
-    if what is None:
-        # a loader rejecting everything unread is graded, not stopped: it
-        # conforms on the invalid cases among the first five
-        check(p.returncode == 1 and "stopped" not in p.stderr, f"loader 'exit 1': exit {p.returncode}: {p.stderr}")
-        continue
-    check(p.returncode == 2 and p.stderr.startswith("modelcheck certify: stopped after the first 5 cases, which all "
-                                                    "failed the same way without reading their input (")
+    check(p.returncode == 2 and re.match(r"modelcheck certify: stopped after the first \d+ cases, which all "
+                                         r"ended the same way without reading their input \(", p.stderr)
           and what in p.stderr and p.stderr.count("\n") == 1 and "--keep-going" in p.stderr,
           f"sanity stop ({args[1]}): exit {p.returncode}: {p.stderr}")
+    # the report is written all the same, the cases not run said so
+    doc = json.load(open(os.path.join(tmp, "stop.json")))
+    check(doc["total"]["verdicts"]["error"] > 0 and "not run: certify stopped early" in json.dumps(doc),
+          f"sanity stop ({args[1]}): no partial report: {doc['total']}")
     check(time.monotonic() - t0 < 20, f"sanity stop ({args[1]}): took {time.monotonic() - t0:.1f} s")
 p = subprocess.run([mc, "certify", "--exporter", "true {in} {out}", "--format", "aem", "--keep-going",
                     "-o", "json", "--report", os.path.join(tmp, "going.json")], capture_output=True, text=True)
