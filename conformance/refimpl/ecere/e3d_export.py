@@ -70,11 +70,7 @@ def scene_text(path):
             m = scene.world[n]
             if gl.det3(m) < 0:
                 tris = [(a, c, b) for a, b, c in tris]
-            used = {}
-            for t in tris:
-                for i in t:
-                    used.setdefault(i, len(used))
-            src = list(used)
+            src, faces = gl.compact(tris)
             normals = uvs = colors = None
             if 'NORMAL' in attrs:
                 nm = gl.mat_invert(m)
@@ -97,8 +93,8 @@ def scene_text(path):
                     c = colors[i]
                     row += list(c[:3]) + [c[3] if len(c) > 3 else 1.0]
                 out.append(fmt(row))
-            for t in tris:
-                out.append('%d %d %d %d' % (material, used[t[0]], used[t[1]], used[t[2]]))
+            for t in faces:
+                out.append('%d %d %d %d' % (material, t[0], t[1], t[2]))
             meshes += 1
     return '\n'.join(out) + '\n', meshes
 

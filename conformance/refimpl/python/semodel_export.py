@@ -80,6 +80,16 @@ IDENTITY = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
 
 # ---- glTF reading -------------------------------------------------------------------
 
+
+def compact(tris):
+    """Only the vertices the triangles use, in order of first use: their
+    source indices, and the triangles renumbered to them."""
+    used = {}
+    for t in tris:
+        for i in t:
+            used.setdefault(i, len(used))
+    return list(used), [tuple(used[i] for i in t) for t in tris]
+
 def load_gltf(path):
     """The JSON document and its buffers (bytes) of a .gltf or .glb file."""
     with open(path, 'rb') as f:
@@ -388,13 +398,7 @@ def build_mesh(semodel, scene, acc, node_index, prim, bone_of, want_normals):
     flip = det3(m) < 0
     if flip:
         tris = [(a, c, b) for a, b, c in tris]
-    # only the vertices the triangles use, in order of first use
-    used = {}
-    for t in tris:
-        for i in t:
-            used.setdefault(i, len(used))
-    src = list(used)
-    faces = [tuple(used[i] for i in t) for t in tris]
+    src, faces = compact(tris)
     pos = [point(m, positions[i]) for i in src]
     normals = None
     if 'NORMAL' in attrs:
