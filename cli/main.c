@@ -23,6 +23,7 @@
 
 #include "baseline.h"
 #include "certify.h"
+#include "fuzz.h"
 #include "cliutil.h"
 #include "config.h"
 #include "datadir.h"
@@ -68,9 +69,13 @@ static const char usage_text[] =
     "       modelcheck explain CODE...   what a code means, why it matters, what to do\n"
     "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "                            grade a loader on the corpus (modelcheck certify --help)\n"
+    "       modelcheck fuzz --loader CMD --format FMT [options]\n"
+    "                            fuzz a loader with mutants of the corpus (modelcheck fuzz --help)\n"
     "       modelcheck inspect [options] FILE...\n"
     "                            what is inside a file, the bytes at an offset\n"
-    "                            (modelcheck inspect --help)\n"
+    "                            (modelcheck inspect --help)\n";
+/* after the subcommands (one string would pass the length C99 promises) */
+static const char usage_rest[] =
     "Validates 3D model files (AEM, SEModel, AAMF/SAMF, E3D, NLM). PATH is a file, a directory (searched\n"
     "recursively; unrecognised files are skipped) or - for standard input.\n"
     "\n"
@@ -339,7 +344,7 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read by load_configs */
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
-        case 'h': fputs(usage_text, stdout); return -1;
+        case 'h': fputs(usage_text, stdout), fputs(usage_rest, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
         }
     }
@@ -830,7 +835,9 @@ int main(int argc, char **argv)
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
     int explain = argc > 1 && strcmp(argv[1], "explain") == 0;
     int inspect = argc > 1 && strcmp(argv[1], "inspect") == 0;
+    int fuzz = argc > 1 && strcmp(argv[1], "fuzz") == 0;
     int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : fuzz ? mcc_fuzz_main(argc - 1, argv + 1)
              : inspect ? mc_inspect_main(argc - 1, argv + 1)
              : explain ? (argc > 2 ? explain_codes(argv + 2, argc - 2)
                                    : usage_error("%s", "explain needs an issue code (see --list-codes)"))
@@ -838,7 +845,8 @@ int main(int argc, char **argv)
     /* exit 4 comes with its line already (certify finishes its own reports,
      * standard output among them): one line, not a second "incomplete" */
     if (rc != MC_EXIT_OUTPUT &&
-        mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
+        mc_cli_finish_output(stdout, certify ? "modelcheck certify" : fuzz ? "modelcheck fuzz" : "modelcheck",
+                             "standard output") != 0)
         rc = MC_EXIT_OUTPUT;
     return rc;
 }
