@@ -35,6 +35,7 @@
 #include "fuzz.h"
 #include "mc_certify.h"
 #include "mc_certify_report.h"
+#include "mc_fuzz_limits.h"
 #include "mcm.h"
 #include "modelcheck.h"
 
@@ -77,6 +78,8 @@ static const char usage_text[] =
     "      --crash-pattern RE  stderr matching this POSIX extended regex is a crash\n"
     "      --diff MODE       lenient, strict or both: accepting a file the validator finds\n"
     "                        errors in (lenient), rejecting one without (strict) is a finding\n"
+    "      --no-minimise     keep each site's reproducer as found (default: crashes and\n"
+    "                        disagreements minimised by bytes, at most 200 runs each)\n"
     "  -t, --timeout S       seconds per input before it counts as a hang (default 5)\n"
     "      --max-memory N    resident memory per input in bytes (over it: oom); 0: none;\n"
     "                        default as certify's\n"
@@ -98,6 +101,7 @@ typedef struct options {
     unsigned long long runs; /* 0: none */
     unsigned long seed;
     int seed_given, max_memory_given, progress;
+    int no_minimise;
     mcc_run_options run;
     regex_t pattern;
     int has_pattern;
@@ -131,6 +135,7 @@ typedef struct campaign {
     double start_ms, last_progress_ms;
     FILE *progress;
     int tty;
+    size_t minimising;       /* the site being minimised (from 1), 0: none */
     site *sites;
     size_t nsites;
 } campaign;
@@ -232,7 +237,7 @@ static int parse_memory(const char *s, options *o)
 }
 
 enum long_only { OPT_LOADER = 256, OPT_SECONDS, OPT_RUNS, OPT_SEED, OPT_FINDINGS, OPT_PATTERN, OPT_DIFF,
-                 OPT_MAX_MEMORY, OPT_SANDBOX, OPT_PROGRESS, OPT_NO_PROGRESS };
+                 OPT_MAX_MEMORY, OPT_SANDBOX, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_NO_MINIMISE };
 
 static int parse_option(options *o, int ch, const char *arg)
 {
@@ -265,6 +270,7 @@ static int parse_option(options *o, int ch, const char *arg)
     case 'c': o->corpus = arg; return 0;
     case OPT_PROGRESS: o->progress = 1; return 0;
     case OPT_NO_PROGRESS: o->progress = 0; return 0;
+    case OPT_NO_MINIMISE: o->no_minimise = 1; return 0;
     default: return EXIT_USAGE;
     }
 }
@@ -281,6 +287,7 @@ static int parse_args(options *o, int argc, char **argv)
         {"timeout", required_argument, NULL, 't'}, {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
         {"sandbox", required_argument, NULL, OPT_SANDBOX}, {"corpus", required_argument, NULL, 'c'},
         {"progress", no_argument, NULL, OPT_PROGRESS}, {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"no-minimise", no_argument, NULL, OPT_NO_MINIMISE},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     opterr = 0;
     optind = 1;
@@ -430,21 +437,27 @@ static int write_batch(campaign *c, unsigned long long first, size_t n, mcc_corp
 
 /* ---- findings ---- */
 
-/* The first error-level code the validator finds in data, "" when none. */
-static void first_error(const uint8_t *data, size_t size, const char *format, char *code, size_t n)
+/* The validator's verdict on data as the format (as fuzz_abi's --diff): 1
+ * valid, 0 invalid with its first error-level code in code, -1 not
+ * compared (a resource limit hit: configuration, not the specification). */
+static int validator_verdict(const uint8_t *data, size_t size, const char *format, char *code, size_t n)
 {
     mc_options vo;
     mc_options_init(&vo);
     vo.format = (mc_format)mc_format_parse(format);
+    vo.skip_sha256 = 1;
     mc_result *res = NULL;
     code[0] = '\0';
-    mc_validate_memory(data, size, &vo, &res);
-    for (size_t i = 0; res && i < res->issue_count && !code[0]; i++) {
+    if (mc_validate_memory(size ? data : NULL, size, &vo, &res) != MC_OK || !res || mc_fuzz_validator_hit_limit(res))
+        return mc_result_free(res), -1;
+    int valid = mc_result_valid(res);
+    for (size_t i = 0; i < res->issue_count && !code[0]; i++) {
         if (res->issues[i].severity != MC_SEVERITY_ERROR) continue;
         const mc_code_info *info = mc_code_get(res->issues[i].code);
         snprintf(code, n, "%s", info ? info->name : "?");
     }
     mc_result_free(res);
+    return valid;
 }
 
 /* --diff: the validator's errors against the loader's answer. */
@@ -454,11 +467,11 @@ static int disagreement(const campaign *c, const mcc_case *k, const mcc_result *
     uint8_t *data = mcc_read_file(k->path, &size);
     char code[128];
     if (!data) return 0;
-    first_error(data, size, c->o->format, code, sizeof code);
+    int valid = validator_verdict(data, size, c->o->format, code, sizeof code);
     free(data);
-    if (r->outcome == MCC_ACCEPTED && code[0] && (c->o->diff & DIFF_LENIENT))
-        return snprintf(sig, n, "lenient: accepted a file with %s", code), 1;
-    if (r->outcome == MCC_REJECTED && !code[0] && (c->o->diff & DIFF_STRICT))
+    if (r->outcome == MCC_ACCEPTED && valid == 0 && (c->o->diff & DIFF_LENIENT))
+        return snprintf(sig, n, "lenient: accepted a file with %s", code[0] ? code : "errors"), 1;
+    if (r->outcome == MCC_REJECTED && valid == 1 && (c->o->diff & DIFF_STRICT))
         return snprintf(sig, n, "strict: rejected a file without errors"), 1;
     return 0;
 }
@@ -681,6 +694,12 @@ static void progress_line(campaign *c, int final)
     size_t per[KIND_COUNT] = {0};
     for (size_t i = 0; i < c->nsites; i++) per[c->sites[i].kind]++;
     if (final && !c->tty) return;
+    if (c->minimising && !final) {
+        fprintf(c->progress, "%sfuzz: minimising the reproducer of site %zu of %zu%s", c->tty ? "\r" : "modelcheck ",
+                c->minimising, c->nsites, c->tty ? "\033[K" : "\n");
+        fflush(c->progress);
+        return;
+    }
     fprintf(c->progress, "%sfuzz: %llu runs, %.1f/s, %zu crash, %zu hang, %zu oom, %zu disagreement site(s), %.0f s%s",
             c->tty ? "\r" : "modelcheck ", done, s > 0 ? (double)(c->batch_execs + c->execs) / s : 0.0, per[0], per[1],
             per[2], per[3], s, c->tty ? "\033[K" : "\n");
@@ -692,7 +711,7 @@ static int watch(void *ctx, const mcc_watch_state *st, size_t ended, const mcc_r
 {
     campaign *c = ctx;
     (void)res, (void)ended;
-    c->batch_execs = st->done;
+    if (!c->minimising) c->batch_execs = st->done;
     progress_line(c, 0);
     return 0;
 }
@@ -745,79 +764,114 @@ static int run_batch(campaign *c)
 
 /* ---- minimisation ---- */
 
-/* Does data still give site s? One run through the runner. */
-static int same_site(campaign *c, const site *s, const uint8_t *data, size_t size)
+static int at_site(const campaign *c, const site *s, const mcc_case *k, const mcc_result *r)
+{
+    char sig[1024];
+    return finding_of(c, k, r, sig, sizeof sig) == (int)s->kind && strcmp(sig, s->signature) == 0;
+}
+
+/* Runs n candidates at once (--jobs of them in parallel): the index of the
+ * first that still gives site s, n when none does. */
+static size_t first_at_site(campaign *c, const site *s, uint8_t *const *data, const size_t *size, size_t n)
 {
     mcc_corpus k = {.dir = c->tmp};
-    mcc_case one;
-    k.cases = &one;
-    char name[64];
-    snprintf(name, sizeof name, "min.%s", c->o->format);
-    k.count = 0;
-    if (add_case(c, &k, name) != 0 || write_file(one.path, data, size) != 0) {
-        if (k.count) free(one.file), free(one.path);
-        return 0;
+    k.cases = calloc(n, sizeof *k.cases);
+    mcc_result *r = k.cases ? calloc(n, sizeof *r) : NULL;
+    int ok = r != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "min-%zu.%s", i, c->o->format);
+        ok = add_case(c, &k, name) == 0 && write_file(k.cases[i].path, data[i], size[i]) == 0;
     }
-    mcc_result *r = calloc(1, sizeof *r);
-    int match = 0;
-    char sig[1024];
-    if (r && run_corpus(c, &k, r) == 0) match = finding_of(c, &one, r, sig, sizeof sig) == (int)s->kind &&
-                                                 strcmp(sig, s->signature) == 0;
-    mcc_results_free(r, 1);
-    unlink(one.path);
-    free(one.file), free(one.path);
-    return match;
+    size_t hit = n;
+    if (ok && run_corpus(c, &k, r) == 0)
+        for (size_t i = 0; i < n && hit == n; i++)
+            if (at_site(c, s, &k.cases[i], &r[i])) hit = i;
+    for (size_t i = 0; i < k.count; i++) unlink(k.cases[i].path);
+    mcc_results_free(r, n);
+    free_cases(&k);
+    return hit;
+}
+
+static int same_site(campaign *c, const site *s, uint8_t *data, size_t size)
+{
+    return first_at_site(c, s, &data, &size, 1) == 0;
 }
 
 /* The shortest prefix still at the site (bisection: a guess, since reading
- * past a cut can fail elsewhere), then chunks cut out, halving. */
-static size_t minimise_bytes(campaign *c, const site *s, uint8_t *data, size_t size)
+ * past a cut can fail elsewhere). */
+static size_t shortest_prefix(campaign *c, const site *s, uint8_t *data, size_t size, unsigned *runs)
 {
     size_t lo = 0, hi = size;
-    unsigned runs = 0;
-    while (hi - lo > 1 && runs < MIN_BISECT_RUNS && !mcc_interrupted()) {
+    while (hi - lo > 1 && *runs < MIN_BISECT_RUNS && !mcc_interrupted()) {
         size_t mid = lo + (hi - lo) / 2;
-        runs++;
+        ++*runs;
         if (same_site(c, s, data, mid)) hi = mid;
         else lo = mid;
     }
-    size = hi;
-    uint8_t *try = malloc(size ? size : 1);
-    for (size_t chunk = size / 2; try && chunk >= 1 && runs < MIN_RUNS; chunk /= 2) {
-        for (size_t off = 0; chunk <= size && off <= size - chunk && runs < MIN_RUNS && !mcc_interrupted();) {
-            memcpy(try, data, off);
-            memcpy(try + off, data + off + chunk, size - off - chunk);
-            runs++;
-            if (same_site(c, s, try, size - chunk)) {
-                memcpy(data, try, size - chunk);
+    return hi;
+}
+
+/* Chunks cut out, halving. The cuts at the next --jobs offsets are tried
+ * at once and the first that keeps the site is taken, which is the one a
+ * run at a time would take; runs are counted as that would count them, so
+ * the result does not depend on --jobs. */
+static size_t cut_chunks(campaign *c, const site *s, uint8_t *data, size_t size, unsigned *runs)
+{
+    size_t jobs = c->o->run.jobs;
+    uint8_t **cand = calloc(jobs, sizeof *cand);
+    size_t *sizes = calloc(jobs, sizeof *sizes);
+    uint8_t *room = malloc(jobs * (size ? size : 1)); /* size <= MAX_SEED + GROWTH: no overflow */
+    for (size_t chunk = size / 2; cand && sizes && room && chunk >= 1 && *runs < MIN_RUNS; chunk /= 2) {
+        for (size_t off = 0; chunk <= size && off <= size - chunk && *runs < MIN_RUNS && !mcc_interrupted();) {
+            size_t n = 0;
+            for (size_t o = off; n < jobs && n < MIN_RUNS - *runs && o <= size - chunk; o += chunk, n++) {
+                cand[n] = room + n * size;
+                memcpy(cand[n], data, o);
+                memcpy(cand[n] + o, data + o + chunk, size - o - chunk);
+                sizes[n] = size - chunk;
+            }
+            size_t hit = first_at_site(c, s, cand, sizes, n);
+            *runs += (unsigned)(hit < n ? hit + 1 : n);
+            if (hit < n) {
+                memcpy(data, cand[hit], size - chunk);
                 size -= chunk;
+                off += hit * chunk;
             } else {
-                off += chunk;
+                off += n * chunk;
             }
         }
     }
-    free(try);
+    free(cand), free(sizes), free(room);
     return size;
 }
 
-/* Each site not minimised yet: its reproducer made smaller and run again
- * to confirm the signature; kept as found when the smaller one does not. A
- * hang or an oom is not minimised (each try costs the whole --timeout). */
+/* Each site not minimised yet: its reproducer made smaller (prefix, then
+ * cuts, as blindfuzz) and run again to confirm the signature; kept as found
+ * when the smaller one does not. A hang or an oom is not minimised (each
+ * try costs the whole --timeout). */
 static void minimise_sites(campaign *c)
 {
-    for (size_t i = 0; i < c->nsites && !mcc_interrupted(); i++) {
+    for (size_t i = 0; i < c->nsites && !c->o->no_minimise && !mcc_interrupted(); i++) {
         site *s = &c->sites[i];
         if (s->minimised) continue;
         s->minimised = 1;
         if (s->kind == KIND_HANG || s->kind == KIND_OOM) continue;
+        c->minimising = i + 1;
+        progress_line(c, 0);
         char *path = findings_path(c, s->reproducer);
         size_t size, small;
+        unsigned runs = 0;
         uint8_t *data = path ? mcc_read_file(path, &size) : NULL;
-        if (data && (small = minimise_bytes(c, s, data, size)) < size && same_site(c, s, data, small))
-            write_file(path, data, small);
+        if (data) {
+            small = shortest_prefix(c, s, data, size, &runs);
+            small = cut_chunks(c, s, data, small, &runs);
+            if (small < size && same_site(c, s, data, small)) write_file(path, data, small);
+        }
         free(data);
         free(path);
     }
+    c->minimising = 0;
 }
 
 /* ---- reports ---- */

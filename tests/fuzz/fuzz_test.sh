@@ -112,20 +112,28 @@ rc=0
 grep -q '^16 runs in .* 0 site(s)$' "$tmp/none.txt" || die "clean loader: $(cat "$tmp/none.txt")"
 rc=0
 "$mc" fuzz --loader 'echo "panic: index out of range [3]" >&2; exit 2 #{}' --format semodel --corpus "$corpus" \
-    --runs 16 --findings "$tmp/pattern" --crash-pattern 'panic: [a-z ]+' --no-progress -o json \
+    --runs 16 --findings "$tmp/pattern" --crash-pattern 'panic: [a-z ]+' --no-progress --no-minimise -o json \
     > "$tmp/pattern.json" 2> "$tmp/err" || rc=$?
 [ $rc -eq 1 ] || die "crash pattern: exit $rc"
 "$python" -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["sites"]
-ok = len(s) == 1 and s[0]["kind"] == "crash" and s[0]["count"] == 16 and \
+ok = len(s) == 1 and s[0]["kind"] == "crash" and s[0]["count"] == 16 and s[0]["minimised"] is False and \
      s[0]["signature"] == "stderr matched --crash-pattern: panic: index out of range "
 sys.exit(0 if ok else print("FAIL crash pattern", s) or 1)' "$tmp/pattern.json" || fail=1
+
+# the HTML report: the same sites in a table, markup escaped
+rc=0
+"$mc" fuzz --loader 'echo "panic: <b>" >&2; exit 2 #{}' --format semodel --corpus "$corpus" --runs 4 \
+    --findings "$tmp/html" --crash-pattern 'panic: .*' --no-progress --no-minimise -o html > "$tmp/r.html" 2> "$tmp/err" || rc=$?
+[ $rc -eq 1 ] || die "html: exit $rc"
+grep -q '<td>crash</td><td>4</td><td><code>stderr matched --crash-pattern: panic: &lt;b&gt;</code>' "$tmp/r.html" ||
+    die "html: no escaped site row"
 
 # ---- --diff lenient: a loader accepting everything contradicts the validator ----
 rc=0
 "$mc" fuzz --loader 'true {}' --format semodel --corpus "$corpus" --runs 16 --findings "$tmp/diff" \
-    --diff lenient --no-progress -o json > "$tmp/diff.json" 2> "$tmp/err" || rc=$?
+    --diff lenient --no-progress --no-minimise -o json > "$tmp/diff.json" 2> "$tmp/err" || rc=$?
 [ $rc -eq 1 ] || die "diff: exit $rc"
 "$python" -c '
 import json, sys
@@ -148,5 +156,5 @@ s = json.load(open(sys.argv[1]))["crash_sites"]
 ok = len(s) == 1 and s[0]["site"] == ".NET System.IndexOutOfRangeException in Reader.ReadMesh"
 sys.exit(0 if ok else print("FAIL certify crash site", s) or 1)' "$tmp/cert.json" || fail=1
 
-[ $fail -eq 0 ] && echo "fuzz: usage errors, a campaign finding the planted crash and hang, resumed, pattern, diff, certify's exception site"
+[ $fail -eq 0 ] && echo "fuzz: usage errors, a campaign finding the planted crash and hang, resumed, pattern, html, diff, certify's exception site"
 exit $fail
