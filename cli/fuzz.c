@@ -746,9 +746,9 @@ static int run_batch(campaign *c)
     mcc_result *res = calloc(k.count, sizeof *res);
     double t0 = now_ms();
     int rc = res ? run_corpus(c, &k, res) : -3;
-    c->fuzz_ms += now_ms() - t0;
     c->batch_execs = 0;
     if (rc == 0) {
+        c->fuzz_ms += now_ms() - t0; /* an interrupted batch's time goes with its runs */
         for (size_t i = 0; i < k.count && rc == 0; i++) rc = record(c, &k.cases[i], &res[i]);
         c->execs += k.count;
         c->next += k.count;
@@ -855,8 +855,10 @@ static void minimise_sites(campaign *c)
     for (size_t i = 0; i < c->nsites && !c->o->no_minimise && !mcc_interrupted(); i++) {
         site *s = &c->sites[i];
         if (s->minimised) continue;
-        s->minimised = 1;
-        if (s->kind == KIND_HANG || s->kind == KIND_OOM) continue;
+        if (s->kind == KIND_HANG || s->kind == KIND_OOM) {
+            s->minimised = 1;
+            continue;
+        }
         c->minimising = i + 1;
         progress_line(c, 0);
         char *path = findings_path(c, s->reproducer);
@@ -868,6 +870,7 @@ static void minimise_sites(campaign *c)
             small = cut_chunks(c, s, data, small, &runs);
             if (small < size && same_site(c, s, data, small)) write_file(path, data, small);
         }
+        s->minimised = !mcc_interrupted(); /* interrupted: tried again on resume */
         free(data);
         free(path);
     }

@@ -33,6 +33,11 @@ usage bad-diff "modelcheck fuzz: --diff expects lenient, strict or both, got 'lo
 usage bad-pattern "modelcheck fuzz: --crash-pattern '(': Unmatched ( or \\( (try --help)" \
     --loader 'true {}' --format semodel --crash-pattern '('
 usage stray "modelcheck fuzz: unexpected argument 'x' (try --help)" --loader 'true {}' --format semodel x
+usage no-value "modelcheck fuzz: option '--loader' needs a value (try --help)" --format semodel --loader
+usage bad-jobs "modelcheck fuzz: --jobs expects a number from 1 to 64, got '0' (try --help)" \
+    --loader 'true {}' --format semodel -j 0
+usage bad-corpus "modelcheck fuzz: bad corpus: $tmp/nothing: No such file or directory" \
+    --loader 'true {}' --format semodel --corpus "$tmp/nothing" --sandbox off
 "$mc" fuzz --help > "$tmp/help" || die "--help: exit $?"
 grep -q '^usage: modelcheck fuzz --loader CMD --format FMT' "$tmp/help" || die "--help: no usage line"
 "$mc" --help | grep -q 'modelcheck fuzz --loader CMD --format FMT' || die "modelcheck --help does not name fuzz"
