@@ -244,18 +244,23 @@ static size_t type_name(const char *s)
     return n;
 }
 
-/* Python: the last traceback's innermost `  File "x/reader.py", line 9, in f`
- * and the unindented `Type: message` (or bare `Type`) that ends it. The
- * traceback's header may have been pushed out of the stderr tail: its
- * frames and last line are what identify it. */
+/* Python: the last traceback's innermost frame of the loader's own code
+ * (`  File "x/reader.py", line 9, in f`; the interpreter's library under
+ * /usr/ is skipped unless nothing else is there, as crash sites skip the C
+ * library) and the unindented `Type: message` (or bare `Type`) that ends
+ * it. The traceback's header may have been pushed out of the stderr tail:
+ * its frames and last line are what identify it. */
 static int python_site(const char *text, char *site, size_t size)
 {
     char file[512] = "", func[256] = "", line[1024];
-    int found = 0;
+    int found = 0, own = 0;
     for (const char *p = text; *p; p = next_line(p)) {
         line_at(p, line, sizeof line);
         const char *q;
         if (strncmp(line, "  File \"", 8) == 0 && (q = strstr(line + 8, "\", line ")) != NULL) {
+            int system = strncmp(line + 8, "/usr/", 5) == 0 || line[8] == '<'; /* <frozen ...> */
+            if (system && own) continue;
+            own = !system;
             const char *in = strstr(q, ", in ");
             const char *base = line + 8;
             for (const char *c = base; c < q; c++)
@@ -269,23 +274,37 @@ static int python_site(const char *text, char *site, size_t size)
             snprintf(site, size, "Python %.*s in %s:%s", (int)t, line, file, func);
             found = 1;
             file[0] = '\0'; /* a later traceback (chained, or another) replaces it */
+            own = 0;
         }
     }
     return found;
 }
 
 /* The method of a frame line ("   at Ns.Reader.Read (System.IO.Stream s)
- * [0x0001] in <id>:0", "\tat pkg.Reader.read(Reader.java:12)"): its name up
- * to the parameter list. 0 when the line is no frame. */
+ * [0x0001] in <id>:0", "\tat java.base/java.util.Objects.checkIndex(...)"):
+ * its name up to the parameter list, without a Java module. 0 when the
+ * line is no frame. */
 static int frame_method(const char *line, char *out, size_t size)
 {
     while (*line == ' ' || *line == '\t') line++;
     if (strncmp(line, "at ", 3) != 0) return 0;
     line += 3;
     size_t n = strcspn(line, " (");
+    const char *slash = memchr(line, '/', n);
+    if (slash) n -= (size_t)(slash + 1 - line), line = slash + 1;
     if (n == 0) return 0;
     snprintf(out, size, "%.*s", (int)n, line);
     return 1;
+}
+
+/* The runtime's own frames (List`1.get_Item, Objects.checkIndex): the
+ * site is the loader's frame that called them. */
+static int runtime_method(const char *m)
+{
+    static const char *const prefixes[] = {"System.", "Microsoft.", "Mono.", "java.", "javax.", "jdk.", "sun."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(m, prefixes[i], strlen(prefixes[i])) == 0) return 1;
+    return 0;
 }
 
 /* .NET and Mono ("Unhandled Exception:" then the type line, "Unhandled
@@ -313,10 +332,19 @@ static int vm_site(const char *text, char *site, size_t size)
         while (*p == ' ' || *p == '\n') p++;
         size_t t = type_name(p);
         if (!t) continue;
-        char type[256], line[1024], method[512] = "";
+        char type[256], line[1024], method[512] = "", frame[512];
         snprintf(type, sizeof type, "%.*s", (int)t, p);
-        for (const char *l = next_line(p); *l && !method[0]; l = next_line(l))
-            frame_method(line_at(l, line, sizeof line), method, sizeof method);
+        int in_stack = 0;
+        for (const char *l = next_line(p); *l; l = next_line(l)) {
+            int is_frame = frame_method(line_at(l, line, sizeof line), frame, sizeof frame);
+            if (in_stack && !is_frame) break; /* the first stack only */
+            in_stack |= is_frame;
+            if (is_frame && !method[0]) snprintf(method, sizeof method, "%s", frame); /* the fallback */
+            if (is_frame && !runtime_method(frame)) {
+                snprintf(method, sizeof method, "%s", frame);
+                break;
+            }
+        }
         if (method[0]) snprintf(site, size, "%s %s in %s", markers[i].runtime, type, method);
         else snprintf(site, size, "%s %s", markers[i].runtime, type);
         return 1;

@@ -366,7 +366,9 @@ char *mcc_crash_site(const char *report, int signal);
  * ".NET System.IndexOutOfRangeException in Reader.ReadFaces" (Mono's and
  * .NET's reports, a non-zero exit or a signal), "Java
  * java.lang.ArrayIndexOutOfBoundsException in pkg.Reader.read" (exit 1):
- * the exception's type and its innermost frame. NULL when there is none.
+ * the exception's type and its innermost frame in the loader's own code
+ * (the runtime's library frames skipped when there are others). NULL when
+ * there is none.
  * malloc'ed. */
 char *mcc_exception_site(const char *stderr_text, int exit_code, int signal);
 

@@ -138,6 +138,17 @@ checkx python-cut 1 "Python ZeroDivisionError in r.py:scale" <<'R'
     return a / b
 ZeroDivisionError: division by zero
 R
+# the interpreter's library is skipped for the loader's own frame
+checkx python-stdlib 1 "Python json.decoder.JSONDecodeError in meta.py:load_meta" <<'R'
+Traceback (most recent call last):
+  File "/src/meta.py", line 4, in load_meta
+    return json.loads(text)
+  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads
+    return _default_decoder.decode(s)
+  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+R
 checkx python-refusal 1 "" <<'R'
 reader: not an SEModel file
 R
@@ -161,11 +172,27 @@ Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 7 out
 	at org.x.Reader.faces(Reader.java:88)
 	at org.x.Reader.main(Reader.java:12)
 R
+# the runtimes' own frames skipped for the loader's
+checkx dotnet-list 134 ".NET System.ArgumentOutOfRangeException in Smd.Model.ReadFaces" <<'R'
+Unhandled exception. System.ArgumentOutOfRangeException: Index was out of range. Must be non-negative and less than the size of the collection. (Parameter 'index')
+   at System.ThrowHelper.ThrowArgumentOutOfRange_IndexMustBeLessException()
+   at System.Collections.Generic.List`1.get_Item(Int32 index)
+   at Smd.Model.ReadFaces(BinaryReader r) in /src/Model.cs:line 61
+   at Smd.Program.Main(String[] args) in /src/Program.cs:line 7
+R
+checkx java-module 1 "Java java.lang.IndexOutOfBoundsException in org.x.Reader.bone" <<'R'
+Exception in thread "main" java.lang.IndexOutOfBoundsException: Index 4 out of bounds for length 2
+	at java.base/jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:100)
+	at java.base/java.util.Objects.checkIndex(Objects.java:385)
+	at java.base/java.util.ArrayList.get(ArrayList.java:427)
+	at org.x.Reader.bone(Reader.java:31)
+	at org.x.Reader.main(Reader.java:12)
+R
 checkx java-no-frame 1 "Java java.lang.OutOfMemoryError" <<'R'
 Exception in thread "main" java.lang.OutOfMemoryError: Java heap space
 R
 checkx java-exit-0 0 "" <<'R'
 Exception in thread "main" java.lang.OutOfMemoryError: Java heap space
 R
-[ $fail -eq 0 ] && echo "crash sites: 21 reports, every site as expected"
+[ $fail -eq 0 ] && echo "crash sites: 24 reports, every site as expected"
 exit $fail
