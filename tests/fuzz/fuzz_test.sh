@@ -3,7 +3,8 @@
 # it is not C"): a campaign against tests/fuzz/semodel_reader.py, a Python
 # reader with a planted crash (an unhandled IndexError) and a planted hang,
 # must find both, each site's reproducer must reproduce it, and the
-# campaign must resume from its findings directory; usage errors exit 2.
+# campaign must resume from its findings directory, giving the same inputs
+# as one run whatever -j; usage errors exit 2.
 # usage: fuzz_test.sh MODELCHECK PYTHON CORPUS
 set -u
 mc=$1 python=$2 corpus=$3
@@ -109,6 +110,18 @@ usage other-seed "modelcheck fuzz: $out/state.json is a campaign of --seed 7, no
 usage other-format "modelcheck fuzz: $out/state.json is a campaign of semodel, not aem (use another --findings)" \
     --loader "$loader" --format aem --corpus "$corpus" --findings "$out"
 
+# ---- reproducible: the same seed gives the same inputs, whatever -j and resuming ----
+logger() { echo "echo \"\$(basename {}) \$(md5sum < {})\" >> $1"; }
+"$mc" fuzz --loader "$(logger "$tmp/one.log")" --format aem --corpus "$corpus" --seed 5 --runs 40 \
+    --findings "$tmp/one" --sandbox off --no-progress > /dev/null || die "reproducible: one run failed"
+"$mc" fuzz --loader "$(logger "$tmp/two.log")" --format aem --corpus "$corpus" --seed 5 --runs 24 -j 2 \
+    --findings "$tmp/two" --sandbox off --no-progress > /dev/null || die "reproducible: first half failed"
+"$mc" fuzz --loader "$(logger "$tmp/two.log")" --format aem --corpus "$corpus" --runs 16 -j 3 \
+    --findings "$tmp/two" --sandbox off --no-progress > /dev/null 2>&1 || die "reproducible: resumed half failed"
+[ "$(sort -n "$tmp/one.log")" = "$(sort -n "$tmp/two.log")" ] && [ "$(wc -l < "$tmp/one.log")" = 40 ] ||
+    die "reproducible: the inputs of one run of 40 and of 24 + 16 resumed differ"
+[ "$(sort -u -k2,2 "$tmp/one.log" | wc -l)" -gt 30 ] || die "reproducible: the inputs are mostly the same"
+
 # ---- no finding: exit 0; text report; --crash-pattern ----
 rc=0
 "$mc" fuzz --loader 'true {}' --format semodel --corpus "$corpus" --runs 16 --findings "$tmp/none" \
@@ -161,5 +174,5 @@ s = json.load(open(sys.argv[1]))["crash_sites"]
 ok = len(s) == 1 and s[0]["site"] == ".NET System.IndexOutOfRangeException in Reader.ReadMesh"
 sys.exit(0 if ok else print("FAIL certify crash site", s) or 1)' "$tmp/cert.json" || fail=1
 
-[ $fail -eq 0 ] && echo "fuzz: usage errors, a campaign finding the planted crash and hang, resumed, pattern, html, diff, certify's exception site"
+[ $fail -eq 0 ] && echo "fuzz: usage errors, a campaign finding the planted crash and hang, resumed, reproducible, pattern, html, diff, certify's exception site"
 exit $fail
