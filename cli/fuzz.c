@@ -542,7 +542,7 @@ static char *findings_path(const campaign *c, const char *name)
 static int new_site(campaign *c, int kind, const char *sig, const char *input)
 {
     site *more = realloc(c->sites, (c->nsites + 1) * sizeof *more);
-    if (!more) return -1;
+    if (!more) return fail("out of memory");
     c->sites = more;
     site *s = &c->sites[c->nsites];
     char name[64];
@@ -734,8 +734,9 @@ static int done(const campaign *c)
     return o->runs && c->execs - c->execs_start >= o->runs;
 }
 
-/* One batch: written, run, its findings recorded. 1 when interrupted (the
- * batch is not counted: a resumed campaign runs it again). */
+/* One batch: written, run, its findings recorded. 0; 2 (said) on an error;
+ * 1 when interrupted (the batch is not counted: a resumed campaign runs it
+ * again). */
 static int run_batch(campaign *c)
 {
     size_t n = (size_t)BATCH_PER_JOB * c->o->run.jobs;
@@ -996,7 +997,7 @@ static int make_tmp(campaign *c)
 static int campaign_run(campaign *c)
 {
     int rc = 0;
-    while (rc == 0 && !done(c)) rc = run_batch(c);
+    while (rc == 0 && !done(c)) rc = run_batch(c); /* 1: interrupted, the report still due */
     if (rc > 1) return rc;
     progress_line(c, 1);
     minimise_sites(c);
