@@ -159,6 +159,18 @@ s = json.load(open(sys.argv[1]))["sites"]
 ok = s and all(x["kind"] == "disagreement" and x["signature"].startswith("lenient: accepted a file with ") for x in s)
 sys.exit(0 if ok else print("FAIL diff", s) or 1)' "$tmp/diff.json" || fail=1
 
+# ---- oom: over --max-memory, killed ----
+rc=0
+"$mc" fuzz --loader "$python -S -c 'import time; b = b\"x\" * (200 << 20); time.sleep(5)' #{}" --format nlm \
+    --corpus "$corpus" --runs 2 --max-memory 67108864 --timeout 20 --findings "$tmp/oom" --no-progress \
+    -o json > "$tmp/oom.json" 2> "$tmp/err" || rc=$?
+[ $rc -eq 1 ] || die "oom: exit $rc"
+"$python" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["sites"]
+ok = len(s) == 1 and s[0]["kind"] == "oom" and s[0]["signature"] == "out of memory (over --max-memory)" and s[0]["count"] == 2
+sys.exit(0 if ok else print("FAIL oom", s) or 1)' "$tmp/oom.json" || fail=1
+
 # ---- certify names a Mono crash by its exception, not "SIGABRT (no sanitizer report)" ----
 cat > "$tmp/mono.sh" <<'SH'
 printf '[ERROR] FATAL UNHANDLED EXCEPTION: System.IndexOutOfRangeException: Index was outside the bounds of the array.\n  at Reader.ReadMesh (System.IO.BinaryReader r) [0x00012] in <8f1c>:0\n' >&2
@@ -174,5 +186,5 @@ s = json.load(open(sys.argv[1]))["crash_sites"]
 ok = len(s) == 1 and s[0]["site"] == ".NET System.IndexOutOfRangeException in Reader.ReadMesh"
 sys.exit(0 if ok else print("FAIL certify crash site", s) or 1)' "$tmp/cert.json" || fail=1
 
-[ $fail -eq 0 ] && echo "fuzz: usage errors, a campaign finding the planted crash and hang, resumed, reproducible, pattern, html, diff, certify's exception site"
+[ $fail -eq 0 ] && echo "fuzz: usage errors, a campaign finding the planted crash and hang, resumed, reproducible, pattern, html, diff, oom, certify's exception site"
 exit $fail
