@@ -23,6 +23,7 @@
 
 #include "baseline.h"
 #include "certify.h"
+#include "fuzz.h"
 #include "cliutil.h"
 #include "config.h"
 #include "datadir.h"
@@ -64,11 +65,15 @@ typedef struct cli {
     int exit_code;
 } cli;
 
+/* Under 4096 bytes, a pipe's stdio buffer: written in one write(2) at exit,
+ * so `modelcheck --help | grep -q` (ctest certify, pipefail) cannot see the
+ * pipe close between two writes (exit 4). */
 static const char usage_text[] =
     "usage: modelcheck [options] PATH...\n"
     "       modelcheck explain CODE...   what a code means, why it matters, what to do\n"
     "       modelcheck certify (--loader CMD | --library LIB.so | --reference) [options]\n"
     "                            grade a loader on the corpus (modelcheck certify --help)\n"
+    "       modelcheck fuzz --loader CMD ...\n"
     "       modelcheck inspect [options] FILE...\n"
     "                            what is inside a file, the bytes at an offset\n"
     "                            (modelcheck inspect --help)\n"
@@ -857,7 +862,9 @@ int main(int argc, char **argv)
     int certify = argc > 1 && strcmp(argv[1], "certify") == 0;
     int explain = argc > 1 && strcmp(argv[1], "explain") == 0;
     int inspect = argc > 1 && strcmp(argv[1], "inspect") == 0;
+    int fuzz = argc > 1 && strcmp(argv[1], "fuzz") == 0;
     int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : fuzz ? mcc_fuzz_main(argc - 1, argv + 1)
              : inspect ? mc_inspect_main(argc - 1, argv + 1)
              : explain ? (argc > 2 ? explain_codes(argv + 2, argc - 2)
                                    : usage_error("%s", "explain needs an issue code (see --list-codes)"))
@@ -865,7 +872,8 @@ int main(int argc, char **argv)
     /* exit 4 comes with its line already (certify finishes its own reports,
      * standard output among them): one line, not a second "incomplete" */
     if (rc != MC_EXIT_OUTPUT &&
-        mc_cli_finish_output(stdout, certify ? "modelcheck certify" : "modelcheck", "standard output") != 0)
+        mc_cli_finish_output(stdout, certify ? "modelcheck certify" : fuzz ? "modelcheck fuzz" : "modelcheck",
+                             "standard output") != 0)
         rc = MC_EXIT_OUTPUT;
     return rc;
 }

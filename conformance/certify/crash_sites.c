@@ -215,3 +215,150 @@ void mcc_crash_sites_free(mcc_crash_site_group *g, size_t count)
     for (size_t i = 0; g && i < count; i++) free(g[i].cases);
     free(g);
 }
+
+/* ---- unhandled exceptions of managed runtimes ---- */
+
+/* The line starting at p, without its end, into buf (cut to size). */
+static const char *line_at(const char *p, char *buf, size_t size)
+{
+    size_t n = strcspn(p, "\n");
+    if (n >= size) n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+static const char *next_line(const char *p)
+{
+    const char *end = strchr(p, '\n');
+    return end ? end + 1 : p + strlen(p);
+}
+
+/* A dotted name at the start of s ("IndexError", "struct.error",
+ * "System.IndexOutOfRangeException"): its length, 0 when there is none. */
+static size_t type_name(const char *s)
+{
+    size_t n = 0;
+    if (!isalpha((unsigned char)s[0]) && s[0] != '_') return 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '.' || s[n] == '$') n++;
+    return n;
+}
+
+/* Python: the last traceback's innermost frame of the loader's own code
+ * (`  File "x/reader.py", line 9, in f`; the interpreter's library under
+ * /usr/ is skipped unless nothing else is there, as crash sites skip the C
+ * library) and the unindented `Type: message` (or bare `Type`) that ends
+ * it. The traceback's header may have been pushed out of the stderr tail:
+ * its frames and last line are what identify it. */
+static int python_site(const char *text, char *site, size_t size)
+{
+    char file[512] = "", func[256] = "", line[1024];
+    int found = 0, own = 0;
+    for (const char *p = text; *p; p = next_line(p)) {
+        line_at(p, line, sizeof line);
+        const char *q;
+        if (strncmp(line, "  File \"", 8) == 0 && (q = strstr(line + 8, "\", line ")) != NULL) {
+            int system = strncmp(line + 8, "/usr/", 5) == 0 || line[8] == '<'; /* <frozen ...> */
+            if (system && own) continue;
+            own = !system;
+            const char *in = strstr(q, ", in ");
+            const char *base = line + 8;
+            for (const char *c = base; c < q; c++)
+                if (*c == '/') base = c + 1;
+            snprintf(file, sizeof file, "%.*s", (int)(q - base), base);
+            snprintf(func, sizeof func, "%s", in ? in + 5 : "?");
+            continue;
+        }
+        size_t t = type_name(line);
+        if (file[0] && t && (line[t] == ':' || line[t] == '\0')) {
+            snprintf(site, size, "Python %.*s in %s:%s", (int)t, line, file, func);
+            found = 1;
+            file[0] = '\0'; /* a later traceback (chained, or another) replaces it */
+            own = 0;
+        }
+    }
+    return found;
+}
+
+/* The method of a frame line ("   at Ns.Reader.Read (System.IO.Stream s)
+ * [0x0001] in <id>:0", "\tat java.base/java.util.Objects.checkIndex(...)"):
+ * its name up to the parameter list, without a Java module. 0 when the
+ * line is no frame. */
+static int frame_method(const char *line, char *out, size_t size)
+{
+    while (*line == ' ' || *line == '\t') line++;
+    if (strncmp(line, "at ", 3) != 0) return 0;
+    line += 3;
+    size_t n = strcspn(line, " (");
+    const char *slash = memchr(line, '/', n);
+    if (slash) n -= (size_t)(slash + 1 - line), line = slash + 1;
+    if (n == 0) return 0;
+    snprintf(out, size, "%.*s", (int)n, line);
+    return 1;
+}
+
+/* The runtime's own frames (List`1.get_Item, Objects.checkIndex): the
+ * site is the loader's frame that called them. */
+static int runtime_method(const char *m)
+{
+    static const char *const prefixes[] = {"System.", "Microsoft.", "Mono.", "java.", "javax.", "jdk.", "sun."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(m, prefixes[i], strlen(prefixes[i])) == 0) return 1;
+    return 0;
+}
+
+/* .NET and Mono ("Unhandled Exception:" then the type line, "Unhandled
+ * exception. System.X: ...", "[ERROR] FATAL UNHANDLED EXCEPTION: System.X:
+ * ...") and the JVM ("Exception in thread "main" java.lang.X: ..."): the
+ * exception's type and the first `at` frame after it. */
+static int vm_site(const char *text, char *site, size_t size)
+{
+    static const struct {
+        const char *marker, *runtime;
+    } markers[] = {{"[ERROR] FATAL UNHANDLED EXCEPTION: ", ".NET"},
+                   {"Unhandled exception. ", ".NET"},
+                   {"Unhandled Exception:\n", ".NET"},
+                   {"Unhandled Exception: ", ".NET"},
+                   {"Exception in thread \"", "Java"}};
+    for (size_t i = 0; i < sizeof markers / sizeof *markers; i++) {
+        const char *hit = strstr(text, markers[i].marker);
+        if (!hit) continue;
+        const char *p = hit + strlen(markers[i].marker);
+        if (markers[i].runtime[0] == 'J') { /* past the thread's name */
+            const char *q = strstr(p, "\" ");
+            if (!q || q > next_line(p)) continue;
+            p = q + 2;
+        }
+        while (*p == ' ' || *p == '\n') p++;
+        size_t t = type_name(p);
+        if (!t) continue;
+        char type[256], line[1024], method[512] = "", frame[512];
+        snprintf(type, sizeof type, "%.*s", (int)t, p);
+        int in_stack = 0;
+        for (const char *l = next_line(p); *l; l = next_line(l)) {
+            int is_frame = frame_method(line_at(l, line, sizeof line), frame, sizeof frame);
+            if (in_stack && !is_frame) break; /* the first stack only */
+            in_stack |= is_frame;
+            if (is_frame && !method[0]) snprintf(method, sizeof method, "%s", frame); /* the fallback */
+            if (is_frame && !runtime_method(frame)) {
+                snprintf(method, sizeof method, "%s", frame);
+                break;
+            }
+        }
+        if (method[0]) snprintf(site, size, "%s %s in %s", markers[i].runtime, type, method);
+        else snprintf(site, size, "%s %s", markers[i].runtime, type);
+        return 1;
+    }
+    return 0;
+}
+
+char *mcc_exception_site(const char *stderr_text, int exit_code, int signal)
+{
+    char site[1024];
+    if (!stderr_text) return NULL;
+    /* Python exits 1 after printing the traceback */
+    if (exit_code == 1 && python_site(stderr_text, site, sizeof site)) return strdup(site);
+    /* .NET aborts (SIGABRT, or exit 134 through a shell), Mono and the JVM exit 1 */
+    if ((exit_code > 0 || signal) && vm_site(stderr_text, site, sizeof site)) return strdup(site);
+    return NULL;
+}

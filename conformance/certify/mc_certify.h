@@ -374,6 +374,18 @@ void mcc_summary_free(mcc_summary *s);
  * malloc'ed. */
 char *mcc_crash_site(const char *report, int signal);
 
+/* The unhandled exception of a managed runtime in a process's stderr,
+ * recognised by the runtime's exit status and the shape of its report:
+ * "Python IndexError in reader.py:read_faces" (a traceback, exit 1),
+ * ".NET System.IndexOutOfRangeException in Reader.ReadFaces" (Mono's and
+ * .NET's reports, a non-zero exit or a signal), "Java
+ * java.lang.ArrayIndexOutOfBoundsException in pkg.Reader.read" (exit 1):
+ * the exception's type and its innermost frame in the loader's own code
+ * (the runtime's library frames skipped when there are others). NULL when
+ * there is none.
+ * malloc'ed. */
+char *mcc_exception_site(const char *stderr_text, int exit_code, int signal);
+
 typedef struct mcc_crash_site_group {
     const char *site;     /* borrowed from a result */
     size_t *cases;        /* indices of the crashed runs that reach it, in corpus order */

@@ -58,6 +58,18 @@ int mcc_is_leak(const mcc_result *r)
            strstr(r->sanitizer, "LeakSanitizer");
 }
 
+/* A crash with no sanitizer report that a managed runtime explained on
+ * stderr (Mono's SIGABRT after "FATAL UNHANDLED EXCEPTION"): its site is
+ * the exception's, not the bare signal's. */
+static void exception_crash_site(mcc_result *r)
+{
+    if (r->report_head || !r->stderr_tail) return;
+    char *site = mcc_exception_site(r->stderr_tail, r->exit_code, r->signal);
+    if (!site) return;
+    free(r->crash_site);
+    r->crash_site = site;
+}
+
 mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
 {
     r->missed = NULL;
@@ -70,7 +82,9 @@ mcc_verdict mcc_classify(const mcc_case *c, mcc_result *r)
         r->missed_count = c->error_count;
         return r->verdict = MCC_TOO_LENIENT;
     case MCC_REJECTED: return r->verdict = c->valid ? MCC_TOO_STRICT : MCC_CONFORMING;
-    case MCC_CRASHED: return r->verdict = mcc_is_leak(r) ? MCC_LEAK : MCC_CRASH;
+    case MCC_CRASHED:
+        exception_crash_site(r);
+        return r->verdict = mcc_is_leak(r) ? MCC_LEAK : MCC_CRASH;
     /* killed at --max-memory (runner.c) or at the deadline */
     case MCC_TIMED_OUT: return r->verdict = r->over_memory ? MCC_OOM : MCC_HANG;
     case MCC_NOT_RUN: return r->verdict = c->skip_reason ? MCC_SKIPPED : MCC_ERROR;

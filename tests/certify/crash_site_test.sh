@@ -99,5 +99,100 @@ R
 check no-report "" <<'R'
 rejected: not an AEM file
 R
-[ $fail -eq 0 ] && echo "crash sites: 10 reports, every site as expected"
+
+# Unhandled exceptions of managed runtimes (mcc_exception_site): the type
+# and the innermost frame, recognised with the runtime's exit status.
+checkx() { # NAME EXIT EXPECTED (stderr on stdin)
+    local got
+    got=$("$tool" --exception "$2")
+    if [ "$got" != "$3" ]; then
+        echo "FAIL $1: got '$got', expected '$3'"
+        fail=1
+    fi
+}
+python_tb='Traceback (most recent call last):
+  File "/src/tests/fuzz/semodel_reader.py", line 70, in <module>
+    main()
+  File "/src/tests/fuzz/semodel_reader.py", line 40, in mesh_kind
+    return MESH_KINDS[flags]
+           ~~~~~~~~~~^^^^^^^
+IndexError: list index out of range'
+checkx python 1 "Python IndexError in semodel_reader.py:mesh_kind" <<< "$python_tb"
+# the same text with another exit status is no Python exception
+checkx python-exit-2 2 "" <<< "$python_tb"
+# a chained traceback: the last exception is the one that ended it
+checkx python-chained 1 "Python struct.error in r.py:header" <<'R'
+Traceback (most recent call last):
+  File "r.py", line 3, in read
+KeyError: 'x'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "r.py", line 9, in header
+struct.error: unpack_from requires a buffer of at least 4 bytes
+R
+# the header pushed out of the stderr tail: the frames still tell
+checkx python-cut 1 "Python ZeroDivisionError in r.py:scale" <<'R'
+  File "r.py", line 9, in scale
+    return a / b
+ZeroDivisionError: division by zero
+R
+# the interpreter's library is skipped for the loader's own frame
+checkx python-stdlib 1 "Python json.decoder.JSONDecodeError in meta.py:load_meta" <<'R'
+Traceback (most recent call last):
+  File "/src/meta.py", line 4, in load_meta
+    return json.loads(text)
+  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads
+    return _default_decoder.decode(s)
+  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+R
+checkx python-refusal 1 "" <<'R'
+reader: not an SEModel file
+R
+checkx mono -6 ".NET System.IndexOutOfRangeException in Reader.ReadMesh" <<'R'
+[ERROR] FATAL UNHANDLED EXCEPTION: System.IndexOutOfRangeException: Index was outside the bounds of the array.
+  at Reader.ReadMesh (System.IO.BinaryReader r) [0x00012] in <8f1c>:0
+  at Reader.Main (System.String[] args) [0x00001] in <8f1c>:0
+R
+checkx mono-old 1 ".NET System.NullReferenceException in Loader.Load" <<'R'
+Unhandled Exception:
+System.NullReferenceException: Object reference not set to an instance of an object
+  at Loader.Load (System.String path) [0x00000] in <abc>:0
+R
+checkx dotnet 134 ".NET System.ArgumentOutOfRangeException in Smd.Model.Read" <<'R'
+Unhandled exception. System.ArgumentOutOfRangeException: Index was out of range. (Parameter 'index')
+   at Smd.Model.Read(BinaryReader r) in /src/Model.cs:line 42
+   at Smd.Program.Main(String[] args) in /src/Program.cs:line 7
+R
+checkx java 1 "Java java.lang.ArrayIndexOutOfBoundsException in org.x.Reader.faces" <<'R'
+Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3
+	at org.x.Reader.faces(Reader.java:88)
+	at org.x.Reader.main(Reader.java:12)
+R
+# the runtimes' own frames skipped for the loader's
+checkx dotnet-list 134 ".NET System.ArgumentOutOfRangeException in Smd.Model.ReadFaces" <<'R'
+Unhandled exception. System.ArgumentOutOfRangeException: Index was out of range. Must be non-negative and less than the size of the collection. (Parameter 'index')
+   at System.ThrowHelper.ThrowArgumentOutOfRange_IndexMustBeLessException()
+   at System.Collections.Generic.List`1.get_Item(Int32 index)
+   at Smd.Model.ReadFaces(BinaryReader r) in /src/Model.cs:line 61
+   at Smd.Program.Main(String[] args) in /src/Program.cs:line 7
+R
+checkx java-module 1 "Java java.lang.IndexOutOfBoundsException in org.x.Reader.bone" <<'R'
+Exception in thread "main" java.lang.IndexOutOfBoundsException: Index 4 out of bounds for length 2
+	at java.base/jdk.internal.util.Preconditions.outOfBounds(Preconditions.java:100)
+	at java.base/java.util.Objects.checkIndex(Objects.java:385)
+	at java.base/java.util.ArrayList.get(ArrayList.java:427)
+	at org.x.Reader.bone(Reader.java:31)
+	at org.x.Reader.main(Reader.java:12)
+R
+checkx java-no-frame 1 "Java java.lang.OutOfMemoryError" <<'R'
+Exception in thread "main" java.lang.OutOfMemoryError: Java heap space
+R
+checkx java-exit-0 0 "" <<'R'
+Exception in thread "main" java.lang.OutOfMemoryError: Java heap space
+R
+[ $fail -eq 0 ] && echo "crash sites: 24 reports, every site as expected"
 exit $fail
