@@ -41,6 +41,11 @@
 #                                             and kept in fuzz/external/IMPL/ unless another
 #                                             campaign's reproducer of that site is smaller (not
 #                                             our bugs: never replayed by CI)
+#   scripts/refimpls.sh campaign IMPL SECONDS [DIR]
+#                                             `modelcheck fuzz` against the reader as a command
+#                                             (a library through library_command.c), certify's
+#                                             sandbox around each input; sites, reproducers and
+#                                             IMPL.json in DIR (default build/refimpl/IMPL/campaign)
 #   scripts/refimpls.sh blindfuzz unnamedhb1 SECONDS
 #                                             for the 32-bit runtime no engine can drive: batches
 #                                             of structure-aware mutants (fuzz/mutators, mcm_gen)
@@ -876,6 +881,54 @@ certify() { # IMPL DIR JOBS TIMEOUT
     echo "refimpls: $impl: certificates in $dir/$impl.{txt,json,html,junit.xml}" >&2
 }
 
+# A loader library as a command (`modelcheck fuzz` takes commands): our
+# conformance/refimpl/library_command.c, built with ASan like the library
+# (the runtime must come first), dlopens it and calls it once per run.
+library_command() { # LIBRARY FORMAT -> the command, {} the input
+    local dir=$out/library-command
+    mkdir -p "$dir"
+    [ -x "$dir/mc_library_command" ] && [ "$dir/mc_library_command" -nt "$data/library_command.c" ] ||
+        gcc -std=gnu11 "${san[@]}" -I"$root/conformance/certify" "$data/library_command.c" -ldl \
+            -o "$dir/mc_library_command" || die "cannot build $dir/mc_library_command"
+    printf '%q %q %s {}\n' "$dir/mc_library_command" "$1" "$2"
+}
+
+# A black-box campaign (`modelcheck fuzz`) against a reader as a command,
+# certify's sandbox and limits around each input, its findings (sites,
+# reproducers, the state to resume from) in DIR; the JSON and text reports
+# beside them. A library reader runs through library_command.
+campaign() { # IMPL SECONDS DIR
+    local impl=$1 seconds=$2 dir=$3 fmt cmd
+    [ -x "$mc" ] || die "no modelcheck at $mc (cmake --preset asan && cmake --build --preset asan)"
+    mkdir -p "$out" "$dir"
+    loader_of "$impl" > "$out/$impl.loader"
+    mapfile -t loader < "$out/$impl.loader"
+    [ ${#loader[@]} -eq 2 ] || die "$impl: no loader"
+    fmt=$(format_of "$impl")
+    case ${loader[0]} in
+    --loader) cmd=${loader[1]} ;;
+    --library) cmd=$(library_command "${loader[1]}" "$fmt") ;;
+    *) die "$impl: a writer: campaigns are for readers" ;;
+    esac
+    local corpus=(--corpus "$root/corpus") layout
+    layout=$(layout_of "$impl")
+    [ -z "$layout" ] || corpus=(--corpus "$(layout_corpus "$layout" "$out/$impl/corpus-$layout")")
+    local timeout=5 rc=0
+    [ "$(check_timeout_of "$impl")" -lt 30 ] && timeout=$(check_timeout_of "$impl")
+    echo "refimpls: $impl: modelcheck fuzz for $seconds s, findings in $dir" >&2
+    env ASAN_OPTIONS="$(asan_of "$impl")" UBSAN_OPTIONS=print_stacktrace=1 "$(env_of "$impl")" \
+        "$mc" fuzz --loader "$cmd" --format "$fmt" "${corpus[@]}" --seconds "$seconds" --seed 1 -j "${MC_FUZZ_JOBS:-1}" \
+        --timeout "$timeout" --findings "$dir/findings" --no-progress -o json > "$dir/$impl.json" || rc=$?
+    [ $rc -le 1 ] || die "$impl: modelcheck fuzz failed (exit $rc)"
+    "$python" - "$dir/$impl.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"{r.get('executions')} inputs in {r.get('seconds')} s ({r.get('execs_per_second')}/s), {len(r['sites'])} sites")
+for s in r["sites"]:
+    print(f"  {s['kind']:12} {s['count']:6}  {s['signature']}  {s['reproducer']}")
+PY
+}
+
 # One line per case: file, format, verdict and crash site, from the JSON (an
 # exporter's: scene, format, verdict and the validator's error codes).
 verdicts() {
@@ -1050,6 +1103,9 @@ triage)
 fuzz)
     [ $# -eq 4 ] || die "usage: $0 fuzz IMPL TARGET SECONDS"
     fuzz "$2" "$3" "$4" ;;
+campaign)
+    [ $# -ge 3 ] || die "usage: $0 campaign IMPL SECONDS [DIR]"
+    campaign "$2" "$3" "${4:-$out/$2/campaign}" ;;
 blindfuzz)
     [ $# -eq 3 ] || die "usage: $0 blindfuzz unnamedhb1 SECONDS"
     blindfuzz "$2" "$3" ;;
