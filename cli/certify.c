@@ -161,28 +161,10 @@ static void set_loader(options *o, mcc_mode mode, const char *arg)
 
 /* ---- exporter certification (mc_exporter.h) ---- */
 
-/* A size in bytes, or with a binary suffix K, M, G or T (512M is 512 MiB);
- * 0, or -1 when it is no such number or does not fit in 64 bits. */
-static int size_value(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (s[0] < '0' || s[0] > '9') return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s) return -1;
-    static const char suffixes[] = "KMGT";
-    const char *at = *end ? strchr(suffixes, *end) : NULL;
-    if (*end && (!at || end[1])) return -1;
-    unsigned shift = at ? 10u * (unsigned)(at - suffixes + 1) : 0;
-    if (shift && v > (UINT64_MAX >> shift)) return -1;
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 static int parse_bytes(const char *s, uint64_t *out)
 {
     uint64_t v;
-    if (size_value(s, &v) != 0 || v == 0)
+    if (mc_cli_size(s, &v) != 0 || v == 0)
         return usage_error("--max-output-bytes expects a positive number of bytes (or with K, M, G), got '%s'", s);
     *out = v;
     return 0;
@@ -191,7 +173,7 @@ static int parse_bytes(const char *s, uint64_t *out)
 static int parse_memory(const char *s, uint64_t *out)
 {
     uint64_t v;
-    if (size_value(s, &v) != 0 || (v && v < (1u << 20)))
+    if (mc_cli_size(s, &v) != 0 || (v && v < (1u << 20)))
         return usage_error("--max-memory expects bytes (or with K, M, G), 0 or at least 1M, got '%s'", s);
     *out = v;
     return 0;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,4 +58,22 @@ int mc_cli_finish_output(FILE *f, const char *prog, const char *name)
     /* an earlier failed write has set the error flag without leaving errno */
     fprintf(stderr, "%s: cannot write %s: %s\n", prog, name, err ? strerror(err) : "output incomplete");
     return -1;
+}
+
+/* A size in bytes, or with a binary suffix K, M, G or T (512M is 512 MiB);
+ * 0, or -1 when it is no such number or does not fit in 64 bits. */
+int mc_cli_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9') return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s) return -1;
+    static const char suffixes[] = "KMGT";
+    const char *at = *end ? strchr(suffixes, *end) : NULL;
+    if (*end && (!at || end[1])) return -1;
+    unsigned shift = at ? 10u * (unsigned)(at - suffixes + 1) : 0;
+    if (shift && v > (UINT64_MAX >> shift)) return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
 }

@@ -4,6 +4,7 @@
 #define MC_CLI_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Why getopt_long just refused an option (ch is what it returned, ':' or
@@ -22,6 +23,10 @@ enum { MC_EXIT_OUTPUT = 4 };
  * text would land in them), and reading a closed standard input or writing a
  * closed standard output still fails (EBADF). */
 void mc_cli_hold_std_fds(void);
+
+/* A size in bytes, or with a binary suffix K, M, G or T (512M is 512
+ * MiB), into out: 0, or -1 when it is no such number or past 64 bits. */
+int mc_cli_size(const char *s, uint64_t *out);
 
 /* Flushes f and, unless it is stdout, closes it. 0 when everything written
  * to it arrived; otherwise one line "PROG: cannot write NAME: reason" on

@@ -81,7 +81,7 @@ static const char usage_text[] =
     "      --no-minimise     keep each site's reproducer as found (default: crashes and\n"
     "                        disagreements minimised by bytes, at most 200 runs each)\n"
     "  -t, --timeout S       seconds per input before it counts as a hang (default 5)\n"
-    "      --max-memory N    resident memory per input in bytes (over it: oom); 0: none;\n"
+    "      --max-memory N    memory per input in bytes, or 512M (over it: oom); 0: none;\n"
     "                        default as certify's\n"
     "      --sandbox MODE    auto (default), on or off: each input in bubblewrap, as certify\n"
     "  -c, --corpus DIR      corpus with manifest.json (default: the installed one)\n"
@@ -228,9 +228,9 @@ static int parse_pattern(options *o, const char *s)
 
 static int parse_memory(const char *s, options *o)
 {
-    unsigned long long v;
-    if (parse_number(s, "--max-memory", ~0ull, &v)) return EXIT_USAGE;
-    if (v && v < (1u << 20)) return usage_error("--max-memory expects bytes, 0 or at least 1048576, got '%s'", s);
+    uint64_t v;
+    if (mc_cli_size(s, &v) != 0 || (v && v < (1u << 20)))
+        return usage_error("--max-memory expects bytes (or with K, M, G), 0 or at least 1M, got '%s'", s);
     o->run.max_memory = v;
     o->max_memory_given = 1;
     return 0;
