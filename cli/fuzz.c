@@ -241,7 +241,7 @@ enum long_only { OPT_LOADER = 256, OPT_SECONDS, OPT_RUNS, OPT_SEED, OPT_FINDINGS
 
 static int parse_option(options *o, int ch, const char *arg)
 {
-    unsigned long long v;
+    unsigned long long v = 0;
     switch (ch) {
     case OPT_LOADER: o->loader.command = arg; return 0;
     case 'f':
