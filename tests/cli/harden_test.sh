@@ -144,7 +144,7 @@ contains certify-dir-quoted "$tmp/out" "reference loader 'built-in reference loa
     && ok || fail "certify-dir-json: not exact"
 expect certify-dir-stderr 2 "$mc" certify --reference -c "$escdir/nope"
 contains certify-dir-stderr-quoted "$tmp/err" "modelcheck certify: bad corpus: \"$tmp/corpus\\x1B[2J/nope\": No such file or directory"
-expect certify-loader-text 1 "$mc" certify --loader "$(printf 'true \033[2J')" -f nlm -c "$tmp/corpus"
+expect certify-loader-text 1 "$mc" certify --keep-going --loader "$(printf 'true \033[2J')" -f nlm -c "$tmp/corpus"
 contains certify-loader-quoted "$tmp/out" "modelcheck certify: command loader \"true \\x1B[2J\", corpus $tmp/corpus ("
 expect certify-library-stderr 2 "$mc" certify --library "$tmp/$(printf 'lib\033[2J.so')"
 contains certify-library-quoted "$tmp/err" "modelcheck certify: cannot load \"$tmp/lib\\x1B[2J.so\": "
