@@ -204,7 +204,7 @@ loader_of_ecere() { # IMPL
         printf 'LD_LIBRARY_PATH=%q %q load {}\n' "$ecere_lib" "$adapter" ;;
     ecere-e3d-writer)
         echo "--exporter"
-        printf '%q -B %q %q %q {in} {out}\n' "$python" "$data/ecere/e3d_export.py" "$adapter" "$ecere_lib" ;;
+        printf '%q -B %q %q %q %q {in} {out}\n' "$python" "$data/ecere/e3d_export.py" "$data/python" "$adapter" "$ecere_lib" ;;
     esac
 }
 

@@ -3,7 +3,7 @@
 through the Ecere SDK's own writer (E3DFormat::Save, e3dWrite.ec), driven by
 our eC program e3d_adapter.ec (`save`):
 
-  e3d_export.py ADAPTER LIBDIR IN OUT
+  e3d_export.py GLTF_PYDIR ADAPTER LIBDIR IN OUT
 
 ADAPTER is the built mc_ecere_e3d, LIBDIR the directory of the libecere it
 runs with (scripts/refimpls.sh passes both). IN is a .gltf (data: URIs or
@@ -37,8 +37,10 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'python'))
-import semodel_export as gl  # noqa: E402  (the project's glTF reading)
+# the project's glTF reading (conformance/refimpl/python/semodel_export.py): its
+# directory is the first argument, so that a sandbox that shows only the
+# directories a command names shows it too
+gl = None
 
 
 def fmt(values):
@@ -100,10 +102,14 @@ def scene_text(path):
 
 
 def main():
-    if len(sys.argv) != 5:
-        print('usage: e3d_export.py ADAPTER LIBDIR IN OUT', file=sys.stderr)
+    global gl
+    if len(sys.argv) != 6:
+        print('usage: e3d_export.py GLTF_PYDIR ADAPTER LIBDIR IN OUT', file=sys.stderr)
         return 2
-    adapter, libdir, src, dst = sys.argv[1:]
+    pydir, adapter, libdir, src, dst = sys.argv[1:]
+    sys.path.insert(0, pydir)
+    import semodel_export
+    gl = semodel_export
     text, meshes = scene_text(src)
     if not meshes:
         print('e3d_export: nothing to export (no triangle)', file=sys.stderr)
