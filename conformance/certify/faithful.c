@@ -321,7 +321,7 @@ static int weights_differ(const mcs_fvertex *fv, const mvert *mv, const mcs_caps
 
 typedef struct attr_tally {
     unsigned flipped, normals, uvs, colors, weights, unskinned;
-    char first_normal[200], first_uv[200], first_color[240], first_weight[480];
+    char first_normal[200], first_uv[200], first_color[256], first_weight[480];
 } attr_tally;
 
 /* Only the channels the format keeps (caps->colors: 3 or 4). */
