@@ -110,16 +110,7 @@ typedef struct options {
     int max_memory_given;  /* --max-memory: else the default (mcc_default_max_memory) */
 } options;
 
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("modelcheck certify: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (try --help)\n", stderr);
-    return EXIT_USAGE;
-}
+#define usage_error(...) mc_cli_complain("modelcheck certify", " (try --help)", __VA_ARGS__)
 
 static int parse_kind(const char *s, enum kind *out)
 {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +77,15 @@ int mc_cli_size(const char *s, uint64_t *out)
     if (shift && v > (UINT64_MAX >> shift)) return -1;
     *out = (uint64_t)v << shift;
     return 0;
+}
+
+int mc_cli_complain(const char *prog, const char *tail, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", tail);
+    return MC_EXIT_USAGE;
 }

@@ -18,6 +18,16 @@ const char *mc_cli_refusal(char **argv, int ch, int optind_before, char *buf, si
  * report for a report (README, "Exit codes"). */
 enum { MC_EXIT_OUTPUT = 4 };
 
+/* Exit code of a usage error: unknown option, bad value, an output that is
+ * an input (README, "Exit codes"). */
+enum { MC_EXIT_USAGE = 2 };
+
+/* One line on stderr, "PROG: message TAIL" (tail: "" or a hint such as
+ * " (try --help)"), and MC_EXIT_USAGE: every subcommand's usage errors and
+ * refusals read alike. */
+__attribute__((format(printf, 3, 4)))
+int mc_cli_complain(const char *prog, const char *tail, const char *fmt, ...);
+
 /* Puts /dev/null, opened in the other direction, on whichever of descriptors
  * 0, 1 and 2 is closed: files opened later cannot take their numbers (report
  * text would land in them), and reading a closed standard input or writing a

@@ -140,27 +140,9 @@ typedef struct campaign {
     size_t nsites;
 } campaign;
 
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("modelcheck fuzz: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (try --help)\n", stderr);
-    return EXIT_USAGE;
-}
+#define usage_error(...) mc_cli_complain("modelcheck fuzz", " (try --help)", __VA_ARGS__)
 
-__attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("modelcheck fuzz: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_USAGE;
-}
+#define fail(...) mc_cli_complain("modelcheck fuzz", "", __VA_ARGS__)
 
 static double now_ms(void)
 {

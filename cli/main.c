@@ -136,16 +136,7 @@ static void raise_exit(cli *c, int code)
     if (code > c->exit_code) c->exit_code = code;
 }
 
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("modelcheck: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (try --help)\n", stderr);
-    return EXIT_USAGE;
-}
+#define usage_error(...) mc_cli_complain("modelcheck", " (try --help)", __VA_ARGS__)
 
 /* A usage error with its own hint, not --help's: one hint a line. */
 static int unknown_code(const char *name)
