@@ -19,6 +19,8 @@
 #                                             with conformance/refimpl/expected/IMPL.txt;
 #                                             exit 77 (skip) without snapshot or network
 #   scripts/refimpls.sh expect IMPL           rewrite that expectation file
+#   scripts/refimpls.sh sites ecere-e3d       replay fuzz/external/ecere-e3d/SITES.tsv: each reproducer still reaches its site
+#                                             (check ecere-e3d runs it too)
 #   scripts/refimpls.sh markdown IMPL [DIR]   the certificate in DIR as docs/REFERENCE-LOADERS.md
 #                                             tables (rule groups, crash sites)
 #   scripts/refimpls.sh fuzz IMPL TARGET SECONDS
@@ -206,6 +208,35 @@ loader_of_ecere() { # IMPL
         echo "--exporter"
         printf '%q -B %q %q %q %q {in} {out}\n' "$python" "$data/ecere/e3d_export.py" "$data/python" "$adapter" "$ecere_lib" ;;
     esac
+}
+
+# The E3D reader's kept reproducers (fuzz/external/ecere-e3d/SITES.tsv)
+# replayed through the adapter with certify's sanitizer options: each must
+# still reach the site its row names (column 5: a crash site, "timeout", or
+# "-" for a file loaded with exit 0), so REFERENCE-LOADERS' table of sites
+# stays true of the pinned commit.
+ecere_sites() {
+    local keep=$root/fuzz/external/ecere-e3d adapter file want got rc bad=0 n=0
+    need_site_tool
+    adapter=$(build_ecere_e3d)
+    ecere_lib=$(ecere_cache)/ecere-sdk/obj/linux/lib
+    while IFS=$'\t' read -r file _ _ _ want _; do
+        [ "$file" = reproducer ] && continue
+        n=$((n + 1)) rc=0
+        got=$({ env LD_LIBRARY_PATH="$ecere_lib" ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=2048:detect_leaks=0 \
+                  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 timeout 5 "$adapter" load "$keep/$file" 2>&1 >/dev/null ||
+                  echo "exit $?"; } | tee "$out/ecere-e3d/site.err" | "$site_tool")
+        if [ -z "$got" ]; then
+            rc=$(sed -n 's/^exit \([0-9]*\)$/\1/p' "$out/ecere-e3d/site.err" | tail -1)
+            case ${rc:-0} in 0) got=- ;; 124) got=timeout ;; *) got="exit $rc" ;; esac
+        fi
+        if [ "$got" != "$want" ]; then
+            echo "refimpls: ecere-e3d: $file: site '$got', SITES.tsv says '$want'" >&2
+            bad=$((bad + 1))
+        fi
+    done < "$keep/SITES.tsv"
+    [ $bad -eq 0 ] || die "ecere-e3d: $bad of $n kept reproducers no longer reach their site"
+    echo "refimpls: ecere-e3d: $n kept reproducers reach their sites"
 }
 
 # The crash-site reader of every campaign and triage step (asan build).
@@ -1071,7 +1102,13 @@ check|expect)
         exit 1
     else
         echo "refimpls: $impl: $(wc -l < "$exp") verdicts as expected"
-    fi ;;
+    fi
+    [ "$cmd" = check ] && [ "$impl" = ecere-e3d ] && ecere_sites
+    : ;;
+sites)
+    [ $# -eq 2 ] && [ "$2" = ecere-e3d ] || die "usage: $0 sites ecere-e3d"
+    impl=$2
+    ecere_sites ;;
 markdown)
     [ $# -ge 2 ] || die "usage: $0 markdown IMPL [DIR]"
     markdown "${3:-$out/$2/certificate}/$2.json" ;;
@@ -1122,5 +1159,5 @@ amftools)
     [ $# -le 2 ] || die "usage: $0 amftools [DIR]"
     src=$(obtain hb1)
     "$python" -B "$data/python/amf_tools.py" "$src" "$root/corpus" "${2:-$out/amftools}" ;;
-*) die "usage: $0 list|build|build-cache|certify|check|expect|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, outputs aem-converter, or amftools (see the top of this file)" ;;
+*) die "usage: $0 list|build|build-cache|certify|check|expect|sites|fuzz|replay|reduce|triage|blindfuzz|blindtriage IMPL, outputs aem-converter, or amftools (see the top of this file)" ;;
 esac
