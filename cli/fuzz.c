@@ -7,8 +7,9 @@
  * A finding is a crash (a signal, a sanitizer report, a managed runtime's
  * unhandled exception, --crash-pattern on stderr), a hang, an oom or, with
  * --diff, a verdict the validator contradicts. Findings are grouped into
- * sites by signature; each site keeps one reproducer, minimised by bytes, in
- * the findings directory, whose state.json lets a campaign resume there.
+ * sites by signature; each site keeps one reproducer, minimised by structure
+ * then by bytes, in the findings directory, whose state.json lets a
+ * campaign resume there.
  * Options and exit codes: usage_text below and docs/FUZZING.md.
  *
  * Without coverage feedback nothing evolves: input number i is a function
@@ -54,7 +55,9 @@ static const char *const kind_names[KIND_COUNT] = {"crash", "hang", "oom", "disa
  * inputs per job: the deadline is checked between batches. */
 enum { MAX_SEED = 1 << 20, GROWTH = 4096, MAX_STACK = 8, BATCH_PER_JOB = 16 };
 /* Minimisation runs per site: prefix bisection, then chunk cuts (blindfuzz). */
-enum { MIN_BISECT_RUNS = 40, MIN_RUNS = 200 };
+/* Minimisation runs per site: structural cuts first, then bytes (the
+ * prefix's bisection, then chunks) up to MIN_RUNS in all. */
+enum { MIN_CUT_RUNS = 100, MIN_BISECT_RUNS = 40, MIN_RUNS = 300 };
 #define STATE_FILE "state.json"
 #define PROGRESS_EVERY_S 10.0
 
@@ -79,7 +82,8 @@ static const char usage_text[] =
     "      --diff MODE       lenient, strict or both: accepting a file the validator finds\n"
     "                        errors in (lenient), rejecting one without (strict) is a finding\n"
     "      --no-minimise     keep each site's reproducer as found (default: crashes and\n"
-    "                        disagreements minimised by bytes, at most 200 runs each)\n"
+    "                        disagreements minimised by structure, then by bytes, at most\n"
+    "                        300 runs each)\n"
     "  -t, --timeout S       seconds per input before it counts as a hang (default 5)\n"
     "      --max-memory N    memory per input in bytes, or 512M (over it: oom); 0: none;\n"
     "                        default as certify's\n"
@@ -781,6 +785,43 @@ static int same_site(campaign *c, const site *s, uint8_t *data, size_t size)
     return first_at_site(c, s, &data, &size, 1) == 0;
 }
 
+/* Structural cuts first (mcm_cut_<format>: an array element with its
+ * count and enclosing sizes, an E3D block with its subtree): the next
+ * --jobs cuts that shrink the file are tried at once and the first that
+ * keeps the site is taken, as cut_chunks does with bytes; the cuts are then
+ * numbered again on the smaller file, from the one taken. */
+static size_t cut_structure(campaign *c, const site *s, uint8_t *data, size_t size, unsigned *runs)
+{
+    mcm_cutter cut = mcm_find_cut(c->o->format);
+    size_t jobs = c->o->run.jobs, k = 0;
+    uint8_t **cand = calloc(jobs, sizeof *cand);
+    size_t *sizes = calloc(jobs, sizeof *sizes), *ks = calloc(jobs, sizeof *ks);
+    uint8_t *room = malloc(jobs * (size ? size : 1)); /* a cut never grows the file */
+    int end = !cut || !cand || !sizes || !ks || !room;
+    while (!end && *runs < MIN_CUT_RUNS && !mcc_interrupted()) {
+        size_t n = 0;
+        while (n < jobs && n < MIN_CUT_RUNS - *runs && !end) {
+            cand[n] = room + n * size;
+            memcpy(cand[n], data, size);
+            size_t got = cut(cand[n], size, k);
+            if (got == 0) end = 1;
+            else if (got < size) sizes[n] = got, ks[n++] = k;
+            k++; /* a cut that cannot be made costs no run */
+        }
+        if (n == 0) break;
+        size_t hit = first_at_site(c, s, cand, sizes, n);
+        *runs += (unsigned)(hit < n ? hit + 1 : n);
+        if (hit < n) {
+            memcpy(data, cand[hit], sizes[hit]);
+            size = sizes[hit];
+            k = ks[hit];
+            end = 0;
+        }
+    }
+    free(cand), free(sizes), free(ks), free(room);
+    return size;
+}
+
 /* The shortest prefix still at the site (bisection: a guess, since reading
  * past a cut can fail elsewhere). */
 static size_t shortest_prefix(campaign *c, const site *s, uint8_t *data, size_t size, unsigned *runs)
@@ -829,10 +870,10 @@ static size_t cut_chunks(campaign *c, const site *s, uint8_t *data, size_t size,
     return size;
 }
 
-/* Each site not minimised yet: its reproducer made smaller (prefix, then
- * cuts, as blindfuzz) and run again to confirm the signature; kept as found
- * when the smaller one does not. A hang or an oom is not minimised (each
- * try costs the whole --timeout). */
+/* Each site not minimised yet: its reproducer made smaller (structural
+ * cuts, then by bytes: prefix, then cut chunks, as blindfuzz) and run again
+ * to confirm the signature; kept as found when the smaller one does not. A
+ * hang or an oom is not minimised (each try costs the whole --timeout). */
 static void minimise_sites(campaign *c)
 {
     for (size_t i = 0; i < c->nsites && !c->o->no_minimise && !mcc_interrupted(); i++) {
@@ -849,7 +890,10 @@ static void minimise_sites(campaign *c)
         unsigned runs = 0;
         uint8_t *data = path ? mcc_read_file(path, &size) : NULL;
         if (data) {
-            small = shortest_prefix(c, s, data, size, &runs);
+            small = cut_structure(c, s, data, size, &runs);
+            unsigned bisect = 0;
+            small = shortest_prefix(c, s, data, small, &bisect);
+            runs += bisect;
             small = cut_chunks(c, s, data, small, &runs);
             if (small < size && same_site(c, s, data, small)) write_file(path, data, small);
         }

@@ -149,3 +149,8 @@ size_t mcm_mutate_aamf(uint8_t *data, size_t size, size_t max_size, unsigned see
     if (size < 16 || mcm_chance(&r, 16)) return mcm_bytes(&r, data, size, max_size);
     return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }
+
+size_t mcm_cut_aamf(uint8_t *data, size_t size, size_t k)
+{
+    return size < 16 ? 0 : mcm_layout_cut(parse, NULL, data, size, k);
+}

@@ -65,3 +65,9 @@ size_t mcm_mutate_aem(uint8_t *data, size_t size, size_t max_size, unsigned seed
         return mcm_bytes(&r, data, size, max_size);
     return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }
+
+size_t mcm_cut_aem(uint8_t *data, size_t size, size_t k)
+{
+    if (mcm_aem_is_2025(data, size)) return mcm_cut_aem2025(data, size, k);
+    return size < AEM_HEADER ? 0 : mcm_layout_cut(parse, NULL, data, size, k);
+}

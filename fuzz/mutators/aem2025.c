@@ -114,3 +114,8 @@ size_t mcm_mutate_aem2025(uint8_t *data, size_t size, size_t max_size, unsigned 
         return mcm_bytes(&r, data, size, max_size);
     return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }
+
+size_t mcm_cut_aem2025(uint8_t *data, size_t size, size_t k)
+{
+    return size < HEADER ? 0 : mcm_layout_cut(parse, NULL, data, size, k);
+}

@@ -478,6 +478,37 @@ size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t 
     return same ? mcm_bytes(r, data, size, max_size) : n;
 }
 
+/* Groups counted by a field an earlier group shares lose their elements
+ * with it (resize_element): their cuts are that group's. */
+static bool counted_before(const mcm_layout *l, unsigned gi)
+{
+    const mcm_group *g = &l->groups[gi];
+    for (unsigned k = 0; k < gi; k++)
+        if (l->groups[k].count_w == g->count_w && l->groups[k].count_off == g->count_off) return true;
+    return false;
+}
+
+size_t mcm_layout_cut(mcm_parse_fn parse, void *ctx, uint8_t *data, size_t size, size_t k)
+{
+    mcm_layout *l = malloc(sizeof *l);
+    if (!l) return size;
+    mcm_layout_init(l);
+    parse(l, data, size, ctx);
+    size_t result = 0;
+    for (unsigned gi = 0; gi < l->ngroups; gi++) {
+        const mcm_group *g = &l->groups[gi];
+        if (!g->count_w || counted_before(l, gi)) continue;
+        size_t n = group_count(g);
+        if (k < n) {
+            result = resize_element(l, g, n - 1 - k, false, data, size, size);
+            break;
+        }
+        k -= n;
+    }
+    free(l);
+    return result;
+}
+
 size_t mcm_layout_run(mcm_parse_fn parse, void *ctx, mcm_rng *r, uint8_t *data, size_t size, size_t max_size)
 {
     mcm_layout *l = malloc(sizeof *l);

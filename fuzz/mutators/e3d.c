@@ -665,49 +665,102 @@ static void edit(tree *t, int *stack)
     }
 }
 
+/* A block tree and the memory it needs (heap: the node table alone is some
+ * 200 KiB). */
+typedef struct {
+    tree t;
+    node *nodes;
+    int *par, *stack;
+    uint8_t *out;
+    size_t out_size;
+} work;
+
+static void work_close(work *w)
+{
+    for (unsigned i = 0; i < w->t.nowned; i++) free(w->t.owned[i]);
+    free(w->out);
+    free(w->stack);
+    free(w->par);
+    free(w->nodes);
+    free(w);
+}
+
+/* data parsed leniently into a tree whose first block is one; NULL when it
+ * is not, or memory is short. */
+static work *work_open(mcm_rng *r, const uint8_t *data, size_t size, size_t out_size)
+{
+    work *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->nodes = malloc(MCM_E3D_NODES * sizeof *w->nodes);
+    w->par = malloc(MCM_E3D_NODES * sizeof *w->par);
+    w->stack = malloc(MCM_E3D_NODES * sizeof *w->stack);
+    w->out = malloc(out_size ? out_size : 1);
+    w->out_size = out_size;
+    tree *t = &w->t;
+    t->nodes = w->nodes;
+    t->par = w->par;
+    t->r = r;
+    if (w->nodes && w->par && w->stack && w->out && new_node(t, 0, N_ROOT) == 0 &&
+        parse_list(t, 0, data, size, 0, true) == 0 && t->nodes[0].first >= 0 &&
+        t->nodes[t->nodes[0].first].kind != N_RAW)
+        return w;
+    work_close(w);
+    return NULL;
+}
+
+/* The tree written into w->out: its length, 0 when it does not fit. */
+static size_t work_write(work *w)
+{
+    outbuf o = {w->out, 0, w->out_size, false};
+    write_list(&w->t, w->t.nodes[0].first, &o, 0);
+    return o.fail ? 0 : o.len;
+}
+
 size_t mcm_mutate_e3d(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {
     mcm_rng r;
     mcm_rng_seed(&r, seed, data, size);
     if (size > max_size) size = max_size;
     if (size < 6 || mcm_chance(&r, 16)) return mcm_bytes(&r, data, size, max_size);
-    tree *t = calloc(1, sizeof *t);
-    node *nodes = malloc(MCM_E3D_NODES * sizeof *nodes);
-    int *par = malloc(MCM_E3D_NODES * sizeof *par);
-    int *stack = malloc(MCM_E3D_NODES * sizeof *stack);
-    uint8_t *out = malloc(max_size);
-    size_t result = 0;
-    bool done = false;
-    if (t && nodes && par && stack && out) {
-        t->nodes = nodes;
-        t->par = par;
-        t->r = &r;
-        int root = new_node(t, 0, N_ROOT);
-        if (root == 0 && parse_list(t, 0, data, size, 0, true) == 0 && t->nodes[0].first >= 0 &&
-            t->nodes[t->nodes[0].first].kind != N_RAW) {
-            unsigned edits = 1 + (unsigned)mcm_below(&r, 3);
-            outbuf o = {out, 0, max_size, false};
-            /* an edit may change nothing (a value already there, a move to
-             * where the block was): edit more rather than waste a run */
-            for (int attempt = 0; attempt < 4; attempt++) {
-                for (unsigned e = 0; e < edits; e++) edit(t, stack);
-                o = (outbuf){out, 0, max_size, false};
-                write_list(t, t->nodes[0].first, &o, 0);
-                if (o.fail || o.len != size || memcmp(out, data, size) != 0) break;
-                edits = 1;
-            }
-            if (!o.fail && o.len > 0 && (o.len != size || memcmp(out, data, size) != 0)) {
-                memcpy(data, out, o.len);
-                result = o.len;
-                done = true;
-            }
+    work *w = work_open(&r, data, size, max_size);
+    size_t len = 0;
+    if (w) {
+        unsigned edits = 1 + (unsigned)mcm_below(&r, 3);
+        /* an edit may change nothing (a value already there, a move to
+         * where the block was): edit more rather than waste a run */
+        for (int attempt = 0; attempt < 4; attempt++) {
+            for (unsigned e = 0; e < edits; e++) edit(&w->t, w->stack);
+            len = work_write(w);
+            if (len != size || memcmp(w->out, data, size) != 0) break;
+            edits = 1;
         }
-        for (unsigned i = 0; i < t->nowned; i++) free(t->owned[i]);
+        if (len > 0 && (len != size || memcmp(w->out, data, size) != 0)) memcpy(data, w->out, len);
+        else len = 0;
+        work_close(w);
     }
-    free(out);
-    free(stack);
-    free(par);
-    free(nodes);
-    free(t);
-    return done ? result : mcm_bytes(&r, data, size, max_size);
+    return len ? len : mcm_bytes(&r, data, size, max_size);
+}
+
+/* Cut k: the k-th block of the tree (in the order it was read, LZMA
+ * content included) dropped with its subtree; the file written again, so
+ * every enclosing length and LZMA block is made anew. */
+size_t mcm_cut_e3d(uint8_t *data, size_t size, size_t k)
+{
+    mcm_rng r;
+    mcm_rng_seed(&r, 0, data, size);
+    work *w = size >= 6 ? work_open(&r, data, size, size) : NULL;
+    if (!w) return 0;
+    tree *t = &w->t;
+    parents(t, w->stack);
+    size_t result = 0;
+    for (int id = 1; id < t->count; id++) {
+        if (t->par[id] < 0 || k-- > 0) continue;
+        unlink_child(t, t->par[id], id);
+        size_t len = work_write(w);
+        if (len > 0 && len < size) memcpy(data, w->out, len);
+        result = len > 0 && len < size ? len : size;
+        break;
+    }
+    work_close(w);
+    return result;
 }

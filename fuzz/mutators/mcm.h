@@ -41,6 +41,24 @@ size_t mcm_mutate_auto(uint8_t *data, size_t size, size_t max_size, unsigned see
 /* Mutator by target name (auto, aem, semodel, aamf, e3d, nlm), NULL if unknown. */
 mcm_mutator mcm_find(const char *name);
 
+/* Structural cuts, the minimiser's first pass (modelcheck fuzz): cut k of
+ * the format's units (an element of a counted array with its count and
+ * the sizes around it fixed; an E3D block with its subtree, the blocks
+ * around it re-framed) applied to data in place. Returns the new size, the
+ * size unchanged when cut k cannot be made, 0 when there are at most k
+ * cuts. Cuts are numbered on data as it is: after a cut that was kept,
+ * number them again. */
+typedef size_t (*mcm_cutter)(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_aem(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_aem2025(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_semodel(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_aamf(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_e3d(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_nlm(uint8_t *data, size_t size, size_t k);
+size_t mcm_cut_auto(uint8_t *data, size_t size, size_t k);
+/* Cutter by target name, as mcm_find; NULL if unknown. */
+mcm_cutter mcm_find_cut(const char *name);
+
 /* ---- shared helpers (common.c) ---- */
 
 /* xorshift64*: small, deterministic, no global state. */
@@ -142,6 +160,9 @@ size_t mcm_layout_mutate(const mcm_layout *l, mcm_rng *r, uint8_t *data, size_t 
  * mutation when there is no memory for it. */
 typedef void (*mcm_parse_fn)(mcm_layout *l, const uint8_t *data, size_t size, void *ctx);
 size_t mcm_layout_run(mcm_parse_fn parse, void *ctx, mcm_rng *r, uint8_t *data, size_t size, size_t max_size);
+/* Cut k of the layout parse finds (mcm_cutter): element i of a group whose
+ * count is stored, from the last element of each group to its first. */
+size_t mcm_layout_cut(mcm_parse_fn parse, void *ctx, uint8_t *data, size_t size, size_t k);
 
 /* Shape helper for parsers: how many bytes a shape string covers. */
 size_t mcm_shape_size(const char *shape);

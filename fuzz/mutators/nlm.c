@@ -110,3 +110,8 @@ size_t mcm_mutate_nlm(uint8_t *data, size_t size, size_t max_size, unsigned seed
     if (size < NLM_HEADER + 28 || mcm_chance(&r, 16)) return mcm_bytes(&r, data, size, max_size);
     return mcm_layout_run(parse, NULL, &r, data, size, max_size);
 }
+
+size_t mcm_cut_nlm(uint8_t *data, size_t size, size_t k)
+{
+    return size < NLM_HEADER + 28 ? 0 : mcm_layout_cut(parse, NULL, data, size, k);
+}

@@ -4,7 +4,11 @@
  * seeds in CORPUS/<format>/ (and the auto mutator over all of them), output
  * fed back as the next input so garbage gets mutated too. Checks: the result
  * fits max_size (max_size is sometimes below the input size), the same
- * (input, seed) gives the same output, and no call is slow.
+ * (input, seed) gives the same output, and no call is slow. Then its
+ * structural cuts over every seed: each makes the file smaller or leaves it
+ * as it was, is the same when made twice, and cuts made one after another
+ * (cut 0 until none shrinks the file) end (the first MAX_CUTS of each); a format whose seeds give no cut
+ * at all fails.
  *
  *   mcm_selftest ITERATIONS CORPUS [FORMAT...]
  */
@@ -17,7 +21,9 @@
 
 #include "mcm.h"
 
-enum { MAX_SEEDS = 1024, MAX_SEED_SIZE = 1 << 20 };
+/* MAX_CUTS: the first cuts of each seed are checked (an array of 60,000
+ * vertices has as many), and at most as many made one after another. */
+enum { MAX_SEEDS = 1024, MAX_SEED_SIZE = 1 << 20, MAX_CUTS = 12 };
 
 static struct {
     uint8_t *data;
@@ -115,6 +121,54 @@ static int run(const char *name, mcm_mutator fn, unsigned long iterations)
     return bad;
 }
 
+/* Cut 0 of the file, again and again, as the minimiser would when every
+ * cut keeps its site: returns the cuts made, each checked to shrink. */
+static size_t cut_down(const char *name, mcm_cutter cut, uint8_t *a, size_t size, int *bad)
+{
+    size_t made = 0;
+    for (size_t k = 0; !*bad && made < MAX_CUTS && k < MAX_CUTS;) {
+        size_t n = cut(a, size, k);
+        if (n == 0) break;
+        if (n > size) {
+            fprintf(stderr, "%s: cut %zu grew the file from %zu to %zu bytes\n", name, k, size, n);
+            *bad = 1;
+        }
+        if (n < size) made++, size = n; /* cuts are numbered again on the new file */
+        else k++;
+    }
+    return made;
+}
+
+static int cuts(const char *name, mcm_cutter cut)
+{
+    uint8_t *a = malloc(MAX_SEED_SIZE), *b = malloc(MAX_SEED_SIZE);
+    int bad = !a || !b;
+    size_t total = 0, made = 0;
+    for (size_t s = 0; s < nseeds && !bad; s++) {
+        for (size_t k = 0; !bad && k < MAX_CUTS; k++) {
+            memcpy(a, seeds[s].data, seeds[s].size);
+            memcpy(b, seeds[s].data, seeds[s].size);
+            size_t na = cut(a, seeds[s].size, k), nb = cut(b, seeds[s].size, k);
+            if (na == 0) break;
+            total++;
+            if (na != nb || memcmp(a, b, na) != 0) {
+                fprintf(stderr, "%s: seed %zu: cut %zu not deterministic\n", name, s, k);
+                bad = 1;
+            }
+        }
+        memcpy(a, seeds[s].data, seeds[s].size);
+        made += cut_down(name, cut, a, seeds[s].size, &bad);
+    }
+    printf("%s: %zu structural cuts over %zu seeds, %zu made one after another\n", name, total, nseeds, made);
+    if (nseeds && made == 0) {
+        fprintf(stderr, "%s: no structural cut shrank any seed\n", name);
+        bad = 1;
+    }
+    free(a);
+    free(b);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -140,6 +194,7 @@ int main(int argc, char **argv)
             bad = 1;
         }
         bad |= run(formats[f], fn, iterations);
+        bad |= cuts(formats[f], mcm_find_cut(formats[f]));
         free_seeds();
     }
     return bad;

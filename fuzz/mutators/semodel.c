@@ -224,3 +224,10 @@ size_t mcm_mutate_semodel(uint8_t *data, size_t size, size_t max_size, unsigned 
     char shapes[MCM_MAX_RECS][MAX_SHAPE]; /* draft vertex shapes, alive while the layout is */
     return mcm_layout_run(parse, shapes, &r, data, size, max_size);
 }
+
+size_t mcm_cut_semodel(uint8_t *data, size_t size, size_t k)
+{
+    if (size < SE_HEADER || memcmp(data, "SEModel", 7) != 0) return 0;
+    char shapes[MCM_MAX_RECS][MAX_SHAPE];
+    return mcm_layout_cut(parse, shapes, data, size, k);
+}

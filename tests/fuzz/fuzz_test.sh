@@ -2,7 +2,8 @@
 # `modelcheck fuzz` (cli/fuzz.c, docs/FUZZING.md "Fuzzing your loader when
 # it is not C"): a campaign against tests/fuzz/semodel_reader.py, a Python
 # reader with a planted crash (an unhandled IndexError) and a planted hang,
-# must find both, each site's reproducer must reproduce it, and the
+# must find both, each site's reproducer must reproduce it (a strict E3D
+# reader, tests/fuzz/e3d_reader.py, shows the structural minimisation), and the
 # campaign must resume from its findings directory, giving the same inputs
 # as one run whatever -j; usage errors exit 2.
 # usage: fuzz_test.sh MODELCHECK PYTHON CORPUS
@@ -89,6 +90,39 @@ for s in report["sites"]:
 sys.exit(0 if ok else 1)
 PY
 [ -f "$out/state.json" ] || die "no state.json in the findings directory"
+
+# ---- structural minimisation: a strict E3D reader whose crash needs a
+# triFaces16 block in a mesh, framed to the byte; the reproducer must come
+# down to the version block and the path to it, which no cut of bytes keeps ----
+mkdir -p "$tmp/e3dseed/e3d/valid"
+cp "$corpus/e3d/valid/cube1_spec.e3d" "$tmp/e3dseed/e3d/valid/"
+"$python" - "$corpus/manifest.json" "$tmp/e3dseed/manifest.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cases"] = [c for c in d["cases"] if c["file"] == "e3d/valid/cube1_spec.e3d"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+rc=0
+"$mc" fuzz --loader "$python -S $here/e3d_reader.py {}" --format e3d --corpus "$tmp/e3dseed" --seed 3 --runs 16 -j 2 \
+    --timeout 5 --findings "$tmp/e3d" --no-progress -o json > "$tmp/e3d.json" 2> "$tmp/err" || rc=$?
+[ $rc -eq 1 ] || { die "e3d campaign: exit $rc, expected 1 (findings)"; cat "$tmp/err"; }
+"$python" - "$tmp/e3d.json" "$python" "$here/e3d_reader.py" <<'PY' || fail=1
+import json, subprocess, sys
+report = json.load(open(sys.argv[1]))
+python, reader = sys.argv[2], sys.argv[3]
+crash = [s for s in report["sites"] if s["kind"] == "crash"]
+ok = len(crash) == 1 and crash[0]["signature"] == "Python RuntimeError in e3d_reader.py:walk" and crash[0]["minimised"]
+if ok:
+    tree = subprocess.run([python, "-S", reader, "--tree", crash[0]["reproducer"]], capture_output=True, text=True)
+    blocks = tree.stdout.split()
+    ok = tree.returncode == 0 and blocks == ["0x0001", "0x1000", "0x1010", "0x1030"]
+    if not ok:
+        print("FAIL e3d: the minimised reproducer's blocks are %r, expected version, meshes, mesh, triFaces16 (%s)"
+              % (blocks, tree.stderr.strip()))
+else:
+    print("FAIL e3d: sites %s" % json.dumps(report["sites"])[:400])
+sys.exit(0 if ok else 1)
+PY
 
 # ---- resumed: the batch after the last, the sites kept ----
 rc=0
