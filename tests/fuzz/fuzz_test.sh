@@ -124,6 +124,29 @@ else:
 sys.exit(0 if ok else 1)
 PY
 
+# ---- every report against reports/schema/fuzz-report.schema.json: this
+# test's campaigns and the published ones (fuzz/external/campaigns-*) ----
+"$python" - "$here/../../reports/schema/fuzz-report.schema.json" "$tmp/report.json" "$tmp/e3d.json" \
+    "$here"/../../fuzz/external/campaigns-*/*/report.json <<'PY' || fail=1
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+ok = len(sys.argv) > 4
+for path in sys.argv[2:]:
+    for e in v.iter_errors(json.load(open(path))):
+        print("FAIL schema: %s: %s at %s" % (path, e.message, list(e.absolute_path)))
+        ok = False
+# a report the schema must refuse: the test of the test
+bad = json.load(open(sys.argv[2]))
+bad["sites"].append({"kind": "segfault", "signature": "", "count": 0, "reproducer": "x", "minimised": True})
+if v.is_valid(bad):
+    print("FAIL schema: a site of kind 'segfault' and count 0 passes")
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+
 # ---- resumed: the batch after the last, the sites kept ----
 rc=0
 "$mc" fuzz --loader "$loader" --format semodel --corpus "$corpus" --runs 8 --timeout 3 \
