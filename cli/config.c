@@ -20,6 +20,7 @@
 
 #include <openssl/evp.h>
 
+#include "codename.h"
 #include "config.h"
 
 #define MAX_CONFIG_BYTES (1u << 20)
@@ -190,7 +191,9 @@ static void rules_clear(rules *r)
 static int code_of(loader *ld, const char *key, const char *name)
 {
     int code = mc_code_find(name);
-    if (code < 0) bad(ld, key, "unknown issue code '%s' (see modelcheck --list-codes)", name);
+    const char *near = code < 0 ? mcc_code_nearest(name) : NULL;
+    if (code < 0 && near) bad(ld, key, "unknown issue code '%s' (did you mean %s?)", name, near);
+    else if (code < 0) bad(ld, key, "unknown issue code '%s' (see modelcheck --list-codes)", name);
     return code;
 }
 

@@ -25,6 +25,7 @@
 #include "certify.h"
 #include "fuzz.h"
 #include "cliutil.h"
+#include "codename.h"
 #include "config.h"
 #include "datadir.h"
 #include "inspect.h"
@@ -150,7 +151,9 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 /* A usage error with its own hint, not --help's: one hint a line. */
 static int unknown_code(const char *name)
 {
-    fprintf(stderr, "modelcheck: unknown issue code '%s' (see --list-codes)\n", name);
+    const char *near = mcc_code_nearest(name);
+    if (near) fprintf(stderr, "modelcheck: unknown issue code '%s' (did you mean %s?)\n", name, near);
+    else fprintf(stderr, "modelcheck: unknown issue code '%s' (see --list-codes)\n", name);
     return EXIT_USAGE;
 }
 
@@ -690,14 +693,21 @@ static int explain_codes(char **names, int count)
               "what to do, and an example line from the bundled corpus (see --list-codes).\n", stdout);
         return EXIT_VALID;
     }
+    /* as typed: any case (aem_weight_sum) */
     for (int i = 0; i < count; i++) {
-        if (mc_code_find(names[i]) < 0) return unknown_code(names[i]);
+        if (mcc_code_find_nocase(names[i]) < 0) return unknown_code(names[i]);
     }
+    /* the installed documents the clauses cite (share/doc/modelcheck) */
+    char docdir[4096], docs[4096 + 8];
+    struct stat st;
+    int has_docs = mcc_doc_path(".", docdir, sizeof docdir) == 0 &&
+                   snprintf(docs, sizeof docs, "%s/docs", docdir) < (int)sizeof docs && stat(docs, &st) == 0 &&
+                   S_ISDIR(st.st_mode);
     for (int i = 0; i < count; i++) {
-        mc_code code = (mc_code)mc_code_find(names[i]);
+        mc_code code = (mc_code)mcc_code_find_nocase(names[i]);
         char *example = example_line(code);
         if (i) putchar('\n');
-        mc_explain_text(stdout, code, example);
+        mc_explain_text_docs(stdout, code, example, has_docs ? docdir : NULL);
         free(example);
     }
     return EXIT_VALID;
@@ -709,7 +719,8 @@ static int list_codes(const cli *c, char **names, int count)
         /* the catalog's objects of the codes named, in the order named */
         cJSON *all = mc_catalog_json(), *picked = cJSON_CreateArray();
         for (int i = 0; i < count; i++) {
-            if (mc_code_find(names[i]) < 0) {
+            int code = mcc_code_find_nocase(names[i]);
+            if (code < 0) {
                 cJSON_Delete(all);
                 cJSON_Delete(picked);
                 return unknown_code(names[i]);

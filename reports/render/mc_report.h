@@ -159,6 +159,9 @@ const char *mc_advice_what(mc_code code, int *content_advice);
 /* `modelcheck explain CODE`: rule, clause, severity, why, what to do, and
  * an example line (NULL: none). */
 void mc_explain_text(FILE *out, mc_code code, const char *example);
+/* The same, then a "Document:" line per document its clause and advice cite
+ * (docs/formats/aem.md), named docdir/docs/formats/aem.md (NULL: no line). */
+void mc_explain_text_docs(FILE *out, mc_code code, const char *example, const char *docdir);
 
 /* The issue catalog as a text table, a JSON array, or docs/ISSUES.md. */
 void mc_catalog_text(FILE *out);

@@ -290,6 +290,21 @@ contains explain-what "$tmp/out" "  What to do:    Normalise the skin weights"
 contains explain-example "$tmp/out" "  Example:       corpus/aem/invalid/weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000"
 expect explain-unknown 2 "$mc" explain AEM_NOPE; one_line explain-unknown "$tmp/err"
 expect explain-none 2 "$mc" explain; one_line explain-none "$tmp/err"
+# issue 36: any case; the nearest code suggested; the cited document named
+expect explain-case 0 "$mc" explain aem_weight_sum
+contains explain-case-code "$tmp/out" "AEM_WEIGHT_SUM (error, content check"
+expect explain-near 2 "$mc" explain AEM_WIEGHT_SUM; one_line explain-near "$tmp/err"
+contains explain-near-msg "$tmp/err" "modelcheck: unknown issue code 'AEM_WIEGHT_SUM' (did you mean AEM_WEIGHT_SUM?)"
+expect explain-prefix 2 "$mc" explain weight_sum
+contains explain-prefix-msg "$tmp/err" "(did you mean AEM_WEIGHT_SUM?)"
+expect ignore-near 2 "$mc" --ignore AEM_WEIGHT_SUMS "$static"
+contains ignore-near-msg "$tmp/err" "(did you mean AEM_WEIGHT_SUM?)"
+expect explain-doc 0 "$mc" explain E3D_LZMA_BAD_PROPERTIES
+doc=$(sed -n 's/^  Document: *//p' "$tmp/out")
+[ -f "$doc" ] && [ "${doc%/docs/formats/e3d.md}" != "$doc" ] && ok || fail "explain-doc: names '$doc', not an existing docs/formats/e3d.md"
+expect list-codes-case 0 "$mc" --list-codes --output json nlm_weight_sum
+contains list-codes-case-json "$tmp/out" '"code":	"NLM_WEIGHT_SUM"'
+
 expect explain-help 0 "$mc" explain --help; contains explain-help-text "$tmp/out" "usage: modelcheck explain CODE..."
 expect list-codes-args 0 "$mc" --list-codes NLM_WEIGHT_SUM IO_OPEN_FAILED
 [ "$(grep -c '^  Rule:' "$tmp/out")" -eq 2 ] && ok || fail "list-codes CODE...: not two codes explained"
