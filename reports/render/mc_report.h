@@ -42,6 +42,10 @@ typedef struct mc_report_view {
 
 /* The verdict under a view: no error, and no warning either with werror. */
 int mc_report_passes(const mc_result *r, const mc_report_view *view);
+/* The level an issue of severity sev is shown at where a report has levels
+ * and no verdict of its own (GitHub annotations, SARIF results): with
+ * werror a warning is an error, as it fails the file. */
+mc_severity mc_report_level(const mc_report_view *view, mc_severity sev);
 /* mc_summary_add counting valid and invalid by that verdict. */
 void mc_summary_add_view(mc_run_summary *s, const mc_result *r, mc_status status, const mc_report_view *view);
 
