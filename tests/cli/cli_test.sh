@@ -64,8 +64,19 @@ else
 fi
 expect color-bad 2 "$mc" --color sometimes "$weights"; one_line color-bad "$tmp/err"
 # --concise: no decoded offset, no path
-expect concise 1 "$mc" --concise "$weights"
-contains concise-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07)"
+expect concise 1 env -C "$(dirname "$weights")" "$mc" --concise "$(basename "$weights")"
+contains concise-line "$tmp/out" "weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07)"
+grep -qx "weights_sum_0_93.aem: aem (aem1): invalid: 1 error" "$tmp/out" && ok || fail "concise: the status line names only the counts that occur"
+# every line of a file fits 120 columns: long messages are cut at a word
+# ("..."), never the place (file, offset, severity, code; issue 36)
+expect concise-corpus 1 env -C "$tmp" "$mc" --concise corpus
+# (a line whose place alone is longer has no message: it ends with ": ")
+long=$(grep -v '^modelcheck: ' "$tmp/out" | awk 'length($0) > 120 && !/: $/' | head -3)
+[ -z "$long" ] && ok || fail "concise: lines over 120 columns: $long"
+grep -q '^corpus/aamf/invalid/legacy_amf_bytes_after_last_chunk.aamf:0x1578: error: AAMF_AMF_LAYOUT: bone block 4 (1608 [a-z ]*\.\.\.$' "$tmp/out" && ok ||
+    fail "concise: a long message cut at a word: $(grep -m1 legacy_amf_bytes_after "$tmp/out")"
+expect concise-long-place 1 env -C "$tmp" "$mc" --concise "$weights"
+contains concise-long-place-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: "
 lacks concise-no-path "$tmp/out" "[/vertices/5/weights]"
 # --quiet: a passing file with warnings prints nothing at all
 expect quiet-warnings 0 "$mc" -q "$static"
