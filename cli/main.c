@@ -47,6 +47,8 @@ typedef struct cli {
     unsigned char pinned_code[MC_CODE_COUNT]; /* set on the command line: */
     unsigned pinned;                          /* configurations leave them */
     const char *show_config;   /* --show-config FILE */
+    const char *stdin_name;    /* --stdin-filename: "-" in reports and config rules */
+    char **stdin_argv;         /* argv with "-" added (--stdin-filename, no PATH) */
     enum output_kind output;
     mc_report_view view; /* werror, quiet, min_severity, colour, concise */
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
@@ -63,7 +65,8 @@ typedef struct cli {
     mc_json_report *baseline_json;  /* every issue, baselined or not */
     mc_run_summary baseline_summary;
     mc_sarif_flavour sarif_flavour;
-    int exit_code;
+    mc_inputs own;        /* the run's baselines and named configuration: */
+    int exit_code;        /* met in the tree, not model files skipped */
 } cli;
 
 /* Under 4096 bytes, a pipe's stdio buffer: written in one write(2) at exit,
@@ -83,30 +86,26 @@ static const char usage_text[] =
     "\n"
     "  -f, --format FMT          validate as FMT instead of detecting\n"
     "                            (aem, semodel, aamf, e3d, nlm)\n"
-    "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                            sarif-github (SARIF for GitHub code scanning),\n"
-    "                            github (workflow-command annotations) or junit\n"
-    "                            (JUnit XML, a test case per file);\n"
-    "                            markdown for --list-codes\n"
+    "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0),\n"
+    "                            sarif-github (for GitHub code scanning), github\n"
+    "                            (annotations), junit; markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
     "  -i, --ignore CODE         drop a code (same as --severity CODE=ignore)\n"
-    "  -W, --werror              warnings fail the file: \"invalid (warnings as\n"
-    "                            errors)\", JSON valid false, exit code 1\n"
+    "  -W, --werror              warnings fail the file (exit 1; github, sarif\n"
+    "                            and junit show them as errors)\n"
     "  -q, --quiet               text: print nothing for files that pass\n"
-    "      --min-severity LVL    text, github, junit: show issues of LVL and above (error,\n"
-    "                            warning, info, hint: the default); counts stay\n"
-    "                            exact and the summary says what was not shown\n"
+    "      --min-severity LVL    text, github, junit: hide issues below LVL (error,\n"
+    "                            warning, info, hint); counts stay exact\n"
     "      --color WHEN          text: colour severity, code and file (auto: on a\n"
     "                            terminal unless NO_COLOR is set; always; never)\n"
-    "      --concise             text: file:offset: severity: CODE: message, one\n"
-    "                            short line per issue (no decoded offset, no path)\n"
+    "      --concise             text: file:offset: severity: CODE: message, a\n"
+    "                            line per issue within 120 columns\n"
     "      --weight-tolerance X  per non-zero weight (default 2e-7)\n"
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
     "      --max-file-bytes N    larger files are rejected (default 4 GiB)\n"
-    "      --no-sha256           do not hash files (JSON sha256 is null; text\n"
-    "                            output never hashes)\n"
+    "      --no-sha256           do not hash files (JSON sha256 is null)\n"
     "  -j, --jobs N              validate N files at once (default: the number\n"
     "                            of online CPUs); the output does not depend on N\n"
     "      --show-bytes          text: under each issue, the bytes of the record it\n"
@@ -117,9 +116,10 @@ static const char usage_text[] =
     "                            the .modelcheck.json nearest above each file\n"
     "      --no-config           read no configuration file\n"
     "      --baseline FILE       report (and fail on) only issues not in FILE, a\n"
-    "                            JSON report of an earlier run (matched by file\n"
-    "                            path or SHA-256, code and path in the model)\n"
+    "                            JSON report of an earlier run\n"
     "      --write-baseline FILE write the JSON report of every issue to FILE\n"
+    "      --stdin-filename NAME name standard input (- or no PATH) NAME in the\n"
+    "                            reports and for the configuration's rules\n"
     "      --show-config FILE    print the settings that apply to FILE and where\n"
     "                            each comes from, and exit\n"
     "      --list-codes [CODE...] print the issue catalog (or explain the CODEs:\n"
@@ -221,7 +221,38 @@ static int parse_output(cli *c, const char *v)
 
 enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
                  OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE,
-                 OPT_SHOW_BYTES };
+                 OPT_SHOW_BYTES, OPT_STDIN_FILENAME };
+
+/* The option table. */
+static const struct option longs[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"max-issues", required_argument, NULL, 'n'},
+    {"severity", required_argument, NULL, 's'},
+    {"ignore", required_argument, NULL, 'i'},
+    {"werror", no_argument, NULL, 'W'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"weight-tolerance", required_argument, NULL, OPT_WEIGHT},
+    {"unit-tolerance", required_argument, NULL, OPT_UNIT},
+    {"quaternion-tolerance", required_argument, NULL, OPT_QUAT},
+    {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
+    {"list-codes", no_argument, NULL, OPT_LIST},
+    {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+    {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
+    {"show-bytes", no_argument, NULL, OPT_SHOW_BYTES},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"jobs", required_argument, NULL, 'j'},
+    {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"concise", no_argument, NULL, OPT_CONCISE},
+    {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
+    {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+    {"version", no_argument, NULL, 'V'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
 
 /* --min-severity: what the text report shows; the counts stay exact. */
 static int parse_min_severity(cli *c, const char *v)
@@ -254,34 +285,7 @@ static int use_color(int choice)
 
 static int parse_args(cli *c, int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"max-issues", required_argument, NULL, 'n'},
-        {"severity", required_argument, NULL, 's'},
-        {"ignore", required_argument, NULL, 'i'},
-        {"werror", no_argument, NULL, 'W'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"weight-tolerance", required_argument, NULL, OPT_WEIGHT},
-        {"unit-tolerance", required_argument, NULL, OPT_UNIT},
-        {"quaternion-tolerance", required_argument, NULL, OPT_QUAT},
-        {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
-        {"list-codes", no_argument, NULL, OPT_LIST},
-        {"no-sha256", no_argument, NULL, OPT_NO_HASH},
-        {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
-        {"show-bytes", no_argument, NULL, OPT_SHOW_BYTES},
-        {"config", required_argument, NULL, OPT_CONFIG},
-        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-        {"jobs", required_argument, NULL, 'j'},
-        {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
-        {"color", required_argument, NULL, OPT_COLOR},
-        {"concise", no_argument, NULL, OPT_CONCISE},
-        {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
-        {"baseline", required_argument, NULL, OPT_BASELINE},
-        {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
-        {"version", no_argument, NULL, 'V'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+
     opterr = 0;
     int ch, rc = 0, color = COLOR_AUTO;
     char refused[160];
@@ -342,6 +346,10 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_COLOR: rc = parse_color(&color, optarg); break;
         case OPT_CONCISE: c->view.concise = 1; break;
         case OPT_SHOW_CONFIG: c->show_config = optarg; break;
+        case OPT_STDIN_FILENAME:
+            if (!*optarg || strcmp(optarg, "-") == 0) rc = usage_error("--stdin-filename expects a file name, got '%s'", optarg);
+            else c->stdin_name = optarg;
+            break;
         case OPT_BASELINE: c->baseline_path = optarg; break;
         case OPT_WRITE_BASELINE: c->write_baseline_path = optarg; break;
         case OPT_SHOW_BYTES: c->show_bytes = 1; break;
@@ -470,17 +478,37 @@ static void close_baselines(cli *c)
     free(shown);
 }
 
+/* Standard input is named NAME with --stdin-filename NAME: in the reports,
+ * and for the configuration (found from NAME's directory, its exclude and
+ * overrides matched against NAME), as ruff and eslint do for editors. */
+static const char *shown_name(const cli *c, const char *path)
+{
+    return c->stdin_name && strcmp(path, "-") == 0 ? c->stdin_name : path;
+}
+
+/* 1 when path is the run's --baseline, --write-baseline or --config file. */
+static int own_file(const cli *c, const char *path)
+{
+    struct stat st;
+    if (c->own.count == 0 || stat(path, &st) != 0) return 0;
+    for (size_t i = 0; i < c->own.count; i++)
+        if (c->own.files[i].dev == st.st_dev && c->own.files[i].ino == st.st_ino) return 1;
+    return 0;
+}
+
 /* Reports one file's result (the caller frees it); when walking a
- * directory, unrecognised files are skipped and only counted. */
+ * directory, unrecognised files are skipped and only counted (the run's
+ * own baseline and configuration files not even that). */
 static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
 {
+    path = shown_name(c, path);
     if (!r) {
         report_no_result(c, path, st);
         return;
     }
     if ((from_walk || c->skip_unrecognized) && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
         (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
-        c->summary.skipped++;
+        if (!own_file(c, path)) c->summary.skipped++;
         return;
     }
     mc_result *fresh = NULL;
@@ -543,7 +571,8 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
         mcc_config *cfg;
-        int found = mcc_config_set_lookup(c->configs, paths[i], 0, stderr, &cfg);
+        const char *name = shown_name(c, paths[i]);
+        int found = mcc_config_set_lookup(c->configs, name, 0, stderr, &cfg);
         if (found == -1) {
             /* a refused configuration met in a walk: its files are not
              * checked with half of it (its problems are on stderr) */
@@ -551,13 +580,13 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
             raise_exit(c, EXIT_USAGE);
             continue;
         }
-        if (mcc_config_excluded(cfg, paths[i])) {
+        if (mcc_config_excluded(cfg, name)) {
             c->summary.skipped++;
             c->summary.excluded++;
             continue;
         }
         const mc_options *base = found == 0 ? mcc_config_base(cfg, &c->opt) : NULL;
-        if (!base || !(opts[n] = mcc_config_options_for(cfg, paths[i], base))) {
+        if (!base || !(opts[n] = mcc_config_options_for(cfg, name, base))) {
             report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
             continue;
         }
@@ -726,7 +755,7 @@ static int list_codes(const cli *c, char **names, int count)
                 return unknown_code(names[i]);
             }
             for (const cJSON *o = all->child; o; o = o->next)
-                if (strcmp(cJSON_GetObjectItemCaseSensitive(o, "code")->valuestring, names[i]) == 0)
+                if (strcmp(cJSON_GetObjectItemCaseSensitive(o, "code")->valuestring, mc_code_get((mc_code)code)->name) == 0)
                     cJSON_AddItemToArray(picked, cJSON_Duplicate(o, 1));
         }
         char *s = cJSON_Print(picked);
@@ -771,7 +800,7 @@ static int load_configs(cli *c, int argc, char **argv)
     int bad = 0;
     c->base = &c->opt;
     for (int i = c->show_config ? optind - 1 : optind; i < argc; i++) {
-        const char *arg = i < optind ? c->show_config : argv[i];
+        const char *arg = i < optind ? c->show_config : shown_name(c, argv[i]);
         mcc_config *cfg;
         int rc = mcc_config_set_lookup(c->configs, arg, is_directory(arg), stderr, &cfg);
         if (rc == -2) return EXIT_UNREADABLE;
@@ -789,6 +818,18 @@ static int load_configs(cli *c, int argc, char **argv)
     return 0;
 }
 
+/* The files a walk may meet that belong to the run, not to the models. */
+static int note_own_files(cli *c)
+{
+    const char *configs[64];
+    size_t nconfig = mcc_config_set_used(c->configs, configs, sizeof configs / sizeof *configs);
+    int rc = 0;
+    if (c->baseline_path) rc |= mc_inputs_add(&c->own, c->baseline_path);
+    if (c->write_baseline_path) rc |= mc_inputs_add(&c->own, c->write_baseline_path);
+    for (size_t i = 0; i < nconfig; i++) rc |= mc_inputs_add(&c->own, configs[i]);
+    return rc;
+}
+
 static int show_config(cli *c)
 {
     if (mcc_config_show(c->config, c->show_config, &c->opt, stdout) != 0) {
@@ -804,6 +845,17 @@ static int run(cli *c, int argc, char **argv)
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
     if (c->list_codes) return list_codes(c, argv + optind, argc - optind);
+    if (optind >= argc && c->stdin_name && !c->show_config) {
+        /* --stdin-filename NAME and no PATH: standard input is the PATH */
+        static char dash[] = "-";
+        if (!(c->stdin_argv = calloc((size_t)argc + 2, sizeof *argv))) {
+            fputs("modelcheck: out of memory\n", stderr);
+            return EXIT_UNREADABLE;
+        }
+        memcpy(c->stdin_argv, argv, (size_t)argc * sizeof *argv);
+        c->stdin_argv[argc++] = dash;
+        argv = c->stdin_argv;
+    }
     if ((rc = load_configs(c, argc, argv)) != 0) return rc;
     if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
@@ -816,6 +868,11 @@ static int run(cli *c, int argc, char **argv)
     if ((rc = open_baselines(c)) != 0) {
         close_baselines(c);
         return rc;
+    }
+    if (note_own_files(c) != 0) {
+        close_baselines(c);
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
     }
 
     /* JSON and SARIF are written as each file is reported: memory does not
@@ -864,6 +921,8 @@ static int validate(int argc, char **argv)
     int rc = run(&c, argc, argv);
     mc_severity_map_free(c.severity);
     mcc_config_set_free(c.configs);
+    mc_inputs_free(&c.own);
+    free(c.stdin_argv);
     return rc;
 }
 

@@ -167,6 +167,23 @@ expect corpus-dir 1 "$mc" "$tmp/corpus"
 # standard input
 expect stdin 1 bash -c 'exec "$0" - <"$1"' "$mc" "$weights"
 contains stdin-line "$tmp/out" "-:0x23c: error: AEM_WEIGHT_SUM"
+# --werror: github annotations of warnings are errors (issue 36)
+expect github-werror 1 "$mc" -o github --werror "$static"
+contains github-werror-line "$tmp/out" "::error file="
+lacks github-werror-no-warning "$tmp/out" "::warning"
+# --stdin-filename NAME (issue 36): NAME in the reports; the configuration
+# found from NAME's directory, its exclude and overrides matched against NAME
+mkdir -p "$tmp/sf/.git" "$tmp/sf/legacy" "$tmp/sf/vendor"
+echo '{"exclude": ["vendor"], "overrides": [{"files": "legacy/*.aem", "ignore": ["AEM_WEIGHT_SUM"]}]}' >"$tmp/sf/.modelcheck.json"
+expect stdin-name 1 bash -c 'exec "$0" --stdin-filename assets/w.aem - <"$1"' "$mc" "$weights"
+contains stdin-name-line "$tmp/out" "assets/w.aem:0x23c: error: AEM_WEIGHT_SUM"
+expect stdin-name-json 1 bash -c 'exec "$0" -o json --stdin-filename assets/w.aem <"$1"' "$mc" "$weights"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["path"] for f in d["files"]] == ["assets/w.aem"], d["files"]' "$tmp/out" && ok || fail "stdin-filename: the JSON path"
+expect stdin-name-override 0 bash -c 'cd "$2" && exec "$0" --stdin-filename legacy/w.aem <"$1"' "$mc" "$weights" "$tmp/sf"
+contains stdin-name-override-line "$tmp/out" "legacy/w.aem: aem (aem1): valid"
+expect stdin-name-excluded 0 bash -c 'exec "$0" --stdin-filename "$2/vendor/w.aem" - <"$1"' "$mc" "$weights" "$tmp/sf"
+contains stdin-name-excluded-line "$tmp/out" "1 skipped (0 unrecognised, 1 excluded by configuration)"
+expect stdin-name-empty 2 "$mc" --stdin-filename "" -; one_line stdin-name-empty "$tmp/err"
 
 # JSON: parseable, deterministic, and the input is never modified
 before=$(sha256sum "$weights")
@@ -265,6 +282,17 @@ expect baseline-new-json 1 env -C "$tmp/adopt" "$mc" --baseline base.json -n 3 -
 expect baseline-count-write 0 "$mc" -n 1 --write-baseline "$tmp/static.json" "$static"
 expect baseline-count 0 "$mc" -n 1 --baseline "$tmp/static.json" "$static"
 contains baseline-count-summary "$tmp/out" "; 8 known (in the baseline) not reported"
+# the run's own baseline (and --config file) in the walked tree is no model
+# file skipped (issue 36)
+expect baseline-in-tree-write 1 env -C "$tmp/adopt" "$mc" --write-baseline assets/base.json -n 3 assets
+skipped=$(sed -n 's/^modelcheck: .*; \([0-9]*\) skipped (unrecognised).*/\1 skipped/p' "$tmp/out")
+expect baseline-in-tree 0 env -C "$tmp/adopt" "$mc" --baseline assets/base.json -n 3 assets
+contains baseline-in-tree-skipped "$tmp/out" "; $skipped (unrecognised)"
+rm "$tmp/adopt/assets/base.json"
+echo '{}' >"$tmp/adopt/assets/mc.json"
+expect config-in-tree 1 env -C "$tmp/adopt" "$mc" --config assets/mc.json assets
+contains config-in-tree-skipped "$tmp/out" "; $skipped (unrecognised)"
+rm "$tmp/adopt/assets/mc.json"
 echo '{"files": 3}' >"$tmp/bad-baseline.json"
 expect baseline-bad 2 "$mc" --baseline "$tmp/bad-baseline.json" "$static"; one_line baseline-bad "$tmp/err"
 contains baseline-bad-msg "$tmp/err" "modelcheck: $tmp/bad-baseline.json: not a modelcheck JSON report (no \"files\" array)"
