@@ -26,6 +26,7 @@
 #include "fuzz.h"
 #include "cliutil.h"
 #include "codename.h"
+#include "completion.h"
 #include "config.h"
 #include "datadir.h"
 #include "inspect.h"
@@ -124,6 +125,7 @@ static const char usage_text[] =
     "                            each comes from, and exit\n"
     "      --list-codes [CODE...] print the issue catalog (or explain the CODEs:\n"
     "                            text, or their catalog objects with --output json)\n"
+    "      --completion SHELL    print the completion script of bash, zsh or fish\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
@@ -221,9 +223,9 @@ static int parse_output(cli *c, const char *v)
 
 enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
                  OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE,
-                 OPT_SHOW_BYTES, OPT_STDIN_FILENAME };
+                 OPT_SHOW_BYTES, OPT_STDIN_FILENAME, OPT_COMPLETION };
 
-/* The option table. */
+/* The option table: getopt's, and the shell completions' (--completion). */
 static const struct option longs[] = {
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
@@ -250,9 +252,63 @@ static const struct option longs[] = {
     {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+    {"completion", required_argument, NULL, OPT_COMPLETION},
     {"version", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
+
+/* What an option's value completes to (mcc_completion_opt.values). */
+static const char *option_values(const char *name)
+{
+    static const struct {
+        const char *name, *values;
+    } known[] = {{"format", "aem semodel aamf e3d nlm"},
+                 {"output", "text json sarif sarif-github github junit markdown"},
+                 {"min-severity", "error warning info hint"},
+                 {"color", "auto always never"},
+                 {"completion", "bash zsh fish"},
+                 {"ignore", "@code"},
+                 {"config", "@file"},
+                 {"baseline", "@file"},
+                 {"write-baseline", "@file"},
+                 {"show-config", "@file"},
+                 {"stdin-filename", "@file"}};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(known[i].name, name) == 0) return known[i].values;
+    return NULL;
+}
+
+/* The first line of --help's text for --name: what follows its column. */
+static void option_what(const char *name, char *buf, size_t size)
+{
+    size_t n = strlen(name);
+    buf[0] = '\0';
+    for (const char *p = strstr(usage_text, "--"); p; p = strstr(p + 2, "--")) {
+        if (strncmp(p + 2, name, n) != 0 || (p[2 + n] != ' ' && p[2 + n] != '\n') || (p[-1] != ' ' && p[-1] != ','))
+            continue;
+        const char *col = strstr(p, "  "), *eol = strchr(p, '\n');
+        if (!col || !eol || col > eol) return;
+        col += strspn(col, " ");
+        snprintf(buf, size, "%.*s", (int)(eol - col), col);
+        return;
+    }
+}
+
+/* --completion SHELL: the script, from the table above. */
+static int print_completion(const char *shell)
+{
+    enum { COUNT = sizeof longs / sizeof *longs - 1 };
+    mcc_completion_opt opts[COUNT];
+    char what[COUNT][96];
+    for (size_t i = 0; i < COUNT; i++) {
+        option_what(longs[i].name, what[i], sizeof what[i]);
+        opts[i] = (mcc_completion_opt){longs[i].name, longs[i].val < 128 ? longs[i].val : 0,
+                                       longs[i].has_arg == required_argument, option_values(longs[i].name), what[i]};
+    }
+    if (mcc_completion_write(stdout, shell, opts, COUNT, "explain certify fuzz inspect") != 0)
+        return usage_error("unknown shell '%s' for --completion (bash, zsh or fish)", shell);
+    return -1;
+}
 
 /* --min-severity: what the text report shows; the counts stay exact. */
 static int parse_min_severity(cli *c, const char *v)
@@ -355,6 +411,7 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_SHOW_BYTES: c->show_bytes = 1; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read by load_configs */
+        case OPT_COMPLETION: return print_completion(optarg);
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;

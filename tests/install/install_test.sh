@@ -25,7 +25,9 @@ for f in bin/modelcheck bin/mc_load "$libdir/libmodelcheck.so.0" "$libdir/libmod
          include/modelcheck/modelcheck.h include/modelcheck/mc_catalog.def include/modelcheck/mc_code_numbers.def include/modelcheck/mc_kinds.def "$libdir/pkgconfig/modelcheck.pc" \
          "$libdir/cmake/modelcheck/modelcheckConfig.cmake" share/modelcheck/corpus/manifest.json \
          share/modelcheck/schema/report.schema.json share/modelcheck/schema/config.schema.json \
-         share/modelcheck/schema/sarif.schema.json share/man/man1/modelcheck.1 share/doc/modelcheck/README.md; do
+         share/modelcheck/schema/sarif.schema.json share/man/man1/modelcheck.1 share/doc/modelcheck/README.md \
+         share/bash-completion/completions/modelcheck share/zsh/site-functions/_modelcheck \
+         share/fish/vendor_completions.d/modelcheck.fish; do
     check "installed $f" test -e "$root/$f"
 done
 # every document the catalog's clauses, its advice and the messages cite
