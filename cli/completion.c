@@ -77,7 +77,7 @@ static void zsh(FILE *out, const mcc_completion_opt *o, size_t n, const char *su
         const char *action = !o[i].takes_value ? NULL
                              : !v ? " "
                              : strcmp(v, "@file") == 0 ? "_files"
-                             : strcmp(v, "@code") == 0 ? "($codes)" : NULL;
+                             : strcmp(v, "@code") == 0 ? "{compadd -a codes}" : NULL;
         for (int form = 0; form < (o[i].short_name ? 2 : 1); form++) {
             if (form) fprintf(out, "  '-%c", o[i].short_name);
             else fprintf(out, "  '--%s%s", o[i].name, o[i].takes_value ? "=" : "");
