@@ -20,6 +20,7 @@
 
 #include <openssl/evp.h>
 
+#include "codename.h"
 #include "config.h"
 
 #define MAX_CONFIG_BYTES (1u << 20)
@@ -130,12 +131,13 @@ int mcc_glob_match(const char *glob, const char *relpath)
     return match_from(glob, relpath);
 }
 
-/* NULL when the glob is usable, else why not. */
-static const char *glob_problem(const char *g)
+/* NULL when the glob is usable, else why not. dirs: an exclude glob, which
+ * may end with '/' (a directory only, as in .gitignore). */
+static const char *glob_problem(const char *g, int dirs)
 {
     if (!*g) return "empty glob";
     if (g[0] == '/') return "absolute glob (globs are relative to the config file's directory)";
-    if (g[strlen(g) - 1] == '/') return "glob ends with '/' (write dir/** for everything under dir)";
+    if (g[strlen(g) - 1] == '/' && !dirs) return "glob ends with '/' (write dir/** for everything under dir)";
     size_t segments = 0, stars = 0;
     for (const char *s = g; *s;) {
         size_t n = seg_len(s);
@@ -190,7 +192,9 @@ static void rules_clear(rules *r)
 static int code_of(loader *ld, const char *key, const char *name)
 {
     int code = mc_code_find(name);
-    if (code < 0) bad(ld, key, "unknown issue code '%s' (see modelcheck --list-codes)", name);
+    const char *near = code < 0 ? mcc_code_nearest(name) : NULL;
+    if (code < 0 && near) bad(ld, key, "unknown issue code '%s' (did you mean %s?)", name, near);
+    else if (code < 0) bad(ld, key, "unknown issue code '%s' (see modelcheck --list-codes)", name);
     return code;
 }
 
@@ -281,7 +285,7 @@ static void read_max_issues(loader *ld, const char *key, const cJSON *v, rules *
     }
 }
 
-static void read_globs(loader *ld, const char *key, const cJSON *v, globs *out)
+static void read_globs(loader *ld, const char *key, const cJSON *v, int dirs, globs *out)
 {
     const cJSON *one = cJSON_IsString(v) ? v : NULL;
     if (!one && !cJSON_IsArray(v)) {
@@ -299,7 +303,7 @@ static void read_globs(loader *ld, const char *key, const cJSON *v, globs *out)
     for (const cJSON *e = one ? one : v->child; e && i < n; e = one ? NULL : e->next, i++) {
         if (one) snprintf(sub, sizeof sub, "%s", key);
         else snprintf(sub, sizeof sub, "%s[%zu]", key, i);
-        const char *why = cJSON_IsString(e) ? glob_problem(e->valuestring) : "expected a glob (a string)";
+        const char *why = cJSON_IsString(e) ? glob_problem(e->valuestring, dirs) : "expected a glob (a string)";
         if (why) {
             bad(ld, sub, "%s", why);
             continue;
@@ -337,7 +341,7 @@ static void read_override(loader *ld, const char *key, const cJSON *v, override 
     char sub[256];
     for (const cJSON *e = v->child; e; e = e->next) {
         snprintf(sub, sizeof sub, "%s.%s", key, e->string);
-        if (strcmp(e->string, "files") == 0) read_globs(ld, sub, e, &o->files);
+        if (strcmp(e->string, "files") == 0) read_globs(ld, sub, e, 0, &o->files);
         else if (!read_rule_key(ld, sub, e, &o->rules))
             bad(ld, sub, "unknown key (expected files, severity, ignore, tolerances or max_issues)");
     }
@@ -380,7 +384,7 @@ static void read_document(loader *ld, const cJSON *doc, mcc_config *cfg)
         } else if (strcmp(k, "max_file_bytes") == 0) {
             read_count(ld, k, e, 1, 9007199254740992.0, &cfg->max_file_bytes);
         } else if (strcmp(k, "exclude") == 0) {
-            read_globs(ld, k, e, &cfg->exclude);
+            read_globs(ld, k, e, 1, &cfg->exclude);
         } else if (strcmp(k, "overrides") == 0) {
             read_overrides(ld, e, cfg);
         } else {
@@ -694,11 +698,40 @@ static int any_match(const globs *g, const char *rel)
     return 0;
 }
 
+/* An exclude glob against rel, a file (dir 0) or one of its directories, as
+ * .gitignore matches: "name/" names a directory only, and "name/" or
+ * "name" without another '/' names one at any depth. */
+static int exclude_match(const char *glob, const char *rel, int dir)
+{
+    size_t n = strlen(glob);
+    if (glob[n - 1] != '/') return mcc_glob_match(glob, rel);
+    if (!dir || n > PATH_MAX) return 0;
+    char bare[PATH_MAX];
+    memcpy(bare, glob, n - 1);
+    bare[n - 1] = '\0';
+    return mcc_glob_match(bare, rel);
+}
+
+/* rel or one of the directories on its way (rel is cut at each '/' in
+ * turn, and restored): a directory excluded excludes all below it. */
+static int excluded_rel(const globs *g, char *rel)
+{
+    for (char *slash = rel;; slash++) {
+        slash = strchr(slash, '/');
+        if (slash) *slash = '\0';
+        int hit = 0;
+        for (size_t i = 0; i < g->count && !hit; i++) hit = exclude_match(g->items[i], rel, slash != NULL);
+        if (slash) *slash = '/';
+        if (hit) return 1;
+        if (!slash) return 0;
+    }
+}
+
 int mcc_config_excluded(const mcc_config *cfg, const char *path)
 {
     if (!cfg || !cfg->exclude.count || strcmp(path, "-") == 0) return 0;
     char *rel = relative_path(cfg, path);
-    int hit = rel && any_match(&cfg->exclude, rel);
+    int hit = rel && excluded_rel(&cfg->exclude, rel);
     free(rel);
     return hit;
 }

@@ -9,8 +9,12 @@
 #ifndef MCC_DATA_FROM_BIN
 #define MCC_DATA_FROM_BIN "../share/modelcheck"
 #endif
+#ifndef MCC_DOC_FROM_BIN
+#define MCC_DOC_FROM_BIN "../share/doc/modelcheck"
+#endif
 
-int mcc_data_path(const char *name, char *buf, size_t size)
+/* <directory of the running binary>/rel/name into buf. */
+static int beside_binary(const char *rel, const char *name, char *buf, size_t size)
 {
     if (size < 2) return -1;
     ssize_t n = readlink("/proc/self/exe", buf, size - 1);
@@ -20,7 +24,7 @@ int mcc_data_path(const char *name, char *buf, size_t size)
     if (!slash) return -1;
     *slash = '\0';
     size_t used = (size_t)(slash - buf);
-    int w = snprintf(buf + used, size - used, "/%s/%s", MCC_DATA_FROM_BIN, name);
+    int w = snprintf(buf + used, size - used, "/%s/%s", rel, name);
     if (w < 0 || (size_t)w >= size - used) return -1;
     /* /usr/share/modelcheck/corpus rather than /usr/bin/../share/...; as it
      * is when it does not exist (the error then names the place looked at) */
@@ -28,4 +32,14 @@ int mcc_data_path(const char *name, char *buf, size_t size)
     if (real && strlen(real) < size) strcpy(buf, real);
     free(real);
     return 0;
+}
+
+int mcc_data_path(const char *name, char *buf, size_t size)
+{
+    return beside_binary(MCC_DATA_FROM_BIN, name, buf, size);
+}
+
+int mcc_doc_path(const char *name, char *buf, size_t size)
+{
+    return beside_binary(MCC_DOC_FROM_BIN, name, buf, size);
 }

@@ -25,6 +25,8 @@
 #include "certify.h"
 #include "fuzz.h"
 #include "cliutil.h"
+#include "codename.h"
+#include "completion.h"
 #include "config.h"
 #include "datadir.h"
 #include "inspect.h"
@@ -46,6 +48,8 @@ typedef struct cli {
     unsigned char pinned_code[MC_CODE_COUNT]; /* set on the command line: */
     unsigned pinned;                          /* configurations leave them */
     const char *show_config;   /* --show-config FILE */
+    const char *stdin_name;    /* --stdin-filename: "-" in reports and config rules */
+    char **stdin_argv;         /* argv with "-" added (--stdin-filename, no PATH) */
     enum output_kind output;
     mc_report_view view; /* werror, quiet, min_severity, colour, concise */
     int skip_unrecognized; /* named files too: skipped as in a directory walk */
@@ -62,7 +66,8 @@ typedef struct cli {
     mc_json_report *baseline_json;  /* every issue, baselined or not */
     mc_run_summary baseline_summary;
     mc_sarif_flavour sarif_flavour;
-    int exit_code;
+    mc_inputs own;        /* the run's baselines and named configuration: */
+    int exit_code;        /* met in the tree, not model files skipped */
 } cli;
 
 /* Under 4096 bytes, a pipe's stdio buffer: written in one write(2) at exit,
@@ -82,30 +87,26 @@ static const char usage_text[] =
     "\n"
     "  -f, --format FMT          validate as FMT instead of detecting\n"
     "                            (aem, semodel, aamf, e3d, nlm)\n"
-    "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                            sarif-github (SARIF for GitHub code scanning),\n"
-    "                            github (workflow-command annotations) or junit\n"
-    "                            (JUnit XML, a test case per file);\n"
-    "                            markdown for --list-codes\n"
+    "  -o, --output KIND         text (default), json, sarif (SARIF 2.1.0),\n"
+    "                            sarif-github (for GitHub code scanning), github\n"
+    "                            (annotations), junit; markdown for --list-codes\n"
     "  -n, --max-issues N        instances kept per issue code (default 10)\n"
     "  -s, --severity CODE=LVL   set a code's severity (error|warning|info|hint|ignore)\n"
     "  -i, --ignore CODE         drop a code (same as --severity CODE=ignore)\n"
-    "  -W, --werror              warnings fail the file: \"invalid (warnings as\n"
-    "                            errors)\", JSON valid false, exit code 1\n"
+    "  -W, --werror              warnings fail the file (exit 1; github, sarif\n"
+    "                            and junit show them as errors)\n"
     "  -q, --quiet               text: print nothing for files that pass\n"
-    "      --min-severity LVL    text, github, junit: show issues of LVL and above (error,\n"
-    "                            warning, info, hint: the default); counts stay\n"
-    "                            exact and the summary says what was not shown\n"
+    "      --min-severity LVL    text, github, junit: hide issues below LVL (error,\n"
+    "                            warning, info, hint); counts stay exact\n"
     "      --color WHEN          text: colour severity, code and file (auto: on a\n"
     "                            terminal unless NO_COLOR is set; always; never)\n"
-    "      --concise             text: file:offset: severity: CODE: message, one\n"
-    "                            short line per issue (no decoded offset, no path)\n"
+    "      --concise             text: file:offset: severity: CODE: message, a\n"
+    "                            line per issue within 120 columns\n"
     "      --weight-tolerance X  per non-zero weight (default 2e-7)\n"
     "      --unit-tolerance X    unit vectors (default 0.00674)\n"
     "      --quaternion-tolerance X  (default 0.00769)\n"
     "      --max-file-bytes N    larger files are rejected (default 4 GiB)\n"
-    "      --no-sha256           do not hash files (JSON sha256 is null; text\n"
-    "                            output never hashes)\n"
+    "      --no-sha256           do not hash files (JSON sha256 is null)\n"
     "  -j, --jobs N              validate N files at once (default: the number\n"
     "                            of online CPUs); the output does not depend on N\n"
     "      --show-bytes          text: under each issue, the bytes of the record it\n"
@@ -116,13 +117,15 @@ static const char usage_text[] =
     "                            the .modelcheck.json nearest above each file\n"
     "      --no-config           read no configuration file\n"
     "      --baseline FILE       report (and fail on) only issues not in FILE, a\n"
-    "                            JSON report of an earlier run (matched by file\n"
-    "                            path or SHA-256, code and path in the model)\n"
+    "                            JSON report of an earlier run\n"
     "      --write-baseline FILE write the JSON report of every issue to FILE\n"
+    "      --stdin-filename NAME name standard input (- or no PATH) NAME in the\n"
+    "                            reports and for the configuration's rules\n"
     "      --show-config FILE    print the settings that apply to FILE and where\n"
     "                            each comes from, and exit\n"
     "      --list-codes [CODE...] print the issue catalog (or explain the CODEs:\n"
     "                            text, or their catalog objects with --output json)\n"
+    "      --completion SHELL    print the completion script of bash, zsh or fish\n"
     "  -V, --version             print the version and exit\n"
     "  -h, --help                print this help and exit\n"
     "\n"
@@ -141,7 +144,9 @@ static void raise_exit(cli *c, int code)
 /* A usage error with its own hint, not --help's: one hint a line. */
 static int unknown_code(const char *name)
 {
-    fprintf(stderr, "modelcheck: unknown issue code '%s' (see --list-codes)\n", name);
+    const char *near = mcc_code_nearest(name);
+    if (near) fprintf(stderr, "modelcheck: unknown issue code '%s' (did you mean %s?)\n", name, near);
+    else fprintf(stderr, "modelcheck: unknown issue code '%s' (see --list-codes)\n", name);
     return EXIT_USAGE;
 }
 
@@ -209,7 +214,92 @@ static int parse_output(cli *c, const char *v)
 
 enum long_only { OPT_WEIGHT = 256, OPT_UNIT, OPT_QUAT, OPT_MAX_BYTES, OPT_LIST, OPT_NO_HASH, OPT_CONFIG, OPT_NO_CONFIG, OPT_SKIP_UNRECOGNIZED,
                  OPT_MIN_SEVERITY, OPT_COLOR, OPT_CONCISE, OPT_SHOW_CONFIG, OPT_BASELINE, OPT_WRITE_BASELINE,
-                 OPT_SHOW_BYTES };
+                 OPT_SHOW_BYTES, OPT_STDIN_FILENAME, OPT_COMPLETION };
+
+/* The option table: getopt's, and the shell completions' (--completion). */
+static const struct option longs[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"max-issues", required_argument, NULL, 'n'},
+    {"severity", required_argument, NULL, 's'},
+    {"ignore", required_argument, NULL, 'i'},
+    {"werror", no_argument, NULL, 'W'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"weight-tolerance", required_argument, NULL, OPT_WEIGHT},
+    {"unit-tolerance", required_argument, NULL, OPT_UNIT},
+    {"quaternion-tolerance", required_argument, NULL, OPT_QUAT},
+    {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
+    {"list-codes", no_argument, NULL, OPT_LIST},
+    {"no-sha256", no_argument, NULL, OPT_NO_HASH},
+    {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
+    {"show-bytes", no_argument, NULL, OPT_SHOW_BYTES},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"jobs", required_argument, NULL, 'j'},
+    {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"concise", no_argument, NULL, OPT_CONCISE},
+    {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
+    {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+    {"completion", required_argument, NULL, OPT_COMPLETION},
+    {"version", no_argument, NULL, 'V'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+/* What an option's value completes to (mcc_completion_opt.values). */
+static const char *option_values(const char *name)
+{
+    static const struct {
+        const char *name, *values;
+    } known[] = {{"format", "aem semodel aamf e3d nlm"},
+                 {"output", "text json sarif sarif-github github junit markdown"},
+                 {"min-severity", "error warning info hint"},
+                 {"color", "auto always never"},
+                 {"completion", "bash zsh fish"},
+                 {"ignore", "@code"},
+                 {"config", "@file"},
+                 {"baseline", "@file"},
+                 {"write-baseline", "@file"},
+                 {"show-config", "@file"},
+                 {"stdin-filename", "@file"}};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(known[i].name, name) == 0) return known[i].values;
+    return NULL;
+}
+
+/* The first line of --help's text for --name: what follows its column. */
+static void option_what(const char *name, char *buf, size_t size)
+{
+    size_t n = strlen(name);
+    buf[0] = '\0';
+    for (const char *p = strstr(usage_text, "--"); p; p = strstr(p + 2, "--")) {
+        if (strncmp(p + 2, name, n) != 0 || (p[2 + n] != ' ' && p[2 + n] != '\n') || (p[-1] != ' ' && p[-1] != ','))
+            continue;
+        const char *col = strstr(p, "  "), *eol = strchr(p, '\n');
+        if (!col || !eol || col > eol) return;
+        col += strspn(col, " ");
+        snprintf(buf, size, "%.*s", (int)(eol - col), col);
+        return;
+    }
+}
+
+/* --completion SHELL: the script, from the table above. */
+static int print_completion(const char *shell)
+{
+    enum { COUNT = sizeof longs / sizeof *longs - 1 };
+    mcc_completion_opt opts[COUNT];
+    char what[COUNT][96];
+    for (size_t i = 0; i < COUNT; i++) {
+        option_what(longs[i].name, what[i], sizeof what[i]);
+        opts[i] = (mcc_completion_opt){longs[i].name, longs[i].val < 128 ? longs[i].val : 0,
+                                       longs[i].has_arg == required_argument, option_values(longs[i].name), what[i]};
+    }
+    if (mcc_completion_write(stdout, shell, opts, COUNT, "explain certify fuzz inspect") != 0)
+        return usage_error("unknown shell '%s' for --completion (bash, zsh or fish)", shell);
+    return -1;
+}
 
 /* --min-severity: what the text report shows; the counts stay exact. */
 static int parse_min_severity(cli *c, const char *v)
@@ -242,34 +332,7 @@ static int use_color(int choice)
 
 static int parse_args(cli *c, int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"max-issues", required_argument, NULL, 'n'},
-        {"severity", required_argument, NULL, 's'},
-        {"ignore", required_argument, NULL, 'i'},
-        {"werror", no_argument, NULL, 'W'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"weight-tolerance", required_argument, NULL, OPT_WEIGHT},
-        {"unit-tolerance", required_argument, NULL, OPT_UNIT},
-        {"quaternion-tolerance", required_argument, NULL, OPT_QUAT},
-        {"max-file-bytes", required_argument, NULL, OPT_MAX_BYTES},
-        {"list-codes", no_argument, NULL, OPT_LIST},
-        {"no-sha256", no_argument, NULL, OPT_NO_HASH},
-        {"skip-unrecognized", no_argument, NULL, OPT_SKIP_UNRECOGNIZED},
-        {"show-bytes", no_argument, NULL, OPT_SHOW_BYTES},
-        {"config", required_argument, NULL, OPT_CONFIG},
-        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-        {"jobs", required_argument, NULL, 'j'},
-        {"min-severity", required_argument, NULL, OPT_MIN_SEVERITY},
-        {"color", required_argument, NULL, OPT_COLOR},
-        {"concise", no_argument, NULL, OPT_CONCISE},
-        {"show-config", required_argument, NULL, OPT_SHOW_CONFIG},
-        {"baseline", required_argument, NULL, OPT_BASELINE},
-        {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
-        {"version", no_argument, NULL, 'V'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+
     opterr = 0;
     int ch, rc = 0, color = COLOR_AUTO;
     char refused[160];
@@ -330,11 +393,16 @@ static int parse_args(cli *c, int argc, char **argv)
         case OPT_COLOR: rc = parse_color(&color, optarg); break;
         case OPT_CONCISE: c->view.concise = 1; break;
         case OPT_SHOW_CONFIG: c->show_config = optarg; break;
+        case OPT_STDIN_FILENAME:
+            if (!*optarg || strcmp(optarg, "-") == 0) rc = usage_error("--stdin-filename expects a file name, got '%s'", optarg);
+            else c->stdin_name = optarg;
+            break;
         case OPT_BASELINE: c->baseline_path = optarg; break;
         case OPT_WRITE_BASELINE: c->write_baseline_path = optarg; break;
         case OPT_SHOW_BYTES: c->show_bytes = 1; break;
         case OPT_CONFIG:
         case OPT_NO_CONFIG: break; /* read by load_configs */
+        case OPT_COMPLETION: return print_completion(optarg);
         case 'V': printf("modelcheck %s\n", MC_VERSION_STRING); return -1;
         case 'h': fputs(usage_text, stdout); return -1;
         default: rc = usage_error("%s", mc_cli_refusal(argv, ch, before, refused, sizeof refused)); break;
@@ -458,17 +526,37 @@ static void close_baselines(cli *c)
     free(shown);
 }
 
+/* Standard input is named NAME with --stdin-filename NAME: in the reports,
+ * and for the configuration (found from NAME's directory, its exclude and
+ * overrides matched against NAME), as ruff and eslint do for editors. */
+static const char *shown_name(const cli *c, const char *path)
+{
+    return c->stdin_name && strcmp(path, "-") == 0 ? c->stdin_name : path;
+}
+
+/* 1 when path is the run's --baseline, --write-baseline or --config file. */
+static int own_file(const cli *c, const char *path)
+{
+    struct stat st;
+    if (c->own.count == 0 || stat(path, &st) != 0) return 0;
+    for (size_t i = 0; i < c->own.count; i++)
+        if (c->own.files[i].dev == st.st_dev && c->own.files[i].ino == st.st_ino) return 1;
+    return 0;
+}
+
 /* Reports one file's result (the caller frees it); when walking a
- * directory, unrecognised files are skipped and only counted. */
+ * directory, unrecognised files are skipped and only counted (the run's
+ * own baseline and configuration files not even that). */
 static void report_file(cli *c, const char *path, int from_walk, const mc_result *r, mc_status st)
 {
+    path = shown_name(c, path);
     if (!r) {
         report_no_result(c, path, st);
         return;
     }
     if ((from_walk || c->skip_unrecognized) && st == MC_OK && r->format == MC_FORMAT_UNKNOWN &&
         (mc_result_find(r, MC_FILE_UNRECOGNIZED) || mc_result_find(r, MC_FILE_EMPTY))) {
-        c->summary.skipped++;
+        if (!own_file(c, path)) c->summary.skipped++;
         return;
     }
     mc_result *fresh = NULL;
@@ -531,7 +619,8 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
         mcc_config *cfg;
-        int found = mcc_config_set_lookup(c->configs, paths[i], 0, stderr, &cfg);
+        const char *name = shown_name(c, paths[i]);
+        int found = mcc_config_set_lookup(c->configs, name, 0, stderr, &cfg);
         if (found == -1) {
             /* a refused configuration met in a walk: its files are not
              * checked with half of it (its problems are on stderr) */
@@ -539,13 +628,13 @@ static void check_files(cli *c, const char *const *paths, const unsigned char *l
             raise_exit(c, EXIT_USAGE);
             continue;
         }
-        if (mcc_config_excluded(cfg, paths[i])) {
+        if (mcc_config_excluded(cfg, name)) {
             c->summary.skipped++;
             c->summary.excluded++;
             continue;
         }
         const mc_options *base = found == 0 ? mcc_config_base(cfg, &c->opt) : NULL;
-        if (!base || !(opts[n] = mcc_config_options_for(cfg, paths[i], base))) {
+        if (!base || !(opts[n] = mcc_config_options_for(cfg, name, base))) {
             report_file(c, paths[i], from_walk, NULL, MC_ERR_NOMEM);
             continue;
         }
@@ -681,14 +770,21 @@ static int explain_codes(char **names, int count)
               "what to do, and an example line from the bundled corpus (see --list-codes).\n", stdout);
         return EXIT_VALID;
     }
+    /* as typed: any case (aem_weight_sum) */
     for (int i = 0; i < count; i++) {
-        if (mc_code_find(names[i]) < 0) return unknown_code(names[i]);
+        if (mcc_code_find_nocase(names[i]) < 0) return unknown_code(names[i]);
     }
+    /* the installed documents the clauses cite (share/doc/modelcheck) */
+    char docdir[4096], docs[4096 + 8];
+    struct stat st;
+    int has_docs = mcc_doc_path(".", docdir, sizeof docdir) == 0 &&
+                   snprintf(docs, sizeof docs, "%s/docs", docdir) < (int)sizeof docs && stat(docs, &st) == 0 &&
+                   S_ISDIR(st.st_mode);
     for (int i = 0; i < count; i++) {
-        mc_code code = (mc_code)mc_code_find(names[i]);
+        mc_code code = (mc_code)mcc_code_find_nocase(names[i]);
         char *example = example_line(code);
         if (i) putchar('\n');
-        mc_explain_text(stdout, code, example);
+        mc_explain_text_docs(stdout, code, example, has_docs ? docdir : NULL);
         free(example);
     }
     return EXIT_VALID;
@@ -700,13 +796,14 @@ static int list_codes(const cli *c, char **names, int count)
         /* the catalog's objects of the codes named, in the order named */
         cJSON *all = mc_catalog_json(), *picked = cJSON_CreateArray();
         for (int i = 0; i < count; i++) {
-            if (mc_code_find(names[i]) < 0) {
+            int code = mcc_code_find_nocase(names[i]);
+            if (code < 0) {
                 cJSON_Delete(all);
                 cJSON_Delete(picked);
                 return unknown_code(names[i]);
             }
             for (const cJSON *o = all->child; o; o = o->next)
-                if (strcmp(cJSON_GetObjectItemCaseSensitive(o, "code")->valuestring, names[i]) == 0)
+                if (strcmp(cJSON_GetObjectItemCaseSensitive(o, "code")->valuestring, mc_code_get((mc_code)code)->name) == 0)
                     cJSON_AddItemToArray(picked, cJSON_Duplicate(o, 1));
         }
         char *s = cJSON_Print(picked);
@@ -751,7 +848,7 @@ static int load_configs(cli *c, int argc, char **argv)
     int bad = 0;
     c->base = &c->opt;
     for (int i = c->show_config ? optind - 1 : optind; i < argc; i++) {
-        const char *arg = i < optind ? c->show_config : argv[i];
+        const char *arg = i < optind ? c->show_config : shown_name(c, argv[i]);
         mcc_config *cfg;
         int rc = mcc_config_set_lookup(c->configs, arg, is_directory(arg), stderr, &cfg);
         if (rc == -2) return EXIT_UNREADABLE;
@@ -769,6 +866,18 @@ static int load_configs(cli *c, int argc, char **argv)
     return 0;
 }
 
+/* The files a walk may meet that belong to the run, not to the models. */
+static int note_own_files(cli *c)
+{
+    const char *configs[64];
+    size_t nconfig = mcc_config_set_used(c->configs, configs, sizeof configs / sizeof *configs);
+    int rc = 0;
+    if (c->baseline_path) rc |= mc_inputs_add(&c->own, c->baseline_path);
+    if (c->write_baseline_path) rc |= mc_inputs_add(&c->own, c->write_baseline_path);
+    for (size_t i = 0; i < nconfig; i++) rc |= mc_inputs_add(&c->own, configs[i]);
+    return rc;
+}
+
 static int show_config(cli *c)
 {
     if (mcc_config_show(c->config, c->show_config, &c->opt, stdout) != 0) {
@@ -784,6 +893,17 @@ static int run(cli *c, int argc, char **argv)
     if (rc < 0) return EXIT_VALID;
     if (rc > 0) return rc;
     if (c->list_codes) return list_codes(c, argv + optind, argc - optind);
+    if (optind >= argc && c->stdin_name && !c->show_config) {
+        /* --stdin-filename NAME and no PATH: standard input is the PATH */
+        static char dash[] = "-";
+        if (!(c->stdin_argv = calloc((size_t)argc + 2, sizeof *argv))) {
+            fputs("modelcheck: out of memory\n", stderr);
+            return EXIT_UNREADABLE;
+        }
+        memcpy(c->stdin_argv, argv, (size_t)argc * sizeof *argv);
+        c->stdin_argv[argc++] = dash;
+        argv = c->stdin_argv;
+    }
     if ((rc = load_configs(c, argc, argv)) != 0) return rc;
     if (c->show_config) return show_config(c);
     if (optind >= argc) return usage_error("%s", "no PATH given");
@@ -796,6 +916,11 @@ static int run(cli *c, int argc, char **argv)
     if ((rc = open_baselines(c)) != 0) {
         close_baselines(c);
         return rc;
+    }
+    if (note_own_files(c) != 0) {
+        close_baselines(c);
+        fputs("modelcheck: out of memory\n", stderr);
+        return EXIT_UNREADABLE;
     }
 
     /* JSON and SARIF are written as each file is reported: memory does not
@@ -844,6 +969,8 @@ static int validate(int argc, char **argv)
     int rc = run(&c, argc, argv);
     mc_severity_map_free(c.severity);
     mcc_config_set_free(c.configs);
+    mc_inputs_free(&c.own);
+    free(c.stdin_argv);
     return rc;
 }
 

@@ -62,8 +62,42 @@ const char *mc_advice_what(mc_code code, int *content_advice)
     return a && a->what ? a->what : kind_text;
 }
 
+/* Length of the document name cited at s ("docs/formats/aem.md"), 0 when
+ * s names none: "docs/", then path characters, ending in ".md". */
+static size_t cited_doc(const char *s)
+{
+    if (strncmp(s, "docs/", 5) != 0) return 0;
+    size_t n = 5;
+    while (s[n] && (strchr("._-/", s[n]) || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+                    (s[n] >= '0' && s[n] <= '9')))
+        n++;
+    while (n > 5 && s[n - 1] == '.') n--;
+    return n > 8 && strncmp(s + n - 3, ".md", 3) == 0 ? n : 0;
+}
+
+/* One line per distinct document the texts cite, in order of citation. */
+static void print_docs(FILE *out, const char *const *texts, size_t count, const char *docdir)
+{
+    const char *seen[16];
+    size_t seen_len[16], nseen = 0;
+    for (size_t t = 0; t < count; t++) {
+        for (const char *p = texts[t] ? strstr(texts[t], "docs/") : NULL; p; p = strstr(p + 1, "docs/")) {
+            size_t n = cited_doc(p), k = 0;
+            while (k < nseen && !(seen_len[k] == n && strncmp(seen[k], p, n) == 0)) k++;
+            if (!n || k < nseen || nseen == sizeof seen / sizeof *seen) continue;
+            seen[nseen] = p, seen_len[nseen++] = n;
+            fprintf(out, "  Document:      %s/%.*s\n", docdir, (int)n, p);
+        }
+    }
+}
+
 /* The first corpus line of the code, if the caller found one. */
 void mc_explain_text(FILE *out, mc_code code, const char *example)
+{
+    mc_explain_text_docs(out, code, example, NULL);
+}
+
+void mc_explain_text_docs(FILE *out, mc_code code, const char *example, const char *docdir)
 {
     const mc_code_info *ci = mc_code_get(code);
     if (!ci) return;
@@ -81,4 +115,8 @@ void mc_explain_text(FILE *out, mc_code code, const char *example)
                      "\"info\"} (or \"ignore\") in .modelcheck.json, for the paths concerned under \"overrides\".\n",
                 ci->name);
     if (example) fprintf(out, "  Example:       %s\n", example);
+    if (docdir) {
+        const char *texts[] = {ci->clause, why, what};
+        print_docs(out, texts, sizeof texts / sizeof *texts, docdir);
+    }
 }

@@ -42,6 +42,10 @@ typedef struct mc_report_view {
 
 /* The verdict under a view: no error, and no warning either with werror. */
 int mc_report_passes(const mc_result *r, const mc_report_view *view);
+/* The level an issue of severity sev is shown at where a report has levels
+ * and no verdict of its own (GitHub annotations, SARIF results): with
+ * werror a warning is an error, as it fails the file. */
+mc_severity mc_report_level(const mc_report_view *view, mc_severity sev);
 /* mc_summary_add counting valid and invalid by that verdict. */
 void mc_summary_add_view(mc_run_summary *s, const mc_result *r, mc_status status, const mc_report_view *view);
 
@@ -159,6 +163,9 @@ const char *mc_advice_what(mc_code code, int *content_advice);
 /* `modelcheck explain CODE`: rule, clause, severity, why, what to do, and
  * an example line (NULL: none). */
 void mc_explain_text(FILE *out, mc_code code, const char *example);
+/* The same, then a "Document:" line per document its clause and advice cite
+ * (docs/formats/aem.md), named docdir/docs/formats/aem.md (NULL: no line). */
+void mc_explain_text_docs(FILE *out, mc_code code, const char *example, const char *docdir);
 
 /* The issue catalog as a text table, a JSON array, or docs/ISSUES.md. */
 void mc_catalog_text(FILE *out);

@@ -88,7 +88,7 @@ void mc_report_file_github(FILE *out, const mc_result *r, const char *path, mc_s
         if (status != MC_ERR_IO && view && is->severity > view->min_severity) continue;
         for (size_t k = 0; k < is->instance_count; k++) {
             const mc_instance *in = &is->instances[k];
-            fprintf(out, "::%s file=", gh_level(is->severity));
+            fprintf(out, "::%s file=", gh_level(mc_report_level(view, is->severity)));
             gh_escape(out, name, 1);
             fputs(",title=", out);
             gh_escape(out, code, 1);
@@ -102,7 +102,7 @@ void mc_report_file_github(FILE *out, const mc_result *r, const char *path, mc_s
             fputs(")\n", out);
         }
         if (is->count > is->instance_count) {
-            fprintf(out, "::%s file=", gh_level(is->severity));
+            fprintf(out, "::%s file=", gh_level(mc_report_level(view, is->severity)));
             gh_escape(out, name, 1);
             fputs(",title=", out);
             gh_escape(out, code, 1);

@@ -82,9 +82,28 @@ static void print_attr_value(FILE *out, const mc_attr *a)
     }
 }
 
-static void print_attrs(FILE *out, const mc_node *n)
+/* An E3D block's type as the spec writes it, "type=0x1000"; hex_type 2:
+ * with the block's name, "type=0x1010 (mesh)" (its path segment, "mesh/0"'s
+ * "mesh"), where the line's path does not end with it. */
+static int print_block_type(FILE *out, const mc_node *n, const mc_attr *a, int hex_type)
+{
+    if (strcmp(a->key, "type") != 0 || a->type != MC_VALUE_U64 || a->u > 0xFFFF) return 0;
+    const mc_node *named = n;
+    /* a record of a block (the mesh of mesh/0) has its block's name */
+    if (!named->name[0] || strchr("0123456789", named->name[0])) named = n->parent ? n->parent : n;
+    size_t len = strcspn(named->name, "/");
+    fprintf(out, "  type=0x%04" PRIx64, a->u);
+    if (hex_type == 2 && len && strncmp(named->name, "0x", 2) != 0) fprintf(out, " (%.*s)", (int)len, named->name);
+    return 1;
+}
+
+/* hex_type: the file is E3D, whose "type" attributes are block types (2:
+ * named, print_block_type) */
+static void print_attrs(FILE *out, const mc_node *n, int hex_type, const char *skip)
 {
     for (const mc_attr *a = n->attrs; a; a = a->next) {
+        if (skip && strcmp(a->key, skip) == 0) continue;
+        if (hex_type && print_block_type(out, n, a, hex_type)) continue;
         fprintf(out, "  %s=", a->key);
         print_attr_value(out, a);
     }
@@ -117,33 +136,61 @@ static const mc_node *next_node(const mc_node *root, const mc_node *n)
     return NULL;
 }
 
+/* The array a block holds, named by it (E3D's .../interleaved: the block
+ * and its vertices share a path), or NULL. */
+static const mc_node *own_array(const mc_node *n)
+{
+    for (const mc_node *k = n->first_child; k; k = k->next)
+        if (!k->name[0] && strcmp(k->kind, "array") == 0 && k->space == n->inner_space) return k;
+    return NULL;
+}
+
+/* A line of the map: structural, not a record, not an array its block's
+ * line already shows. */
+static int on_map(const mc_node *n)
+{
+    if (!is_structural(n->kind) || strcmp(n->kind, "record") == 0) return 0;
+    return !(n->parent && !n->name[0] && own_array(n->parent) == n);
+}
+
+/* "  " per level, then the path */
+static int map_label(const mc_node *n, char *label, size_t size)
+{
+    char path[256];
+    mc_node_path(n, path, sizeof path);
+    int d = depth_of(n) - 1;
+    return snprintf(label, size, "%*s%s", 2 * (d < 10 ? d : 10), "", path);
+}
+
 /* The section map: structural nodes (sections, arrays, blocks) with their
- * place; their records are counted, not listed. */
+ * place, one line each (a block with its array: the array's count); their
+ * records are counted, not listed. The path column is as wide as the
+ * deepest path needs. */
 static void print_map(FILE *out, const mc_inspect *in)
 {
     const mc_node *root = mc_inspect_root(in);
-    fputs("  sections:\n", out);
-    fprintf(out, "    %-40s %12s %12s %10s\n", "path", "offset", "size", "count");
+    int hex_type = mc_inspect_result(in)->format == MC_FORMAT_E3D;
+    char label[300];
+    int width = 40;
     for (const mc_node *n = root->first_child; n; n = next_node(root, n)) {
-        if (!is_structural(n->kind) || strcmp(n->kind, "record") == 0) continue;
-        char path[256];
-        mc_node_path(n, path, sizeof path);
-        int d = depth_of(n) - 1;
-        char label[300];
-        snprintf(label, sizeof label, "%*s%s", 2 * (d < 10 ? d : 10), "", path);
-        fprintf(out, "    %-40s %12" PRIu64 " %12" PRIu64, label, n->offset, n->size);
+        int w = on_map(n) ? map_label(n, label, sizeof label) : 0;
+        if (w > width) width = w < (int)sizeof label ? w : (int)sizeof label - 1;
+    }
+    fputs("  sections:\n", out);
+    fprintf(out, "    %-*s %12s %12s %10s\n", width, "path", "offset", "size", "count");
+    for (const mc_node *n = root->first_child; n; n = next_node(root, n)) {
+        if (!on_map(n)) continue;
+        map_label(n, label, sizeof label);
+        fprintf(out, "    %-*s %12" PRIu64 " %12" PRIu64, width, label, n->offset, n->size);
         const mc_attr *cnt = mc_node_attr(n, "count");
-        if (n->stride)
-            fprintf(out, " %10" PRIu64, n->count);
+        const mc_node *arr = n->stride ? n : own_array(n);
+        if (arr && arr->stride)
+            fprintf(out, " %10" PRIu64, arr->count);
         else if (cnt)
             fprintf(out, " %10" PRIu64, cnt->u);
         else
             fprintf(out, " %10s", "");
-        for (const mc_attr *a = n->attrs; a; a = a->next) {
-            if (strcmp(a->key, "count") == 0) continue;
-            fprintf(out, "  %s=", a->key);
-            print_attr_value(out, a);
-        }
+        print_attrs(out, n, hex_type, "count");
         if (n->space) fprintf(out, "  (decoded space %" PRIu32 ")", n->space);
         if (n->inner_space != n->space) {
             uint64_t size = 0;
@@ -167,7 +214,7 @@ static void print_kind(FILE *out, const mc_inspect *in, const char *kind, const 
         char path[256];
         mc_node_path(n, path, sizeof path);
         fprintf(out, "    %s", path);
-        print_attrs(out, n);
+        print_attrs(out, n, mc_inspect_result(in)->format == MC_FORMAT_E3D ? 2 : 0, NULL);
         /* names stored as strings of their own (SEModel, E3D blocks) */
         for (const mc_node *k = n->first_child; k; k = k->next) {
             const mc_attr *t = mc_node_attr(k, "text");

@@ -91,6 +91,11 @@ int mc_report_passes(const mc_result *r, const mc_report_view *view)
     return !(view && view->werror && r->counts[MC_SEVERITY_WARNING] > 0);
 }
 
+mc_severity mc_report_level(const mc_report_view *view, mc_severity sev)
+{
+    return view && view->werror && sev == MC_SEVERITY_WARNING ? MC_SEVERITY_ERROR : sev;
+}
+
 cJSON *mc_report_file_json(const mc_result *r, const char *path, mc_status status)
 {
     return mc_report_file_json_view(r, path, status, NULL);

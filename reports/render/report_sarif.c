@@ -116,13 +116,13 @@ static cJSON *artifact_location(const char *uri, uint64_t index)
 }
 
 static cJSON *result_json(const mc_issue *is, const mc_instance *in, const char *uri, uint64_t index,
-                          mc_sarif_flavour flavour)
+                          mc_sarif_flavour flavour, const mc_report_view *view)
 {
     uint64_t offset = in ? in->offset : is->first_offset;
     const mc_code_info *ci = mc_code_get(is->code);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "ruleId", ci->name);
-    cJSON_AddStringToObject(o, "level", mc_sarif_level(is->severity));
+    cJSON_AddStringToObject(o, "level", mc_sarif_level(mc_report_level(view, is->severity)));
     cJSON *msg = cJSON_AddObjectToObject(o, "message");
     /* Binary artifacts have no lines: a dashboard shows the file and this
      * text, so the text itself says where (README, "Use in a repository"). */
@@ -181,7 +181,7 @@ static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status statu
 static int add_result(mc_sarif *s, const mc_issue *is, const mc_instance *in, const char *uri,
                       uint64_t index)
 {
-    cJSON *j = result_json(is, in, uri, index, s->flavour);
+    cJSON *j = result_json(is, in, uri, index, s->flavour, &s->view);
     if (!j) return -1;
     if (s->results) fputs(", ", s->out);
     int rc = mc_json_write(s->out, j, 3, 0);

@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mc_report.h"
 
@@ -32,18 +33,54 @@ static const palette *palette_of(const mc_report_view *v)
     return v && v->color ? &ansi : &plain;
 }
 
+/* --concise: a line is at most this many columns (bytes; colours aside) */
+enum { CONCISE_COLUMNS = 120 };
+
+/* The message of a --concise line that starts with `place` columns: as it
+ * is, or cut at a word to end the line at CONCISE_COLUMNS with "...". The
+ * place (file, offset, code) is never cut: a line it fills has no message
+ * (`modelcheck explain CODE` and the full report have it). */
+static void print_fitted(FILE *out, const char *msg, int place)
+{
+    size_t len = strlen(msg);
+    size_t room = place >= 0 && place < CONCISE_COLUMNS ? (size_t)(CONCISE_COLUMNS - place) : 0;
+    int cut_short = len > room;
+    if (cut_short && room < 4) { /* not even "...": the place alone */
+        fputc('\n', out);
+        return;
+    }
+    if (cut_short) {
+        size_t limit = room > 3 ? room - 3 : 0, cut = limit;
+        while (cut > 0 && msg[cut] != ' ') cut--;
+        while (cut > 0 && (msg[cut - 1] == ' ' || msg[cut - 1] == ',' || msg[cut - 1] == ':')) cut--;
+        if (cut == 0) /* one long word: cut it, not inside a UTF-8 sequence */
+            for (cut = limit; cut > 0 && ((unsigned char)msg[cut] & 0xC0) == 0x80;) cut--;
+        len = cut;
+    }
+    fprintf(out, "%.*s%s\n", (int)len, msg, cut_short ? "..." : "");
+}
+
+/* The message ending a line that starts with `place` columns. */
+static void print_message(FILE *out, const char *msg, int place, const mc_report_view *v)
+{
+    if (v && v->concise) print_fitted(out, msg, place);
+    else fprintf(out, "%s\n", msg);
+}
+
 static void print_line(FILE *out, const char *path, const line_ref *l, const mc_report_view *v)
 {
     const palette *c = palette_of(v);
     const mc_instance *in = l->instance;
     mc_severity sev = l->issue->severity;
-    fprintf(out, "%s%s%s:0x%" PRIx64 ": %s%s%s: %s%s%s: %s", c->file, path, c->reset, in->offset,
-            c->severity[sev], mc_severity_name(sev), c->reset, c->code, mc_code_get(l->issue->code)->name,
-            c->reset, in->message);
+    const char *code = mc_code_get(l->issue->code)->name;
+    fprintf(out, "%s%s%s:0x%" PRIx64 ": %s%s%s: %s%s%s: ", c->file, path, c->reset, in->offset, c->severity[sev],
+            mc_severity_name(sev), c->reset, c->code, code, c->reset);
     if (v && v->concise) {
-        fputc('\n', out);
+        int place = snprintf(NULL, 0, "%s:0x%" PRIx64 ": %s: %s: ", path, in->offset, mc_severity_name(sev), code);
+        print_message(out, in->message, place, v);
         return;
     }
+    fputs(in->message, out);
     if (in->has_payload_offset) fprintf(out, " (decoded offset 0x%" PRIx64 ")", in->payload_offset);
     if (in->path[0]) fprintf(out, " [%s]", in->path);
     fputc('\n', out);
@@ -69,6 +106,21 @@ static void print_counts(FILE *out, const uint64_t counts[MC_SEVERITY_COUNT])
     counted(out, counts[MC_SEVERITY_HINT], "hint", "\n");
 }
 
+/* --concise: "1 error, 2 warnings", the severities that occur ("no
+ * issues" when none). */
+static void print_counts_concise(FILE *out, const uint64_t counts[MC_SEVERITY_COUNT])
+{
+    static const char *const nouns[] = {"error", "warning", "info", "hint"};
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof nouns / sizeof *nouns; i++) {
+        if (!counts[i]) continue;
+        fputs(sep, out);
+        counted(out, counts[i], nouns[i], "");
+        sep = ", ";
+    }
+    fputs(*sep ? "\n" : "no issues\n", out);
+}
+
 static void print_status(FILE *out, const mc_result *r, const char *path, const mc_report_view *v)
 {
     const palette *c = palette_of(v);
@@ -77,7 +129,8 @@ static void print_status(FILE *out, const mc_result *r, const char *path, const 
     if (mc_report_passes(r, v)) fputs(": valid: ", out);
     else if (mc_result_valid(r)) fprintf(out, ": %sinvalid (warnings as errors)%s: ", c->severity[0], c->reset);
     else fprintf(out, ": %sinvalid%s: ", c->severity[0], c->reset);
-    print_counts(out, r->counts);
+    if (v && v->concise) print_counts_concise(out, r->counts);
+    else print_counts(out, r->counts);
 }
 
 void mc_report_file_text(FILE *out, const mc_result *r, const char *name, int quiet)
@@ -119,17 +172,23 @@ void mc_report_file_text_with(FILE *out, const mc_result *r, const char *name, c
         const mc_issue *is = &r->issues[i];
         if (is->count <= is->instance_count || !shown(is, v)) continue;
         uint64_t more = is->count - is->instance_count;
+        const char *code = mc_code_get(is->code)->name;
+        char msg[512];
+        int place;
         if (is->instance_count == 0) {
             /* --max-issues 0: no instance kept, the issue still has its
              * severity (an error must not read as a note) */
-            fprintf(out, "%s:0x%" PRIx64 ": %s: %s: %s (%" PRIu64 " occurrence%s, none shown)\n", path,
-                    is->first_offset, mc_severity_name(is->severity), mc_code_get(is->code)->name,
-                    mc_code_get(is->code)->summary, is->count, is->count == 1 ? "" : "s");
-            continue;
+            place = fprintf(out, "%s:0x%" PRIx64 ": %s: %s: ", path, is->first_offset,
+                            mc_severity_name(is->severity), code);
+            snprintf(msg, sizeof msg, "%s (%" PRIu64 " occurrence%s, none shown)", mc_code_get(is->code)->summary,
+                     is->count, is->count == 1 ? "" : "s");
+        } else {
+            place = fprintf(out, "%s: note: %s: ", path, code);
+            snprintf(msg, sizeof msg,
+                     "%" PRIu64 " more occurrence%s not shown (%" PRIu64 " in all, first at 0x%" PRIx64 ")", more,
+                     more == 1 ? "" : "s", is->count, is->first_offset);
         }
-        fprintf(out, "%s: note: %s: %" PRIu64 " more occurrence%s not shown (%" PRIu64 " in all, first at 0x%" PRIx64 ")\n",
-                path, mc_code_get(is->code)->name, more, more == 1 ? "" : "s", is->count,
-                is->first_offset);
+        print_message(out, msg, place, v);
     }
     print_status(out, r, path, v);
     free(quoted);

@@ -64,8 +64,19 @@ else
 fi
 expect color-bad 2 "$mc" --color sometimes "$weights"; one_line color-bad "$tmp/err"
 # --concise: no decoded offset, no path
-expect concise 1 "$mc" --concise "$weights"
-contains concise-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07)"
+expect concise 1 env -C "$(dirname "$weights")" "$mc" --concise "$(basename "$weights")"
+contains concise-line "$tmp/out" "weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000 (expected 1 +- 4e-07)"
+grep -qx "weights_sum_0_93.aem: aem (aem1): invalid: 1 error" "$tmp/out" && ok || fail "concise: the status line names only the counts that occur"
+# every line of a file fits 120 columns: long messages are cut at a word
+# ("..."), never the place (file, offset, severity, code; issue 36)
+expect concise-corpus 1 env -C "$tmp" "$mc" --concise corpus
+# (a line whose place alone is longer has no message: it ends with ": ")
+long=$(grep -v '^modelcheck: ' "$tmp/out" | awk 'length($0) > 120 && !/: $/' | head -3)
+[ -z "$long" ] && ok || fail "concise: lines over 120 columns: $long"
+grep -q '^corpus/aamf/invalid/legacy_amf_bytes_after_last_chunk.aamf:0x1578: error: AAMF_AMF_LAYOUT: bone block 4 (1608 [a-z ]*\.\.\.$' "$tmp/out" && ok ||
+    fail "concise: a long message cut at a word: $(grep -m1 legacy_amf_bytes_after "$tmp/out")"
+expect concise-long-place 1 env -C "$tmp" "$mc" --concise "$weights"
+contains concise-long-place-line "$tmp/out" "$weights:0x23c: error: AEM_WEIGHT_SUM: "
 lacks concise-no-path "$tmp/out" "[/vertices/5/weights]"
 # --quiet: a passing file with warnings prints nothing at all
 expect quiet-warnings 0 "$mc" -q "$static"
@@ -156,6 +167,23 @@ expect corpus-dir 1 "$mc" "$tmp/corpus"
 # standard input
 expect stdin 1 bash -c 'exec "$0" - <"$1"' "$mc" "$weights"
 contains stdin-line "$tmp/out" "-:0x23c: error: AEM_WEIGHT_SUM"
+# --werror: github annotations of warnings are errors (issue 36)
+expect github-werror 1 "$mc" -o github --werror "$static"
+contains github-werror-line "$tmp/out" "::error file="
+lacks github-werror-no-warning "$tmp/out" "::warning"
+# --stdin-filename NAME (issue 36): NAME in the reports; the configuration
+# found from NAME's directory, its exclude and overrides matched against NAME
+mkdir -p "$tmp/sf/.git" "$tmp/sf/legacy" "$tmp/sf/vendor"
+echo '{"exclude": ["vendor"], "overrides": [{"files": "legacy/*.aem", "ignore": ["AEM_WEIGHT_SUM"]}]}' >"$tmp/sf/.modelcheck.json"
+expect stdin-name 1 bash -c 'exec "$0" --stdin-filename assets/w.aem - <"$1"' "$mc" "$weights"
+contains stdin-name-line "$tmp/out" "assets/w.aem:0x23c: error: AEM_WEIGHT_SUM"
+expect stdin-name-json 1 bash -c 'exec "$0" -o json --stdin-filename assets/w.aem <"$1"' "$mc" "$weights"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [f["path"] for f in d["files"]] == ["assets/w.aem"], d["files"]' "$tmp/out" && ok || fail "stdin-filename: the JSON path"
+expect stdin-name-override 0 bash -c 'cd "$2" && exec "$0" --stdin-filename legacy/w.aem <"$1"' "$mc" "$weights" "$tmp/sf"
+contains stdin-name-override-line "$tmp/out" "legacy/w.aem: aem (aem1): valid"
+expect stdin-name-excluded 0 bash -c 'exec "$0" --stdin-filename "$2/vendor/w.aem" - <"$1"' "$mc" "$weights" "$tmp/sf"
+contains stdin-name-excluded-line "$tmp/out" "1 skipped (0 unrecognised, 1 excluded by configuration)"
+expect stdin-name-empty 2 "$mc" --stdin-filename "" -; one_line stdin-name-empty "$tmp/err"
 
 # JSON: parseable, deterministic, and the input is never modified
 before=$(sha256sum "$weights")
@@ -186,7 +214,8 @@ assert [a["location"]["uri"] for a in r["artifacts"]] == ["file://" + sys.argv[2
 assert r["artifacts"][0]["length"] == 1936 and not r["artifacts"][0]["properties"]["valid"]  # a warning, with --werror
 assert r["artifacts"][1]["properties"]["valid"] and r["properties"]["settings"]["werror"] is True
 x, = r["results"]
-assert x["ruleId"] == "AEM_WEIGHT_SUM" and x["level"] == "warning", x
+# --werror raises the warning's level (issue 36); properties keep our severity
+assert x["ruleId"] == "AEM_WEIGHT_SUM" and x["level"] == "error" and x["properties"]["severity"] == "warning", x
 loc = x["locations"][0]
 assert loc["physicalLocation"]["region"]["byteOffset"] == 572
 assert loc["physicalLocation"]["artifactLocation"]["index"] == 0
@@ -253,6 +282,17 @@ expect baseline-new-json 1 env -C "$tmp/adopt" "$mc" --baseline base.json -n 3 -
 expect baseline-count-write 0 "$mc" -n 1 --write-baseline "$tmp/static.json" "$static"
 expect baseline-count 0 "$mc" -n 1 --baseline "$tmp/static.json" "$static"
 contains baseline-count-summary "$tmp/out" "; 8 known (in the baseline) not reported"
+# the run's own baseline (and --config file) in the walked tree is no model
+# file skipped (issue 36)
+expect baseline-in-tree-write 1 env -C "$tmp/adopt" "$mc" --write-baseline assets/base.json -n 3 assets
+skipped=$(sed -n 's/^modelcheck: .*; \([0-9]*\) skipped (unrecognised).*/\1 skipped/p' "$tmp/out")
+expect baseline-in-tree 0 env -C "$tmp/adopt" "$mc" --baseline assets/base.json -n 3 assets
+contains baseline-in-tree-skipped "$tmp/out" "; $skipped (unrecognised)"
+rm "$tmp/adopt/assets/base.json"
+echo '{}' >"$tmp/adopt/assets/mc.json"
+expect config-in-tree 1 env -C "$tmp/adopt" "$mc" --config assets/mc.json assets
+contains config-in-tree-skipped "$tmp/out" "; $skipped (unrecognised)"
+rm "$tmp/adopt/assets/mc.json"
 echo '{"files": 3}' >"$tmp/bad-baseline.json"
 expect baseline-bad 2 "$mc" --baseline "$tmp/bad-baseline.json" "$static"; one_line baseline-bad "$tmp/err"
 contains baseline-bad-msg "$tmp/err" "modelcheck: $tmp/bad-baseline.json: not a modelcheck JSON report (no \"files\" array)"
@@ -290,6 +330,21 @@ contains explain-what "$tmp/out" "  What to do:    Normalise the skin weights"
 contains explain-example "$tmp/out" "  Example:       corpus/aem/invalid/weights_sum_0_93.aem:0x23c: error: AEM_WEIGHT_SUM: vertex 5: weights sum to 0.930000"
 expect explain-unknown 2 "$mc" explain AEM_NOPE; one_line explain-unknown "$tmp/err"
 expect explain-none 2 "$mc" explain; one_line explain-none "$tmp/err"
+# issue 36: any case; the nearest code suggested; the cited document named
+expect explain-case 0 "$mc" explain aem_weight_sum
+contains explain-case-code "$tmp/out" "AEM_WEIGHT_SUM (error, content check"
+expect explain-near 2 "$mc" explain AEM_WIEGHT_SUM; one_line explain-near "$tmp/err"
+contains explain-near-msg "$tmp/err" "modelcheck: unknown issue code 'AEM_WIEGHT_SUM' (did you mean AEM_WEIGHT_SUM?)"
+expect explain-prefix 2 "$mc" explain weight_sum
+contains explain-prefix-msg "$tmp/err" "(did you mean AEM_WEIGHT_SUM?)"
+expect ignore-near 2 "$mc" --ignore AEM_WEIGHT_SUMS "$static"
+contains ignore-near-msg "$tmp/err" "(did you mean AEM_WEIGHT_SUM?)"
+expect explain-doc 0 "$mc" explain E3D_LZMA_BAD_PROPERTIES
+doc=$(sed -n 's/^  Document: *//p' "$tmp/out")
+[ -f "$doc" ] && [ "${doc%/docs/formats/e3d.md}" != "$doc" ] && ok || fail "explain-doc: names '$doc', not an existing docs/formats/e3d.md"
+expect list-codes-case 0 "$mc" --list-codes --output json nlm_weight_sum
+contains list-codes-case-json "$tmp/out" '"code":	"NLM_WEIGHT_SUM"'
+
 expect explain-help 0 "$mc" explain --help; contains explain-help-text "$tmp/out" "usage: modelcheck explain CODE..."
 expect list-codes-args 0 "$mc" --list-codes NLM_WEIGHT_SUM IO_OPEN_FAILED
 [ "$(grep -c '^  Rule:' "$tmp/out")" -eq 2 ] && ok || fail "list-codes CODE...: not two codes explained"

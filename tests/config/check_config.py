@@ -54,9 +54,11 @@ BAD = [
      ["exclude[0]: '**' must be a whole path segment",
       "exclude[1]: absolute glob (globs are relative to the config file's directory)",
       "exclude[2]: unclosed '['",
-      "exclude[3]: glob ends with '/' (write dir/** for everything under dir)",
       "exclude[4]: '.' or '..' segment",
       "exclude[5]: empty glob"], None),
+    # "dir/" is a directory in exclude (as in .gitignore), not in overrides
+    ('{"overrides": [{"files": "dir/", "ignore": ["AEM_WEIGHT_SUM"]}]}',
+     ["overrides[0].files: glob ends with '/' (write dir/** for everything under dir)"], None),
     ('{"overrides": [{"severity": {}}, 3, {"files": "*.aem", "format": "aem"}]}',
      ['overrides[0]: missing "files"',
       'overrides[1]: expected an object with "files" and severity, ignore, tolerances or max_issues',
@@ -177,6 +179,24 @@ def main():
         seen = sorted(f["path"] for f in doc["files"])
         check(rc == 0 and seen == sorted(["./one/b/c/x.aem", "./" + os.path.join(deep, "x.aem")])
               and doc["summary"].get("skipped") == 2, f"glob exclusions: exit {rc}, {seen}, {err!r}")
+        # issue 36: exclude matches directories as .gitignore does: a name
+        # without '/' at any depth and all below it, "name/" directories only,
+        # "a/b" from the configuration's directory
+        gi = os.path.join(tmp, "gitignore")
+        for rel in ["src/vendor/deep/x.aem", "vendor/y.aem", "keep/vendor.aem", "lib/gen/z.aem", "x/lib/gen/w.aem",
+                    "out.aem", "build/out.aem", "keep/build/b.aem"]:
+            os.makedirs(os.path.join(gi, os.path.dirname(rel)), exist_ok=True)
+            shutil.copy(ok_aem, os.path.join(gi, rel))
+        os.makedirs(os.path.join(gi, ".git"))
+        with open(os.path.join(gi, ".modelcheck.json"), "w") as f:
+            json.dump({"exclude": ["vendor", "vendor.aem/", "lib/gen", "build/", "out.aem/"]}, f)
+        rc, out, err = run(mc, ["-o", "json", "."], gi)
+        doc = json.loads(out) if out else {"files": [], "summary": {}}
+        seen = sorted(f["path"] for f in doc["files"])
+        check(rc == 0 and seen == ["./keep/vendor.aem", "./out.aem", "./x/lib/gen/w.aem"]
+              and doc["summary"].get("skipped") == 5, f"gitignore-like exclusions: exit {rc}, {seen}, {err!r}")
+        rc, out, err = run(mc, ["src/vendor/deep/x.aem"], gi)
+        check(rc == 0 and "1 skipped" in out and "1 excluded" in out, f"a file named under an excluded directory: {out!r}")
         # issue 26: each file's nearest configuration, whatever the working
         # directory; several in one run; the summary names them
         nested = os.path.join(repo, "legacy", ".modelcheck.json")

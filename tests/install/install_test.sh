@@ -25,8 +25,17 @@ for f in bin/modelcheck bin/mc_load "$libdir/libmodelcheck.so.0" "$libdir/libmod
          include/modelcheck/modelcheck.h include/modelcheck/mc_catalog.def include/modelcheck/mc_code_numbers.def include/modelcheck/mc_kinds.def "$libdir/pkgconfig/modelcheck.pc" \
          "$libdir/cmake/modelcheck/modelcheckConfig.cmake" share/modelcheck/corpus/manifest.json \
          share/modelcheck/schema/report.schema.json share/modelcheck/schema/config.schema.json \
-         share/modelcheck/schema/sarif.schema.json share/man/man1/modelcheck.1 share/doc/modelcheck/README.md; do
+         share/modelcheck/schema/sarif.schema.json share/man/man1/modelcheck.1 share/doc/modelcheck/README.md \
+         share/bash-completion/completions/modelcheck share/zsh/site-functions/_modelcheck \
+         share/fish/vendor_completions.d/modelcheck.fish; do
     check "installed $f" test -e "$root/$f"
+done
+# every document the catalog's clauses, its advice and the messages cite
+# (issue 36): what `modelcheck explain` names must be installed
+cited=$(grep -rhoE 'docs/[A-Za-z0-9_./-]+\.md' "$src/validator" "$src/reports/render" "$src/conformance/certify" | sort -u)
+check "the sources cite documents (found: $(echo $cited))" test -n "$cited"
+for d in $cited; do
+    check "installed share/doc/modelcheck/$d (cited)" test -f "$root/share/doc/modelcheck/$d"
 done
 check "libmodelcheck.so.0 is a link to the versioned file" test -L "$root/$libdir/libmodelcheck.so.0"
 soname=$(readelf -d "$root/$libdir/libmodelcheck.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
@@ -60,6 +69,12 @@ check "moved install: the default corpus is $tmp/moved/share/modelcheck/corpus (
     test "$dir" = "$tmp/moved/share/modelcheck/corpus"
 "${run_env[@]}" "$tmp/moved/bin/modelcheck" "$src/corpus/aem/valid/skinned_animated.aem" >/dev/null
 check "moved install: modelcheck validates" test $? -eq 0
+# explain names the moved prefix's documents, and they exist
+"${run_env[@]}" "$tmp/moved/bin/modelcheck" explain e3d_lzma_bad_properties >"$tmp/explain.txt" 2>&1
+doc=$(sed -n 's/^  Document: *//p' "$tmp/explain.txt")
+check "moved install: explain names $tmp/moved/share/doc/modelcheck/docs/formats/e3d.md (got '$doc')" \
+    test "$doc" = "$tmp/moved/share/doc/modelcheck/docs/formats/e3d.md"
+check "moved install: the document explain names exists" test -f "$doc"
 
 # consumers
 san=()

@@ -42,16 +42,27 @@ rev=$(git -C "$hooks" rev-parse HEAD)
 
 repo=$tmp/repo
 git init -q "$repo" && cd "$repo" || exit 1
+# The hooks the README's example enables (its uncommented "- id:" lines):
+# one of the two, since a file both take would be reported twice (issue 36).
+readme_hooks=$(awk '/^```yaml$/ {block = ""; inside = 1; next} /^```$/ {if (inside && block ~ /rev:/) print block; inside = 0; block = ""; next}
+                    inside {block = block "\n" $0}' "$src/README.md" | sed -n 's/^ *- id: *\([a-z-]*\).*/\1/p')
+check "the README's pre-commit example enables exactly one hook (got: $(echo $readme_hooks))" \
+    test "$(echo "$readme_hooks" | wc -w)" -eq 1
+# write_config ARGS [HOOK...]: the hooks with ARGS (default: the README's)
 write_config() {
-    cat >.pre-commit-config.yaml <<YAML
-repos:
-  - repo: file://$hooks
-    rev: $rev
-    hooks:
-      - id: modelcheck
-        args: [$1]
-      - id: modelcheck-any
-YAML
+    local args=$1 ids
+    shift
+    ids=${*:-$readme_hooks}
+    {
+        echo "repos:"
+        echo "  - repo: file://$hooks"
+        echo "    rev: $rev"
+        echo "    hooks:"
+        for id in $ids; do
+            echo "      - id: $id"
+            echo "        args: [$args]"
+        done
+    } >.pre-commit-config.yaml
     git add .pre-commit-config.yaml
 }
 write_config ""
@@ -70,14 +81,23 @@ commit "invalid asset"
 rc=$?
 check "an invalid asset is blocked" test $rc -ne 0
 check "the report is shown: $(tail -8 "$tmp/out")" grep -q "new.aem:0x3: error: AEM_UNSUPPORTED_VERSION" "$tmp/out"
+check "the report is shown once: $(grep -c 'new.aem:0x3: error' "$tmp/out") times" \
+    test "$(grep -c "new.aem:0x3: error: AEM_UNSUPPORTED_VERSION" "$tmp/out")" -eq 1
 check "the blocked file was not committed" bash -c "! git cat-file -e HEAD:new.aem 2>/dev/null"
 git reset -q && rm new.aem
 
+write_config "" modelcheck-any
 head -c 4096 /dev/urandom >blob.bin
 printf '\0\1\2' >>blob.bin
 commit "binary file no format claims"
 check "a binary file no format claims passes: $(tail -5 "$tmp/out")" test $? -eq 0
 check "modelcheck-any ran on it" grep -q "by content.*Passed" "$tmp/out"
+cp "$corpus/aem/invalid/version_2.aem" any.model
+commit "invalid asset under another name"
+check "modelcheck-any blocks an invalid asset by content" test $? -ne 0
+check "modelcheck-any reports it once" test "$(grep -c "any.model:0x3: error: AEM_UNSUPPORTED_VERSION" "$tmp/out")" -eq 1
+git reset -q && rm any.model
+write_config ""
 
 mkdir -p legacy/v1
 cp "$corpus/aem/invalid/version_2.aem" legacy/v1/old.aem

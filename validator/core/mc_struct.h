@@ -42,6 +42,10 @@ void mc_sink_enter(mc_sink *s, const char *kind, const char *name, uint64_t inde
 void mc_sink_leave(mc_sink *s);
 void mc_sink_array(mc_sink *s, const char *name, uint64_t offset, uint64_t count, uint64_t stride,
                    const mc_field *fields, size_t field_count);
+/* A layout made while walking (E3D's interleaved vertices), copied into the
+ * sink's memory for the nodes that name it (their fields must outlive the
+ * walk); NULL when there is no sink or no memory. The names must be static. */
+const mc_field *mc_sink_fields(mc_sink *s, const mc_field *fields, size_t count);
 /* mc_sink_array that stays entered (for attributes); leave it after. */
 void mc_sink_array_enter(mc_sink *s, const char *name, uint64_t offset, uint64_t count,
                          uint64_t stride, const mc_field *fields, size_t field_count);

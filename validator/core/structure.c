@@ -222,6 +222,14 @@ void mc_sink_end(mc_sink *s, uint64_t end)
     n->size = end > n->offset ? end - n->offset : 0;
 }
 
+const mc_field *mc_sink_fields(mc_sink *s, const mc_field *fields, size_t count)
+{
+    if (!s || s->skipped || count == 0 || count > SINK_CHUNK / sizeof *fields) return NULL;
+    mc_field *f = arena(s, count * sizeof *f);
+    if (f) memcpy(f, fields, count * sizeof *f);
+    return f;
+}
+
 void mc_sink_layout(mc_sink *s, const mc_field *fields, size_t field_count)
 {
     if (s->skipped) return;

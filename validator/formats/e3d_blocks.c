@@ -200,6 +200,35 @@ static const char *attr_name(uint16_t type)
     return t ? t->name : "custom";
 }
 
+/* inspect: an attribute's bytes in a vertex as a named field (--at names
+ * position, normal or weight inside interleaved vertices). */
+static mc_field attr_field(uint16_t type, unsigned offset, unsigned size)
+{
+    mc_field f = {attr_name(type), MC_FIELD_BYTES, offset, size, 0};
+    switch (type) {
+    case 0x2010: f.type = MC_FIELD_F32, f.count = 3; break;
+    case 0x2011: f.type = MC_FIELD_F64, f.count = 3; break;
+    case 0x2018: f.type = MC_FIELD_U16, f.count = 3; break;
+    case 0x2020: case 0x2080: f.type = MC_FIELD_U32, f.count = 1; break; /* packed 10:10:10 */
+    case 0x2081: f.type = MC_FIELD_U32, f.count = 2; break;
+    case 0x2070: f.type = MC_FIELD_U8, f.count = 4; break;
+    default:
+        if (type >= 0x2030 && type <= 0x2037) f.type = MC_FIELD_F32, f.count = 2;
+        else if (bone_weights(type)) f.type = MC_FIELD_U8, f.count = size; /* IDs, then weights */
+    }
+    return f;
+}
+
+/* inspect: the per-vertex elements of one attribute array or of the
+ * interleaved vertices (.../vertices/1, .../interleaved/4), their fields
+ * named. */
+static void sink_vertices(e3d *v, size_t pos, uint64_t count, unsigned stride, const mc_field *fields,
+                          size_t field_count)
+{
+    const mc_field *kept = mc_sink_fields(v->c->sink, fields, field_count);
+    mc_sink_array(v->c->sink, "", pos, count, stride, kept, kept ? field_count : 0);
+}
+
 static int s10(uint32_t bits)
 {
     int x = (int)(bits & 0x3FFu);
@@ -625,8 +654,10 @@ static void check_array(e3d *v, const e3d_blk *b)
         count_size(v, b, what);
         return;
     }
-    if (v->c->sink && size) /* inspect: the per-vertex elements (.../vertices/1) */
-        mc_sink_array(v->c->sink, "", b->ppos, b->n / size, size, NULL, 0);
+    if (v->c->sink && size) {
+        mc_field f = attr_field(b->type, 0, size);
+        sink_vertices(v, b->ppos, b->n / size, size, &f, 1);
+    }
     if (!note_attribute(v, b, b->pos, b->type) || !checked_attribute(b->type)) return;
     ientry one = {b->type, 0, size, b->ppos, true};
     check_vertices(v, b, &one, 1, 0, size, count);
@@ -676,9 +707,6 @@ static void check_interleaved(e3d *v, const e3d_blk *b)
     size_t list = r.pos, data = b->n - list;
     uint32_t count = v->mesh.vertex_count;
     bool sized = (uint64_t)stride * count == data;
-    /* inspect: the vertices, addressed as the issues do (.../interleaved/4) */
-    if (v->c->sink && stride)
-        mc_sink_array(v->c->sink, "", b->ppos + list, data / stride, stride, NULL, 0);
     if (!sized) {
         mc_instance *in = e3d_emit_blk(v, MC_E3D_INTERLEAVED_SIZE, b, b->ppos + list - 2);
         mc_msg(in, "%" PRIu32 " vertices x %u bytes = %" PRIu64 " (found %zu bytes of vertex data)",
@@ -725,6 +753,13 @@ static void check_interleaved(e3d *v, const e3d_blk *b)
         prev = i;
         prev_end = (unsigned)e[i].offset + e[i].size;
         if (bone_weights(e[i].type)) check_slots(v, b, e[i].at, e[i].type, e[i].size);
+    }
+    if (v->c->sink && stride) { /* the fitting, non-overlapping entries name the fields */
+        mc_field f[64];
+        size_t nf = 0;
+        for (size_t i = 0; i < n && nf < sizeof f / sizeof *f; i++)
+            if (e[i].ok) f[nf++] = attr_field(e[i].type, e[i].offset, e[i].size);
+        sink_vertices(v, b->ppos + list, data / stride, stride, f, nf);
     }
     /* Only the fitting, non-overlapping entries are visited per vertex: there
      * are at most `stride` of them, so the pass costs at most the vertex data
