@@ -305,6 +305,7 @@
     state.hexAt = null;
     state.pinnedByte = undefined;
     $('#hex-at').textContent = '';
+    explain(null);
     document.querySelectorAll('#files tbody tr').forEach((tr) => tr.classList.toggle('sel', Number(tr.dataset.index) === i));
     const f = state.files[i];
     state.model = loadModel(f);
@@ -350,7 +351,7 @@
         const tr = el('tr', { onclick: (ev) => { ev.preventDefault(); selectIssue(issue, inst, tr); } },
           el('td', { className: `sev-${issue.severity}`, textContent: issue.severity }),
           el('td', {}, code, k === 0 && issue.count > issue.instances.length ? ` (${issue.count} in all)` : ''),
-          el('td', { className: 'num', textContent: inst.offset }),
+          el('td', { className: 'num', textContent: offsetText(inst) }),
           el('td', {}, el('code', { textContent: inst.path })),
           el('td', { textContent: inst.message }));
         tr.dataset.code = issue.code;
@@ -372,17 +373,34 @@
     showNode(findNode(inst.path, inst));
   }
 
-  // What a code means: the catalog (docs/ISSUES.md is generated from the same).
+  // An issue's offset as the command's text report writes it: hex, and the
+  // offset in the data an E3D LZMA block decodes to when it is there.
+  function offsetText(inst) {
+    const decoded = inst.payload_offset !== undefined ? ` (decoded ${hexNum(inst.payload_offset)})` : '';
+    return `${hexNum(inst.offset)}${decoded}`;
+  }
+
+  const EXPLAIN_HINT = 'Select an issue to see its bytes, where it is in the model, and what its code means.';
+
+  // What a code means, as `modelcheck explain` says it: the catalog
+  // (docs/ISSUES.md is generated from the same); the hint when no issue is
+  // selected (another file chosen).
   function explain(code) {
-    const c = state.catalog.get(code);
+    const c = code && state.catalog.get(code);
     const box = $('#explain');
     box.replaceChildren();
-    if (!c) return;
+    if (!c) {
+      box.className = 'muted';
+      box.textContent = EXPLAIN_HINT;
+      return;
+    }
     box.className = '';
     box.append(el('div', { id: `code-${code}` }, el('strong', { textContent: code }),
       ` (default severity ${c.severity}, check ${c.kind})`),
       el('div', { textContent: c.summary }),
       el('div', { className: 'muted', textContent: `Spec: ${c.clause}` }));
+    if (c.why) box.append(el('div', { className: 'why' }, el('strong', { textContent: 'Why it matters: ' }), c.why));
+    if (c.what_to_do) box.append(el('div', { className: 'todo' }, el('strong', { textContent: 'What to do: ' }), c.what_to_do));
   }
 
   function hex2(b) {
