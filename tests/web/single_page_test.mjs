@@ -12,15 +12,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { checker, launch } from './browser.mjs';
 
 const [native, src, webDir, chromium, out] = process.argv.slice(2);
-const puppeteer = createRequire(path.join(src, 'build/npm/package.json'))('puppeteer-core');
-let failures = 0;
-const check = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures++;
-};
+const result = checker();
+const { check } = result;
 const nativeOut = (args) => {
   try { return execFileSync(native, ['--no-config', ...args], { maxBuffer: 1 << 26 }).toString(); } catch (e) { return e.stdout.toString(); }
 };
@@ -40,15 +36,9 @@ function nativeIssues(file) {
   return { f, lines: text.split('\n').filter((l) => l.startsWith(`${file}:0x`)) };
 }
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-chromium-'));
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  userDataDir: profile,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--window-size=1280,900'],
-});
+const chrome = await launch(src, chromium, 1280, 900);
 try {
+  const { browser } = chrome;
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
   await page.setOfflineMode(true);
@@ -118,9 +108,8 @@ try {
   check(outside.length === 0, `no request but the page itself${outside.length ? `: ${outside.slice(0, 3).join(' ')}` : ''}`);
   check(errors.length === 0, `no script error${errors.length ? `: ${errors[0]}` : ''}`);
 } finally {
-  await browser.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await chrome.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
-console.log(failures ? `FAIL: ${failures} check(s)` : 'PASS: the single-file page');
-process.exit(failures ? 1 : 0);
+console.log(result.failures ? `FAIL: ${result.failures} check(s)` : 'PASS: the single-file page');
+process.exit(result.failures ? 1 : 0);
