@@ -89,15 +89,23 @@
     // the preview's budget: meshes past it are left out (and said so)
     let budget = PREVIEW_MAX_INDICES;
     out.total = M._mcw_mesh_count(m);
+    // E3D's axes are left-handed (e3d.adoc, "Coordinate system": z goes away
+    // from the viewer), WebGL's right-handed: the preview mirrors z for it
+    out.leftHanded = f.report.format === 'e3d';
     for (let i = 0, n = out.total; i < n; i++) {
       const nv = M._mcw_mesh_vertex_count(m, i);
       const ni = M._mcw_mesh_index_count(m, i);
       if (ni > budget) break;
       budget -= ni;
-      const pp = M._mcw_mesh_positions(m, i);
+      // a mesh a node or bone places whole (an E3D node's transform, an AEM
+      // extra bone) where its rest pose puts it, not in its own space
+      const placed = M._mcw_mesh_placed(m, i);
+      const pp = placed || M._mcw_mesh_positions(m, i);
       const ip = M._mcw_mesh_indices(m, i);
+      const positions = pp ? new Float32Array(M.HEAPF32.buffer, pp, nv * 3).slice() : new Float32Array(0);
+      if (placed) M._free(placed);
       out.meshes.push({
-        positions: pp ? new Float32Array(M.HEAPF32.buffer, pp, nv * 3).slice() : new Float32Array(0),
+        positions,
         indices: ip ? new Uint32Array(M.HEAPU32.buffer, ip, ni).slice() : new Uint32Array(0),
         lines: !!M._mcw_mesh_lines(m, i),
       });
@@ -793,7 +801,7 @@
       if (!(min[0] <= max[0])) { min = [-1, -1, -1]; max = [1, 1, 1]; }
       const center = min.map((v, k) => (v + max[k]) / 2);
       const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
-      return { parts, center, radius, marked };
+      return { parts, center, radius, marked, leftHanded: !!model.leftHanded };
     }
 
     function multiply(a, b) {
@@ -820,7 +828,8 @@
       const cy = Math.cos(yaw); const sy = Math.sin(yaw); const cp = Math.cos(pitch); const sp = Math.sin(pitch);
       // rotate about y (yaw) then x (pitch), then move back by zoom * radius
       const rot = new Float32Array([cy, sy * sp, -sy * cp, 0, 0, cp, sp, 0, sy, -cy * sp, cy * cp, 0, 0, 0, 0, 1]);
-      const move = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -center[0], -center[1], -center[2], 1]);
+      const mirror = scene.leftHanded ? -1 : 1; // z away from the viewer (E3D)
+      const move = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, mirror, 0, -center[0], -center[1], -mirror * center[2], 1]);
       const back = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -zoom * radius, 1]);
       const mvp = multiply(proj, multiply(back, multiply(rot, move)));
       gl.useProgram(prog);
