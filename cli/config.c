@@ -18,7 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef MC_EXTERNAL_SHA256
+#include "mc_validate.h" /* the WebAssembly build's SHA-256 (web/src/mc_cli_node.c) */
+#else
 #include <openssl/evp.h>
+#endif
 
 #include "codename.h"
 #include "config.h"
@@ -517,9 +521,13 @@ static char *read_all(loader *ld, const char *path, size_t *len)
 static void sha256_hex(const char *data, size_t len, char out[65])
 {
     unsigned char md[32];
-    unsigned int mdlen = 0;
     out[0] = '\0';
+#ifdef MC_EXTERNAL_SHA256
+    if (mc_platform_sha256((const uint8_t *)data, len, md) != 0) return;
+#else
+    unsigned int mdlen = 0;
     if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32) return;
+#endif
     for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", md[i]);
 }
 

@@ -65,6 +65,12 @@ typedef enum entry_kind {
 static entry_kind kind_of(const char *p, unsigned char type)
 {
     struct stat st;
+#ifdef __EMSCRIPTEN__
+    /* the npm package's command (web/): emscripten's listing of Node's file
+     * system calls a FIFO or a socket a regular file, which would then be
+     * opened, and Node's open of a FIFO waits for a writer */
+    type = DT_UNKNOWN;
+#endif
     if (type == DT_UNKNOWN) {
         if (lstat(p, &st) != 0) return ENTRY_OTHER;
         type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_FIFO;

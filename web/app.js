@@ -89,15 +89,23 @@
     // the preview's budget: meshes past it are left out (and said so)
     let budget = PREVIEW_MAX_INDICES;
     out.total = M._mcw_mesh_count(m);
+    // E3D's axes are left-handed (e3d.adoc, "Coordinate system": z goes away
+    // from the viewer), WebGL's right-handed: the preview mirrors z for it
+    out.leftHanded = f.report.format === 'e3d';
     for (let i = 0, n = out.total; i < n; i++) {
       const nv = M._mcw_mesh_vertex_count(m, i);
       const ni = M._mcw_mesh_index_count(m, i);
       if (ni > budget) break;
       budget -= ni;
-      const pp = M._mcw_mesh_positions(m, i);
+      // a mesh a node or bone places whole (an E3D node's transform, an AEM
+      // extra bone) where its rest pose puts it, not in its own space
+      const placed = M._mcw_mesh_placed(m, i);
+      const pp = placed || M._mcw_mesh_positions(m, i);
       const ip = M._mcw_mesh_indices(m, i);
+      const positions = pp ? new Float32Array(M.HEAPF32.buffer, pp, nv * 3).slice() : new Float32Array(0);
+      if (placed) M._free(placed);
       out.meshes.push({
-        positions: pp ? new Float32Array(M.HEAPF32.buffer, pp, nv * 3).slice() : new Float32Array(0),
+        positions,
         indices: ip ? new Uint32Array(M.HEAPU32.buffer, ip, ni).slice() : new Uint32Array(0),
         lines: !!M._mcw_mesh_lines(m, i),
       });
@@ -305,6 +313,7 @@
     state.hexAt = null;
     state.pinnedByte = undefined;
     $('#hex-at').textContent = '';
+    explain(null);
     document.querySelectorAll('#files tbody tr').forEach((tr) => tr.classList.toggle('sel', Number(tr.dataset.index) === i));
     const f = state.files[i];
     state.model = loadModel(f);
@@ -350,7 +359,7 @@
         const tr = el('tr', { onclick: (ev) => { ev.preventDefault(); selectIssue(issue, inst, tr); } },
           el('td', { className: `sev-${issue.severity}`, textContent: issue.severity }),
           el('td', {}, code, k === 0 && issue.count > issue.instances.length ? ` (${issue.count} in all)` : ''),
-          el('td', { className: 'num', textContent: inst.offset }),
+          el('td', { className: 'num', textContent: offsetText(inst) }),
           el('td', {}, el('code', { textContent: inst.path })),
           el('td', { textContent: inst.message }));
         tr.dataset.code = issue.code;
@@ -372,17 +381,34 @@
     showNode(findNode(inst.path, inst));
   }
 
-  // What a code means: the catalog (docs/ISSUES.md is generated from the same).
+  // An issue's offset as the command's text report writes it: hex, and the
+  // offset in the data an E3D LZMA block decodes to when it is there.
+  function offsetText(inst) {
+    const decoded = inst.payload_offset !== undefined ? ` (decoded ${hexNum(inst.payload_offset)})` : '';
+    return `${hexNum(inst.offset)}${decoded}`;
+  }
+
+  const EXPLAIN_HINT = 'Select an issue to see its bytes, where it is in the model, and what its code means.';
+
+  // What a code means, as `modelcheck explain` says it: the catalog
+  // (docs/ISSUES.md is generated from the same); the hint when no issue is
+  // selected (another file chosen).
   function explain(code) {
-    const c = state.catalog.get(code);
+    const c = code && state.catalog.get(code);
     const box = $('#explain');
     box.replaceChildren();
-    if (!c) return;
+    if (!c) {
+      box.className = 'muted';
+      box.textContent = EXPLAIN_HINT;
+      return;
+    }
     box.className = '';
     box.append(el('div', { id: `code-${code}` }, el('strong', { textContent: code }),
       ` (default severity ${c.severity}, check ${c.kind})`),
       el('div', { textContent: c.summary }),
       el('div', { className: 'muted', textContent: `Spec: ${c.clause}` }));
+    if (c.why) box.append(el('div', { className: 'why' }, el('strong', { textContent: 'Why it matters: ' }), c.why));
+    if (c.what_to_do) box.append(el('div', { className: 'todo' }, el('strong', { textContent: 'What to do: ' }), c.what_to_do));
   }
 
   function hex2(b) {
@@ -775,7 +801,7 @@
       if (!(min[0] <= max[0])) { min = [-1, -1, -1]; max = [1, 1, 1]; }
       const center = min.map((v, k) => (v + max[k]) / 2);
       const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
-      return { parts, center, radius, marked };
+      return { parts, center, radius, marked, leftHanded: !!model.leftHanded };
     }
 
     function multiply(a, b) {
@@ -802,7 +828,8 @@
       const cy = Math.cos(yaw); const sy = Math.sin(yaw); const cp = Math.cos(pitch); const sp = Math.sin(pitch);
       // rotate about y (yaw) then x (pitch), then move back by zoom * radius
       const rot = new Float32Array([cy, sy * sp, -sy * cp, 0, 0, cp, sp, 0, sy, -cy * sp, cy * cp, 0, 0, 0, 0, 1]);
-      const move = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -center[0], -center[1], -center[2], 1]);
+      const mirror = scene.leftHanded ? -1 : 1; // z away from the viewer (E3D)
+      const move = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, mirror, 0, -center[0], -center[1], -mirror * center[2], 1]);
       const back = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -zoom * radius, 1]);
       const mvp = multiply(proj, multiply(back, multiply(rot, move)));
       gl.useProgram(prog);

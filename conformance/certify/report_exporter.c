@@ -518,7 +518,7 @@ void mcx_report_html(FILE *out, const mcx_report *r)
         fputs("</p>\n", out);
     }
     fputs("<h2>Feature groups</h2>\n<table>\n<tr><th>group</th><th>runs</th>", out);
-    for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, "<th>%s</th>", mcx_verdict_label((mcx_verdict)v));
+    for (int v = 0; v < MCX_VERDICT_COUNT; v++) fprintf(out, "<th class=\"v\">%s</th>", mcx_verdict_label((mcx_verdict)v));
     fputs("<th>score</th></tr>\n", out);
     for (size_t g = 0; g < run->group_count; g++) put_row(out, run->groups[g].name, &run->groups[g].counts);
     put_row(out, "total", &run->total);

@@ -10,8 +10,12 @@ const char mcc_report_css[] =
     "body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:75em}"
     "h1 .ok{color:#176f2c}h1 .bad{color:#b3261e}"
     "table{border-collapse:collapse;margin:.5em 0 1.5em}"
-    "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}"
+    "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right;overflow-wrap:anywhere}"
     "th:first-child,td:first-child{text-align:left}"
+    /* a verdict's column is as narrow as its counts: its name reads upwards,
+     * so that a table of every verdict fits a 1280-pixel screen */
+    "th.v{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;text-align:left;"
+    "vertical-align:bottom;padding:.6em .25em;font-weight:normal}"
     "tr.bad td{background:#fdecea}tr.ok td:last-child{color:#176f2c}"
     "code,pre{font-family:ui-monospace,monospace;font-size:.9em}"
     "pre{background:#f5f5f5;padding:.6em;overflow-x:auto;white-space:pre-wrap}"
@@ -38,7 +42,7 @@ static void put_row(FILE *out, const char *name, const mcc_counts *c)
 static void put_table_head(FILE *out, const char *first)
 {
     fprintf(out, "<table>\n<tr><th>%s</th><th>runs</th>", first);
-    for (int v = 0; v < MCC_VERDICT_COUNT; v++) fprintf(out, "<th>%s</th>", mcc_verdict_label((mcc_verdict)v));
+    for (int v = 0; v < MCC_VERDICT_COUNT; v++) fprintf(out, "<th class=\"v\">%s</th>", mcc_verdict_label((mcc_verdict)v));
     fputs("<th>score</th></tr>\n", out);
 }
 

@@ -4,7 +4,8 @@ headless Chromium (Debian's `chromium`, scripts/setup-debian.sh), has its
 pictures: the DOM holds one figure for the group chart and one per unfaithful
 case, each an inline SVG; the screenshot is not blank and shows the lost
 triangles in their contrasting red. The page is deterministic (two runs give
-the same bytes) and self-contained (no src/href to anything outside it).
+the same bytes), self-contained (no src/href to anything outside it) and
+fits a 1280-pixel screen.
 Exit 77 (SKIP) without Chromium.
 
 usage: html_chromium.py MODELCHECK TOY_EXPORT
@@ -115,5 +116,19 @@ if os.path.exists(shot):
     check(inked > 2000, f"the screenshot looks blank ({inked} dark samples)")
     check(red > 200, f"no lost triangle drawn in red in the screenshot ({red} red samples)")
     print(f"screenshot {w}x{h}: {inked} dark and {red} red samples; {len(figures)} figures")
+# The certificate fits a 1280-pixel screen (issue 36): nothing, its tables
+# of every verdict included, is wider than the window. Measured in a copy
+# with a probe script (the certificate itself holds none).
+probe = os.path.join(tmp, "probe.html")
+with open(probe, "w", encoding="utf-8") as f:
+    f.write(page.replace("</body>", "<script>document.title = 'width ' + document.documentElement.scrollWidth + ' ' + "
+                         "Math.ceil(Math.max(...[...document.querySelectorAll('table')].map((t) => "
+                         "t.getBoundingClientRect().right)));</script></body>"))
+probed = chromium("--dump-dom", "--window-size=1280,900", "file://" + probe).stdout.decode("utf-8", "replace")
+m = re.search(r"<title>width (\d+) (\d+)</title>", probed)
+check(m and int(m.group(1)) <= 1280 and int(m.group(2)) <= 1280,
+      f"the certificate is wider than 1280 pixels: page, widest table {m.groups() if m else probed[:200]}")
+if m:
+    print(f"at 1280 pixels: the page {m.group(1)} wide, its widest table ends at {m.group(2)}")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

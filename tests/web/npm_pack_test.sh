@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The npm package (issue 28): `npm pack` of build/wasm/web/package, the
+# The npm package (issues 28, 36): `npm pack` of build/wasm/web/package, the
 # tarball installed offline into a scratch project, then used as a user
 # would: import { validate } from 'modelcheck-wasm', and the modelcheck-wasm
-# bin, each against the native command. SKIP without emscripten or npm.
+# bin (node_modules/.bin, npx, and npx straight from the tarball in an empty
+# directory), each against the native command. SKIP without emscripten or npm.
 # Usage: npm_pack_test.sh NATIVE_MODELCHECK SOURCE_DIR
 set -uo pipefail
 native=$(realpath "$1") src=$(realpath "$2")
@@ -18,10 +19,11 @@ tarball=$tmp/$(tail -1 "$tmp/packed")
 [ -f "$tarball" ] || { echo "FAIL: no tarball ($(cat "$tmp/packed"))"; exit 1; }
 listing=$(tar tzf "$tarball" | sort | tr '\n' ' ')
 for f in package/package.json package/index.js package/index.d.ts package/modelcheck-core.mjs \
+         package/modelcheck-cli.cjs package/modelcheck-cli.wasm package/share/modelcheck/corpus/manifest.json \
          package/bin/modelcheck-wasm.js package/README.md; do
     case " $listing " in *" $f "*) ;; *) echo "FAIL: $f not in the tarball: $listing"; exit 1 ;; esac
 done
-echo "ok   npm pack: $(basename "$tarball"), $(wc -c <"$tarball") bytes: $listing"
+echo "ok   npm pack: $(basename "$tarball"), $(wc -c <"$tarball") bytes, $(tar tzf "$tarball" | wc -l) files"
 mkdir "$tmp/project"
 cd "$tmp/project"
 echo '{"name": "scratch", "version": "1.0.0", "private": true, "type": "module"}' >package.json
@@ -90,15 +92,34 @@ else
 fi
 bin=node_modules/.bin/modelcheck-wasm
 [ -x "$bin" ] || { echo "FAIL: no executable $bin"; exit 1; }
-"$bin" -o json "$f" >wasm.json
-rc=$?
-if [ $rc -ne 1 ] || ! cmp -s native.json wasm.json; then
-    echo "FAIL: $bin -o json: exit $rc (expected 1), or output differs"; fail=1
-else
-    echo "ok   $bin -o json: exit 1, output = native"
-fi
-"$bin" -q "$src/corpus/nlm/valid" >/dev/null; rc=$?
-[ $rc -eq 0 ] && echo "ok   valid folder: exit 0" || { echo "FAIL: valid folder: exit $rc"; fail=1; }
-"$bin" --no-such-option x 2>/dev/null; rc=$?
-[ $rc -eq 2 ] && echo "ok   usage error: exit 2" || { echo "FAIL: usage error: exit $rc"; fail=1; }
+# same_as_native NAME COMMAND... -- ARGS...: COMMAND ARGS against the
+# native command's ARGS: standard output, standard error, exit code
+same_as_native() {
+    local name=$1 cmd=()
+    shift
+    while [ "$1" != "--" ]; do cmd+=("$1"); shift; done
+    shift
+    "$native" "$@" >"$tmp/n.out" 2>"$tmp/n.err"
+    local n=$?
+    "${cmd[@]}" "$@" >"$tmp/w.out" 2>"$tmp/w.err"
+    local w=$?
+    if [ "$n" = "$w" ] && cmp -s "$tmp/n.out" "$tmp/w.out" && cmp -s "$tmp/n.err" "$tmp/w.err" &&
+       [ -s "$tmp/n.out" -o -s "$tmp/n.err" ]; then
+        echo "ok   $name: exit $n, the native command's output"
+    else
+        echo "FAIL $name: exit $w (native $n), or the output differs"; diff "$tmp/n.out" "$tmp/w.out" | head -5; head -3 "$tmp/w.err"; fail=1
+    fi
+}
+same_as_native "$bin -o json" "$bin" -- -o json "$f"
+same_as_native "$bin -q, a valid folder" "$bin" -- -q "$src/corpus/nlm/valid"
+same_as_native "$bin, a usage error" "$bin" -- --no-such-option x
+same_as_native "$bin -o github" "$bin" -- -o github "$src/corpus/aem"
+# npx as a user runs it: from the project, then with nothing installed, in an
+# empty directory, straight from the tarball (offline: npm's cache is empty)
+same_as_native "npx modelcheck-wasm explain" npx --offline modelcheck-wasm -- explain AEM_WEIGHT_SUM FILE_EMPTY
+mkdir "$tmp/empty"
+cd "$tmp/empty"
+same_as_native "npx --package TARBALL modelcheck-wasm, in an empty directory" \
+    npx --yes --offline --package "$tarball" modelcheck-wasm -- -o junit "$src/corpus/semodel"
+[ -z "$(ls -A)" ] || { echo "FAIL: npx left files in the directory: $(ls -A)"; fail=1; }
 [ $fail -eq 0 ] && echo "PASS: npm package" || exit 1

@@ -18,15 +18,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { checker, launch } from './browser.mjs';
 
 const [native, src, webDir, chromium, out] = process.argv.slice(2);
-const puppeteer = createRequire(path.join(src, 'build/npm/package.json'))('puppeteer-core');
-let failures = 0;
-const check = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures++;
-};
+const result = checker();
+const { check } = result;
 
 const formats = ['aem', 'semodel', 'aamf', 'e3d', 'nlm'];
 const files = [];
@@ -165,15 +161,9 @@ async function dropTests(browser, errors) {
   }
 }
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-chromium-'));
 const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-downloads-'));
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  userDataDir: profile,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--window-size=1400,1000'],
-});
+const chrome = await launch(src, chromium, 1400, 1000);
+const { browser } = chrome;
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1000 });
@@ -358,9 +348,8 @@ try {
   check(outside.length === 0, `no request left the page${outside.length ? `: ${outside.slice(0, 3).join(' ')}` : ''}`);
   check(errors.length === 0, `no script error${errors.length ? `: ${errors[0]}` : ''}`);
 } finally {
-  await browser.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await chrome.close();
   fs.rmSync(downloads, { recursive: true, force: true });
 }
-console.log(failures ? `FAIL: ${failures} check(s)` : 'PASS: the page');
-process.exit(failures ? 1 : 0);
+console.log(result.failures ? `FAIL: ${result.failures} check(s)` : 'PASS: the page');
+process.exit(result.failures ? 1 : 0);

@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
-# The WebAssembly build reports what the native command reports (issue 28):
-# the whole corpus through modelcheck-wasm (Node) and the native CLI, in
-# every output, byte for byte, with the same exit code; then a few option
-# sets. SKIP without emscripten or node.
+# The package's library (web/index.js over the WebAssembly build) reports
+# what the native command reports (issue 28): run() over the whole corpus in
+# every output it writes, byte for byte, with the same exit code, and with
+# options; validate(), catalogText(), inspect() of every corpus file and at().
+# The package's bin is the command itself and has its own test (wasm_cli).
+# SKIP without emscripten or node.
 # Usage: wasm_corpus_test.sh NATIVE_MODELCHECK SOURCE_DIR
 set -uo pipefail
 native=$(realpath "$1") src=$(realpath "$2")
 . "$(dirname "$0")/wasm_build.sh"
 wasm_build "$src"
-bin=$MC_WASM_DIR/package/bin/modelcheck-wasm.js
+lib=$MC_WASM_DIR/package/index.js
 cd "$src"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-compare() { # name, then the arguments for both
-    local name=$1
-    shift
-    "$native" --no-config "$@" >"$tmp/native" 2>/dev/null
+mapfile -t all < <(find corpus -type f ! -name '*.json' ! -path 'corpus/scenes/*' | LC_ALL=C sort)
+[ "${#all[@]}" -gt 400 ] || { echo "FAIL: only ${#all[@]} corpus files"; exit 1; }
+# compare NAME OPTIONS_JSON NATIVE_ARGS...: run(files, options) against the
+# native command over the same files, named
+compare() {
+    local name=$1 options=$2
+    shift 2
+    "$native" --no-config "$@" "${all[@]}" >"$tmp/native" 2>/dev/null
     local n=$?
-    node "$bin" "$@" >"$tmp/wasm" 2>/dev/null
+    node --input-type=module -e "
+import { run } from '$lib';
+import fs from 'node:fs';
+const paths = process.argv.slice(2);
+const r = await run(paths.map((p) => ({ path: p, bytes: fs.readFileSync(p) })), JSON.parse(process.argv[1]));
+process.stdout.write(r.text);
+process.exitCode = r.exitCode;" "$options" "${all[@]}" >"$tmp/wasm" 2>/dev/null
     local w=$?
     if [ "$n" != "$w" ]; then
         echo "FAIL $name: exit $w, native $n"
@@ -27,40 +39,25 @@ compare() { # name, then the arguments for both
         echo "FAIL $name: output differs from the native command's"
         diff "$tmp/native" "$tmp/wasm" | head -20
         fail=1
-    elif [ ! -s "$tmp/native" ]; then
-        echo "FAIL $name: no output"
-        fail=1
     else
         echo "ok   $name (exit $n, $(wc -c <"$tmp/native") bytes)"
     fi
 }
-files=$(find corpus -type f ! -name '*.json' | wc -l)
-[ "$files" -gt 400 ] || { echo "FAIL: only $files corpus files"; exit 1; }
 for out in json text sarif sarif-github; do
-    compare "corpus -o $out" -o "$out" corpus
+    compare "run(), corpus, output $out" "{\"output\": \"$out\", \"workingDirectory\": \"$src\"}" -o "$out"
 done
-compare "options" -o json -n 2 --severity AEM_WEIGHT_SUM=warning -i FILE_NO_CONTENT --unit-tolerance 0 \
-    --weight-tolerance 1e-3 --quaternion-tolerance 0.5 corpus/aem corpus/semodel
-compare "--format --max-file-bytes --no-sha256 -W" -o json -f e3d --max-file-bytes 4096 --no-sha256 -W corpus/e3d
-compare "-W, text" -W corpus/aem/valid
-compare "-W, sarif" -W -o sarif corpus/aem/valid
-compare "named files, one missing" -o json corpus/nlm/valid "$src/corpus/does-not-exist.aem" corpus/any
-compare "--list-codes" --list-codes -o json
-# usage errors: exit 2, nothing on standard output, as natively
-for args in "-n 1.5" "-n 1000001" "--severity NO_SUCH_CODE=error" "--severity AEM_WEIGHT_SUM=fatal" \
-            "-i NO_SUCH_CODE" "--unit-tolerance -1" "--max-file-bytes 0" "-o nope" "-f nope" "--nope"; do
-    # shellcheck disable=SC2086
-    "$native" --no-config $args corpus/any >"$tmp/native" 2>/dev/null
-    n=$?
-    # shellcheck disable=SC2086
-    node "$bin" $args corpus/any >"$tmp/wasm" 2>/dev/null
-    w=$?
-    if [ "$n" = 2 ] && [ "$w" = 2 ] && [ ! -s "$tmp/wasm" ]; then echo "ok   usage error $args: exit 2"
-    else echo "FAIL usage error $args: exit $w, native $n"; fail=1; fi
-done
+compare "run() with options" \
+    '{"output": "json", "maxIssues": 2, "severity": {"AEM_WEIGHT_SUM": "warning"}, "ignore": ["FILE_NO_CONTENT"], "unitTolerance": 0, "weightTolerance": 1e-3, "quaternionTolerance": 0.5}' \
+    -o json -n 2 --severity AEM_WEIGHT_SUM=warning -i FILE_NO_CONTENT --unit-tolerance 0 --weight-tolerance 1e-3 --quaternion-tolerance 0.5
+compare "run(), -W, text" '{"output": "text", "werror": true}' -W
+compare "run(), --no-sha256 --max-file-bytes" '{"output": "json", "noSha256": true, "maxFileBytes": 4096}' \
+    -o json --no-sha256 --max-file-bytes 4096
+if [ "$(node --input-type=module -e "import { catalogText } from '$lib'; process.stdout.write(await catalogText() + '\n');")" = \
+     "$("$native" --list-codes -o json)" ]; then echo "ok   catalogText() = --list-codes -o json"
+else echo "FAIL catalogText() differs from --list-codes -o json"; fail=1; fi
 # the same bytes per file through the library entry (validate), not the bin
 node --input-type=module -e "
-import { validate } from '$MC_WASM_DIR/package/index.js';
+import { validate } from '$lib';
 import fs from 'node:fs';
 const f = 'corpus/aem/invalid/animation_duration_zero.aem';
 const r = await validate(fs.readFileSync(f), { path: f });
@@ -68,46 +65,63 @@ const n = JSON.parse(fs.readFileSync(0));
 if (JSON.stringify(r) !== JSON.stringify(n)) { console.log('FAIL validate(): differs from the native report'); process.exit(1); }
 console.log('ok   validate() equals the native report of ' + f);
 " < <("$native" --no-config -o json corpus/aem/invalid/animation_duration_zero.aem) || fail=1
-# modelcheck inspect (issue 27) through the wasm build: the JSON document
-# and the text of every corpus file in one run each, byte for byte, then
-# --at on bytes of each format (a header, a record field, the end, past the
-# end, inside a decoded E3D block, a refused spec).
-compare_inspect() { # name, then inspect's arguments for both
-    local name=$1
-    shift
-    "$native" inspect "$@" >"$tmp/native" 2>/dev/null
-    local n=$?
-    node "$bin" inspect "$@" >"$tmp/wasm" 2>/dev/null
-    local w=$?
-    if [ "$n" != "$w" ]; then
-        echo "FAIL inspect $name: exit $w, native $n"
-        fail=1
-    elif ! cmp -s "$tmp/native" "$tmp/wasm"; then
-        echo "FAIL inspect $name: output differs from the native command's"
-        diff "$tmp/native" "$tmp/wasm" | head -20
-        fail=1
-    else
-        echo "ok   inspect $name (exit $n, $(wc -c <"$tmp/native") bytes)"
-    fi
-}
-mapfile -t all < <(find corpus -type f ! -name '*.json' | LC_ALL=C sort)
-compare_inspect "-o json, every corpus file" -o json "${all[@]}"
-trees=$(grep -o '"structure":{"name":"","kind":"file"' "$tmp/native" | wc -l)
-[ "$trees" -ge "${#all[@]}" ] || { echo "FAIL inspect: $trees trees for ${#all[@]} files"; fail=1; }
-compare_inspect "text, every corpus file" "${all[@]}"
+# modelcheck inspect (issue 27) through the library: openInspector()'s
+# text of every corpus file, one after the other, is what the native command
+# prints for them all; atText() is --at on bytes of each format (a header,
+# a record field, the end, inside a decoded E3D block, past the end).
+"$native" inspect "${all[@]}" >"$tmp/inspect.txt" 2>/dev/null
+ats=()
 for fmt in aem semodel aamf nlm; do
     f=$(find corpus/$fmt/valid -type f | LC_ALL=C sort | head -1)
-    compare_inspect "--at $f" --at 0 --at 0x28 --at $(( $(wc -c <"$f") - 1 )) "$f"
+    ats+=("$f" 0 0x28 $(( $(wc -c <"$f") - 1 )))
 done
+ats+=(corpus/e3d/valid/skinned_lzma.e3d 0xc+0 lzma@0xc+0x40 0)
+for ((k = 0; k < ${#ats[@]}; k += 4)); do
+    "$native" inspect --at "${ats[k+1]}" --at "${ats[k+2]}" --at "${ats[k+3]}" "${ats[k]}" >>"$tmp/at.txt" 2>/dev/null
+done
+node --input-type=module -e "
+import { openInspector } from '$lib';
+import fs from 'node:fs';
+const [textFile, atFile, n, ...rest] = process.argv.slice(1);
+const paths = rest.slice(0, Number(n)), ats = rest.slice(Number(n));
+let text = '', at = '';
+for (const p of paths) {
+  const ins = await openInspector(fs.readFileSync(p), { path: p });
+  text += ins.text();
+  ins.close();
+}
+for (let k = 0; k < ats.length; k += 4) {
+  const ins = await openInspector(fs.readFileSync(ats[k]), { path: ats[k] });
+  for (const a of ats.slice(k + 1, k + 4)) at += ins.atText(a);
+  ins.close();
+}
+let ok = true;
+if (text !== fs.readFileSync(textFile, 'utf8')) { console.log('FAIL openInspector().text() of the corpus differs from modelcheck inspect'); ok = false; }
+else console.log('ok   openInspector().text() of ' + paths.length + ' corpus files = modelcheck inspect');
+if (at !== fs.readFileSync(atFile, 'utf8')) { console.log('FAIL atText() differs from modelcheck inspect --at'); ok = false; }
+else console.log('ok   atText() = modelcheck inspect --at, ' + ats.length / 4 * 3 + ' bytes of ' + ats.length / 4 + ' files');
+process.exit(ok ? 0 : 1);
+" "$tmp/inspect.txt" "$tmp/at.txt" "${#all[@]}" "${all[@]}" "${ats[@]}" || fail=1
+# inspect() of every corpus file: the native document's file object
+"$native" inspect -o json "${all[@]}" >"$tmp/inspect.json" 2>/dev/null
+node --input-type=module -e "
+import { inspect } from '$lib';
+import fs from 'node:fs';
+const paths = process.argv.slice(2).filter((p) => fs.statSync(p).size > 0); // an empty file: nothing to inspect
+const native = new Map(JSON.parse(fs.readFileSync('$tmp/inspect.json', 'utf8')).files.map((f) => [f.path, f]));
+let same = 0, shown = 0;
+for (const p of paths) {
+  const doc = await inspect(fs.readFileSync(p), { path: p });
+  if (JSON.stringify(doc.files[0]) === JSON.stringify(native.get(p))) same++;
+  else if (shown++ < 5) console.log('  inspect() of ' + p + ' differs');
+}
+console.log((same === paths.length ? 'ok   ' : 'FAIL ') + 'inspect() of ' + same + '/' + paths.length + ' corpus files = modelcheck inspect -o json');
+process.exit(same === paths.length ? 0 : 1);
+" "${all[@]}" || fail=1
 e3d=corpus/e3d/valid/skinned_lzma.e3d
-compare_inspect "--at in a decoded block" --at 0xc+0 --at lzma@0xc+0x40 --at 0 "$e3d"
-compare_inspect "--at past the end" --at 99999999 "$e3d"
-compare_inspect "--at refused" --at 0xnope "$e3d"
-compare_inspect "-f aem on an e3d file" -o json -f aem "$e3d"
-compare_inspect "usage: no FILE" -o json
 # the library entry: inspect() and at() equal the native document and --at
 node --input-type=module -e "
-import { inspect, at } from '$MC_WASM_DIR/package/index.js';
+import { inspect, at } from '$lib';
 import fs from 'node:fs';
 const f = '$e3d';
 const doc = await inspect(fs.readFileSync(f), { path: f });
@@ -131,4 +145,4 @@ if node "$src/tests/web/wasm_bench.mjs" --time "$MC_WASM_DIR" 2 "$tmp/no-such-fi
     echo "FAIL wasm_bench.mjs --time on a missing file: exit 0"
     fail=1
 fi
-[ $fail -eq 0 ] && echo "PASS: $files corpus files, wasm = native" || exit 1
+[ $fail -eq 0 ] && echo "PASS: ${#all[@]} corpus files, the library = native" || exit 1

@@ -26,6 +26,14 @@ mc_status mc_validate_sink(const uint8_t *data, size_t size, uint64_t file_size,
 int mc_guard_map(void *base, size_t size);
 int mc_guard_unmap(int slot);
 
+#ifdef MC_EXTERNAL_SHA256
+/* The SHA-256 of a file's bytes where the library has no OpenSSL (the
+ * WebAssembly build, web/): defined by the program it is linked into. 0 with
+ * the digest in out, or -1 when that program hashes the bytes itself and
+ * fills the result in later (the page: WebCrypto is asynchronous). */
+int mc_platform_sha256(const uint8_t *data, size_t size, unsigned char out[32]);
+#endif
+
 /* mc_validate_path with a hook called once the file is open and mapped (or,
  * when small, about to be read into memory), before it is read: tests
  * truncate the file there. */

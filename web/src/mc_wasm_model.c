@@ -6,9 +6,16 @@
  *   model = mcw_load(bytes, size, format, reason[192])   NULL when rejected
  *   mcw_mesh_count, mcw_mesh_vertex_count, mcw_mesh_positions (3 floats per
  *   vertex), mcw_mesh_index_count, mcw_mesh_indices, mcw_mesh_lines
+ *   placed = mcw_mesh_placed(model, i): the positions of a mesh that a bone
+ *   places whole (an E3D node's transform, an AEM extra bone), moved by that
+ *   bone's rest-pose skinning matrix as certify's comparison moves them;
+ *   free() them. NULL: no such bone (mcw_mesh_positions are where the mesh
+ *   is), or no memory
  *   mcw_model_free(model)
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <emscripten/emscripten.h>
@@ -22,6 +29,7 @@ const float *mcw_mesh_positions(const mcl_model *m, uint32_t i);
 uint32_t mcw_mesh_index_count(const mcl_model *m, uint32_t i);
 const uint32_t *mcw_mesh_indices(const mcl_model *m, uint32_t i);
 int mcw_mesh_lines(const mcl_model *m, uint32_t i);
+float *mcw_mesh_placed(const mcl_model *m, uint32_t i);
 void mcw_model_free(mcl_model *m);
 
 /* format: mc_format's number, which mcl_format's follows. */
@@ -72,6 +80,28 @@ EMSCRIPTEN_KEEPALIVE const uint32_t *mcw_mesh_indices(const mcl_model *m, uint32
 EMSCRIPTEN_KEEPALIVE int mcw_mesh_lines(const mcl_model *m, uint32_t i)
 {
     return mesh(m, i) && mesh(m, i)->primitive == MCL_LINES;
+}
+
+EMSCRIPTEN_KEEPALIVE float *mcw_mesh_placed(const mcl_model *m, uint32_t i)
+{
+    const mcl_mesh *me = mesh(m, i);
+    if (!me || me->rigid_bone < 0 || (uint32_t)me->rigid_bone >= m->bone_count ||
+        m->bone_count > SIZE_MAX / (16 * sizeof(float)) || me->vertex_count > SIZE_MAX / (3 * sizeof(float)))
+        return NULL;
+    float *skin = malloc((size_t)m->bone_count * 16 * sizeof *skin);
+    float *out = skin ? malloc((size_t)me->vertex_count * 3 * sizeof *out + 1) : NULL;
+    if (!out || mcl_evaluate_pose(m, UINT32_MAX, 0.0, NULL, skin) != MCL_OK) {
+        free(skin);
+        free(out);
+        return NULL;
+    }
+    const float *k = skin + (size_t)me->rigid_bone * 16; /* column-major */
+    for (size_t v = 0; v < me->vertex_count; v++) {
+        const float *p = me->positions + v * 3;
+        for (int r = 0; r < 3; r++) out[v * 3 + (size_t)r] = k[r] * p[0] + k[4 + r] * p[1] + k[8 + r] * p[2] + k[12 + r];
+    }
+    free(skin);
+    return out;
 }
 
 EMSCRIPTEN_KEEPALIVE void mcw_model_free(mcl_model *m)
