@@ -64,6 +64,9 @@ typedef struct cli {
     const char *baseline_path, *write_baseline_path;
     mc_output write_baseline;       /* --write-baseline: the JSON report of */
     mc_json_report *baseline_json;  /* every issue, baselined or not */
+    struct stat baseline_dest;      /* the file it replaces, when one is there */
+    int baseline_dest_exists;
+    char *baseline_walked;          /* a file of the run that is baseline_dest */
     mc_run_summary baseline_summary;
     mc_sarif_flavour sarif_flavour;
     mc_inputs own;        /* the run's baselines and named configuration: */
@@ -463,6 +466,12 @@ static void report_no_result(cli *c, const char *path, mc_status st)
 static int baseline_file(cli *c, const char *path, const mc_result *r, mc_status st, mc_result **fresh)
 {
     if (c->baseline_json) {
+        /* a file met in a walked directory (named ones were refused before
+         * the run): the baseline will not replace it */
+        struct stat fs;
+        if (c->baseline_dest_exists && !c->baseline_walked && stat(path, &fs) == 0 &&
+            fs.st_dev == c->baseline_dest.st_dev && fs.st_ino == c->baseline_dest.st_ino)
+            c->baseline_walked = strdup(path);
         mc_summary_add_view(&c->baseline_summary, r, st, &c->view);
         if (mc_json_report_file(c->baseline_json, r, path, st) != 0) return 0;
     }
@@ -498,6 +507,7 @@ static int open_baselines(cli *c)
 {
     if (c->baseline_path && mc_baseline_load(c->baseline_path, &c->baseline, stderr) != 0) return EXIT_USAGE;
     if (!c->write_baseline_path) return 0;
+    c->baseline_dest_exists = stat(c->write_baseline_path, &c->baseline_dest) == 0;
     if (mc_output_open(&c->write_baseline, c->write_baseline_path) != 0) {
         path_error(c->write_baseline_path, "cannot create the baseline: %s", strerror(errno));
         return MC_EXIT_OUTPUT;
@@ -514,6 +524,16 @@ static void close_baselines(cli *c)
     mc_baseline_free(c->baseline);
     if (!c->write_baseline.f) return;
     int rc = c->baseline_json ? mc_json_report_end(c->baseline_json, &c->baseline_summary) : -1;
+    if (c->baseline_walked) {
+        mc_output_abort(&c->write_baseline);
+        char *out = mc_text_quote(c->write_baseline_path), *in = mc_text_quote(c->baseline_walked);
+        fprintf(stderr, "modelcheck: refusing to write %s: it is the input %s (a file of the checked tree); no baseline written\n",
+                out ? out : "the baseline", in ? in : "");
+        free(out), free(in);
+        free(c->baseline_walked);
+        raise_exit(c, EXIT_USAGE);
+        return;
+    }
     if (rc != 0) {
         mc_output_abort(&c->write_baseline);
         path_error(c->write_baseline_path, "the baseline could not be written completely");

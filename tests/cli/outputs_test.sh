@@ -150,6 +150,12 @@ expect baseline-config 2 env -C "$b" "$mc" --config cfg.json --write-baseline cf
 contains baseline-config-msg "$tmp/err" "refusing to write cfg.json: it is the input "
 unchanged baseline-model-file "$b/m.aem" "$mb_sum"
 unchanged baseline-config-file "$b/cfg.json" "$cfg_sum"
+# nor onto a model met in a walked directory: found as the run meets it,
+# the baseline is not written and the model stays as it was
+expect baseline-walked 2 env -C "$b" "$mc" --no-config --write-baseline m.aem .
+contains baseline-walked-msg "$tmp/err" "modelcheck: refusing to write m.aem: it is the input ./m.aem (a file of the checked tree); no baseline written"
+unchanged baseline-walked-file "$b/m.aem" "$mb_sum"
+no_temp baseline-walked-temp "$b"
 # the --baseline it reads may be the one it rewrites (on purpose)
 env -C "$b" "$mc" --no-config --write-baseline base.json m.aem >/dev/null 2>&1
 [ -s "$b/base.json" ] && ok || fail "baseline-first: no baseline written"
