@@ -862,6 +862,37 @@ void mcx_faithful(const mcs_facts *f, const mcs_caps *caps, const mcl_model *m, 
     mcx_faithful_pic(f, caps, m, 0, MCX_LOOP_EITHER, out, loops, NULL);
 }
 
+/* The influences of a triangle's corners summed per bone: the key a
+ * picture colours it by, so that a weight or joint slip shows as a patch
+ * of another colour. */
+typedef struct tally {
+    int bone[3 * MCS_MAX_INFLUENCES];
+    float sum[3 * MCS_MAX_INFLUENCES];
+    int n;
+} tally;
+
+static void tally_add(tally *t, int influences, const int *bone, const float *weight)
+{
+    for (int i = 0; i < influences && i < MCS_MAX_INFLUENCES; i++) {
+        if (!(weight[i] > 0)) continue;
+        int k = 0;
+        while (k < t->n && t->bone[k] != bone[i]) k++;
+        if (k == t->n) t->bone[t->n] = bone[i], t->sum[t->n++] = 0;
+        t->sum[k] += weight[i];
+    }
+}
+
+/* The bone weighing most (the first of equals): a fact bone index, or a
+ * model bone matching none of them (bone -1 in an mvert). */
+static int tally_key(const tally *t)
+{
+    int best = -1;
+    for (int k = 0; k < t->n; k++)
+        if (best < 0 || t->sum[k] > t->sum[best]) best = k;
+    if (best < 0) return MCX_PICTURE_NO_BONE;
+    return t->bone[best] < 0 ? MCX_PICTURE_ODD_BONE : t->bone[best];
+}
+
 /* What the HTML certificate draws: both triangle sets (the output's in the
  * scene's space, conventions undone) with what did not match, both
  * skeletons as segments from each bone to its parent. At most
@@ -872,8 +903,14 @@ static void picture_of(const mcs_facts *f, const mcl_model *m, const float *rest
     size_t step = mcount / MCX_PICTURE_TRIS + 1;
     pic->model = malloc((mcount / step + 1) * 9 * sizeof *pic->model);
     pic->model_extra = malloc(mcount / step + 1);
-    for (size_t j = 0; pic->model && pic->model_extra && j < mcount; j += step) {
-        for (int e = 0; e < 3; e++) memcpy(pic->model + pic->model_count * 9 + e * 3, mt[j].v[e].pos, 3 * sizeof(float));
+    pic->model_key = malloc((mcount / step + 1) * sizeof *pic->model_key);
+    for (size_t j = 0; pic->model && pic->model_extra && pic->model_key && j < mcount; j += step) {
+        tally t = {.n = 0};
+        for (int e = 0; e < 3; e++) {
+            memcpy(pic->model + pic->model_count * 9 + e * 3, mt[j].v[e].pos, 3 * sizeof(float));
+            tally_add(&t, mt[j].v[e].influences, mt[j].v[e].bone, mt[j].v[e].weight);
+        }
+        pic->model_key[pic->model_count] = tally_key(&t);
         pic->model_extra[pic->model_count++] = !mt[j].used && !model_degenerate(&mt[j]);
     }
     pic->model_bones = malloc(((size_t)m->bone_count + 1) * 6 * sizeof *pic->model_bones);
@@ -897,6 +934,7 @@ void mcx_picture_free(mcx_picture *p)
 {
     if (!p) return;
     free(p->scene), free(p->scene_lost), free(p->model), free(p->model_extra), free(p->scene_bones), free(p->model_bones);
+    free(p->scene_key), free(p->model_key);
     memset(p, 0, sizeof *p);
 }
 
@@ -926,9 +964,17 @@ void mcx_faithful_pic(const mcs_facts *f, const mcs_caps *caps, const mcl_model 
         pic->skip = skip;
         pic->scene_lost = calloc((size_t)f->triangle_count + 1, 1);
         pic->scene = malloc(((size_t)f->triangle_count * 9 + 1) * sizeof *pic->scene);
-        for (uint32_t t = 0; pic->scene && t < f->triangle_count; t++)
-            for (int e = 0; e < 3; e++) memcpy(pic->scene + (size_t)t * 9 + e * 3, f->tri[(size_t)t * 3 + e].pos, 3 * sizeof(float));
-        pic->scene_count = pic->scene ? f->triangle_count : 0;
+        pic->scene_key = malloc(((size_t)f->triangle_count + 1) * sizeof *pic->scene_key);
+        for (uint32_t t = 0; pic->scene && pic->scene_key && t < f->triangle_count; t++) {
+            tally k = {.n = 0};
+            for (int e = 0; e < 3; e++) {
+                const mcs_fvertex *v = &f->tri[(size_t)t * 3 + e];
+                memcpy(pic->scene + (size_t)t * 9 + e * 3, v->pos, 3 * sizeof(float));
+                tally_add(&k, v->influences, v->bone, v->weight);
+            }
+            pic->scene_key[t] = tally_key(&k);
+        }
+        pic->scene_count = pic->scene && pic->scene_key ? f->triangle_count : 0;
     }
     mt = model_triangles(m, rest_skin, bone_map, &mcount, &lines, &lcount);
     if (!mt) {

@@ -173,7 +173,12 @@ typedef struct mcx_picture {
     unsigned char *scene_lost, *model_extra; /* matched nothing */
     size_t scene_bone_count, model_bone_count;
     float *scene_bones, *model_bones;       /* 6 floats each: a bone and its parent */
+    int *scene_key, *model_key;             /* per triangle: the scene bone weighing most on
+                                             * it, MCX_PICTURE_NO_BONE or MCX_PICTURE_ODD_BONE */
 } mcx_picture;
+/* A triangle's key without influences, or whose strongest bone is one the
+ * scene does not have. */
+enum { MCX_PICTURE_NO_BONE = -1, MCX_PICTURE_ODD_BONE = -2 };
 void mcx_picture_free(mcx_picture *p);
 /* mcx_faithful_skip with every animation's frames held to one reading
  * (loop: MCX_LOOP_*, MCX_LOOP_EITHER for none) that also fills pic (NULL:

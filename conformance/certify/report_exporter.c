@@ -347,13 +347,14 @@ static void put_point(FILE *out, const view_box *b, int v, const float *p, const
     fprintf(out, "%s%.1f %.1f", cmd, x, y);
 }
 
-/* One path of the triangles whose flag equals want. */
-static void put_tris(FILE *out, const view_box *b, int v, const float *t, const unsigned char *flag, size_t n, int want,
-                     const char *style)
+/* One path of the triangles whose flag equals want and, with key, whose
+ * key is want_key. */
+static void put_tris(FILE *out, const view_box *b, int v, const float *t, const unsigned char *flag, const int *key,
+                     size_t n, int want, int want_key, const char *style)
 {
     int any = 0;
     for (size_t i = 0; i < n; i++) {
-        if ((flag && flag[i]) != want) continue;
+        if ((flag && flag[i]) != want || (key && key[i] != want_key)) continue;
         if (!any++) fprintf(out, "<path %s d=\"", style);
         put_point(out, b, v, t + i * 9, "M");
         put_point(out, b, v, t + i * 9 + 3, " L");
@@ -375,8 +376,42 @@ static void put_bones(FILE *out, const view_box *b, int v, const float *s, size_
     fputs("\"/>", out);
 }
 
+/* Does any triangle of either row have a skin influence? */
+static int keyed(const mcx_picture *p)
+{
+    for (size_t i = 0; p->scene_key && i < p->scene_count; i++)
+        if (p->scene_key[i] != MCX_PICTURE_NO_BONE) return 1;
+    for (size_t i = 0; p->model_key && i < p->model_count; i++)
+        if (p->model_key[i] != MCX_PICTURE_NO_BONE) return 1;
+    return 0;
+}
+
+/* The triangles that matched, one path per key: a colour per scene bone
+ * (the golden angle apart, so neighbouring indices differ), the same in
+ * both rows; dark grey for a bone the scene does not have, the plain blue
+ * for no influence. */
+static void put_keyed_tris(FILE *out, const view_box *b, int v, const float *t, const unsigned char *flag,
+                           const int *key, size_t n)
+{
+    int top = MCX_PICTURE_ODD_BONE;
+    for (size_t i = 0; i < n; i++)
+        if (key[i] > top) top = key[i];
+    for (int k = MCX_PICTURE_ODD_BONE; k <= top; k++) {
+        char style[160];
+        if (k == MCX_PICTURE_NO_BONE)
+            snprintf(style, sizeof style, "fill=\"#88aacc\" fill-opacity=\"0.35\" stroke=\"#335577\" stroke-width=\"0.4\"");
+        else if (k == MCX_PICTURE_ODD_BONE)
+            snprintf(style, sizeof style, "fill=\"#555555\" fill-opacity=\"0.6\" stroke=\"#222222\" stroke-width=\"0.4\"");
+        else
+            snprintf(style, sizeof style, "fill=\"hsl(%d 70%% 55%%)\" fill-opacity=\"0.6\" stroke=\"#333333\" stroke-width=\"0.3\"",
+                     (int)((unsigned)k * 137u % 360u));
+        put_tris(out, b, v, t, flag, key, n, 0, k, style);
+    }
+}
+
 /* The scene and the output side by side, three orthographic views each,
- * at one scale: what matched nothing in red. */
+ * at one scale: what matched nothing in red; a skinned case's triangles
+ * coloured by the bone weighing most on them. */
 static void put_picture(FILE *out, const mcx_case *c)
 {
     const mcx_picture *p = c->picture;
@@ -398,9 +433,11 @@ static void put_picture(FILE *out, const mcx_case *c)
     fputs(": the scene and the exporter's output\">", out);
     for (int v = 0; v < 3; v++)
         fprintf(out, "<text x=\"%d\" y=\"13\" font-size=\"11\">%s</text>", 80 + v * PANEL + 4, view_names[v]);
+    int by_bone = keyed(p);
     for (int row = 0; row < 2; row++) {
         const float *t = row ? p->model : p->scene;
         const unsigned char *flag = row ? p->model_extra : p->scene_lost;
+        const int *key = row ? p->model_key : p->scene_key;
         size_t n = row ? p->model_count : p->scene_count;
         fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s</text>", 20 + row * PANEL + PANEL / 2,
                 row ? "output" : "scene");
@@ -408,9 +445,12 @@ static void put_picture(FILE *out, const mcx_case *c)
             fprintf(out, "<g transform=\"translate(%d %d)\"><rect width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
                          "stroke=\"#bbbbbb\"/>",
                     80 + v * PANEL, 18 + row * PANEL, PANEL - 4, PANEL - 4);
-            put_tris(out, &b, v, t, flag, n, 0,
-                     "fill=\"#88aacc\" fill-opacity=\"0.35\" stroke=\"#335577\" stroke-width=\"0.4\"");
-            put_tris(out, &b, v, t, flag, n, 1,
+            if (by_bone && key)
+                put_keyed_tris(out, &b, v, t, flag, key, n);
+            else
+                put_tris(out, &b, v, t, flag, NULL, n, 0, 0,
+                         "fill=\"#88aacc\" fill-opacity=\"0.35\" stroke=\"#335577\" stroke-width=\"0.4\"");
+            put_tris(out, &b, v, t, flag, NULL, n, 1, 0,
                      "fill=\"#ee2200\" fill-opacity=\"0.6\" stroke=\"#aa0000\" stroke-width=\"0.8\"");
             put_bones(out, &b, v, row ? p->model_bones : p->scene_bones, row ? p->model_bone_count : p->scene_bone_count);
             fputs("</g>", out);
@@ -419,9 +459,12 @@ static void put_picture(FILE *out, const mcx_case *c)
     fprintf(out, "</svg><figcaption><code>");
     mcc_put_markup(out, c->scene);
     fprintf(out, "</code>: scene %zu triangle%s, %zu lost or moved (red); output %zu drawn, %zu the scene does not hold "
-                 "(red); bones as blue lines (%zu and %zu)%s</figcaption></figure>\n",
+                 "(red); bones as blue lines (%zu and %zu)%s%s</figcaption></figure>\n",
             p->scene_count, p->scene_count == 1 ? "" : "s", lost, p->model_count, extra, p->scene_bone_count,
-            p->model_bone_count, p->model_count >= MCX_PICTURE_TRIS ? "; the output sampled" : "");
+            p->model_bone_count, p->model_count >= MCX_PICTURE_TRIS ? "; the output sampled" : "",
+            by_bone ? "; triangles coloured by the bone weighing most on them, one colour per scene bone in both "
+                      "rows (dark grey: a bone the scene does not have)"
+                    : "");
 }
 
 /* The feature groups as stacked bars, one colour per verdict. */

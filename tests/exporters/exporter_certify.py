@@ -747,5 +747,36 @@ for i, (bug, scene, want, mark, extra) in enumerate(bugs2025):
     check(mark in text, f"{bug} (aem 2025) on {scene}: '{mark}' not named in {text[:400]}")
     check(rc == (0 if want == "conforming" else 1), f"{bug} (aem 2025) on {scene}: exit {rc}")
 
+# The pictures colour a skinned case's triangles by the bone weighing most
+# on them, one colour per scene bone in both rows: a joint slip shows as
+# another colour (the output row's colours differ from the scene's), a
+# faithful output (--pictures draws it too) has the scene's colours.
+def colours_by_row(html_path):
+    """{row: {triangle: fill}} of the first picture's front view (a triangle: its sorted corners)."""
+    page = open(html_path).read()
+    svg = page[page.index('<figure class="picture">'):]
+    svg = svg[:svg.index("</figure>")]
+    rows = {}
+    for row, y in ((0, 18), (1, 18 + 170)):
+        g = svg[svg.index(f'<g transform="translate(80 {y})">'):]
+        g = g[:g.index("</g>")]
+        rows[row] = {}
+        for m in re.finditer(r'<path fill="(hsl\([^"]*\))"[^>]* d="([^"]*)"', g):
+            for tri in m.group(2).split("Z"):
+                corners = tuple(sorted(re.findall(r"[\d.]+ [\d.]+", tri)))
+                if corners:
+                    rows[row][corners] = m.group(1)
+    return rows
+pic_ok, pic_bad = os.path.join(tmp, "pic-ok.html"), os.path.join(tmp, "pic-bad.html")
+rc, doc, _ = certify("aem", extra=("--scene", "joints_reversed", "--pictures", "--html", pic_ok), name="pic-ok")
+ok_rows = colours_by_row(pic_ok)
+check(rc == 0 and len(set(ok_rows[0].values())) >= 2 and ok_rows[0] == ok_rows[1],
+      f"pictures, faithful: the rows' bone colours differ or are missing: {ok_rows}")
+rc, doc, _ = certify("aem", "joint-index", ("--scene", "joints_reversed", "--html", pic_bad), name="pic-bad")
+bad_rows = colours_by_row(pic_bad)
+check(rc == 1 and bad_rows[0] == ok_rows[0] and bad_rows[0].keys() == bad_rows[1].keys() and bad_rows[0] != bad_rows[1],
+      f"pictures, joint-index: the output row's bone colours should differ from the scene's: {bad_rows}")
+check("triangles coloured by the bone weighing most on them" in open(pic_bad).read(), "pictures: the caption says so")
+
 print(f"{passed} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
