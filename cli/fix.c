@@ -27,7 +27,7 @@ typedef struct fix_cli {
     unsigned char select[MC_CODE_COUNT], ignore[MC_CODE_COUNT];
     int any_select;
     const char *out;
-    int in_place, diff, dry_run;
+    int in_place, diff, dry_run, exit_zero, quiet;
     enum fix_report report;
     mc_json_report *json;
     mc_sarif *sarif;
@@ -51,6 +51,10 @@ static const char fix_usage[] =
     "      --select CODES        fix only these codes (comma-separated; a prefix\n"
     "                            ending in _ such as SAMF_ names a family)\n"
     "      --ignore CODES        do not fix these codes\n"
+    "      --exit-zero           exit 0 although errors remain (they are still\n"
+    "                            reported): the pre-commit hook, which fails when\n"
+    "                            it changed a file\n"
+    "  -q, --quiet               text: nothing for a file without edits or issues\n"
     "      --output-format KIND  text (default), json or sarif (SARIF 2.1.0 with\n"
     "                            fixes: byte replacements)\n"
     "  -f, --format FMT          read as FMT instead of detecting\n"
@@ -126,6 +130,9 @@ static int report(fix_cli *c, const mc_fix *fx, const char *name, const char *de
         return mc_sarif_file_fixes(c->sarif, mc_fix_before(fx), name, MC_OK, sarif_fixes, (void *)fx);
     case REPORT_TEXT: break;
     }
+    size_t edits = 0;
+    mc_fix_edits(fx, &edits);
+    if (c->quiet && !edits && !after->issue_count && !mc_fix_withheld(fx)) return 0;
     mc_fix_report_summary(stdout, fx, name, dest, written);
     if (c->diff) mc_fix_report_diff(stdout, fx);
     mc_report_view view = {.min_severity = MC_SEVERITY_HINT};
@@ -172,7 +179,7 @@ static int fix_one(fix_cli *c, const char *name)
         written = rc == 0;
     }
     if (report(c, fx, name, dest, written) != 0 && !rc) rc = MC_EXIT_OUTPUT;
-    if (!rc) rc = mc_result_valid(mc_fix_after(fx)) ? EXIT_VALID : EXIT_INVALID;
+    if (!rc) rc = c->exit_zero || mc_result_valid(mc_fix_after(fx)) ? EXIT_VALID : EXIT_INVALID;
     mc_fix_free(fx);
     return rc;
 }
@@ -206,16 +213,18 @@ static int fix_files(fix_cli *c, int n, char **files)
 {
     int rc = check_modes(c, n, files);
     if (rc) return rc;
-    if (c->report == REPORT_JSON && !(c->json = mc_json_report_begin(stdout, &c->opt, NULL))) return EXIT_UNREADABLE;
+    /* fix reads no configuration file: settings.config is null */
+    if (c->report == REPORT_JSON && !(c->json = mc_json_report_begin(stdout, &c->opt, cJSON_CreateNull())))
+        return EXIT_UNREADABLE;
     if (c->report == REPORT_SARIF && !(c->sarif = mc_sarif_begin(stdout, MC_SARIF_SPEC))) return EXIT_UNREADABLE;
     for (int i = 0; i < n; i++) {
         int r = fix_one(c, files[i]);
         if (r > rc) rc = r;
     }
     if (c->json && mc_json_report_end(c->json, &c->summary) != 0 && rc < MC_EXIT_OUTPUT) rc = MC_EXIT_OUTPUT;
-    if (c->sarif && mc_sarif_end(c->sarif, &c->summary, &c->opt, NULL, rc) != 0 && rc < MC_EXIT_OUTPUT)
+    if (c->sarif && mc_sarif_end(c->sarif, &c->summary, &c->opt, cJSON_CreateNull(), rc) != 0 && rc < MC_EXIT_OUTPUT)
         rc = MC_EXIT_OUTPUT;
-    if (c->report == REPORT_TEXT && n > 1) mc_report_summary_text(stdout, &c->summary);
+    if (c->report == REPORT_TEXT && n > 1 && !c->quiet) mc_report_summary_text(stdout, &c->summary);
     return rc;
 }
 
@@ -238,19 +247,20 @@ int mc_fix_main(int argc, char **argv)
     mc_options_init(&c->opt);
     c->fix.wanted = wanted;
     c->fix.arg = c;
-    enum { UNSAFE = 256, SELECT, IGNORE, IN_PLACE, DIFF, DRY_RUN, REPORT };
+    enum { UNSAFE = 256, SELECT, IGNORE, IN_PLACE, DIFF, DRY_RUN, REPORT, EXIT_ZERO };
     static const struct option longs[] = {
         {"out", required_argument, NULL, 'o'},        {"format", required_argument, NULL, 'f'},
         {"unsafe-fixes", no_argument, NULL, UNSAFE},  {"select", required_argument, NULL, SELECT},
         {"ignore", required_argument, NULL, IGNORE},  {"in-place", no_argument, NULL, IN_PLACE},
         {"diff", no_argument, NULL, DIFF},            {"dry-run", no_argument, NULL, DRY_RUN},
         {"output-format", required_argument, NULL, REPORT}, {"help", no_argument, NULL, 'h'},
+        {"exit-zero", no_argument, NULL, EXIT_ZERO},  {"quiet", no_argument, NULL, 'q'},
         {NULL, 0, NULL, 0}};
     int ch, before, rc = -1;
     char refused[160];
     optind = 1;
     opterr = 0;
-    while (rc < 0 && (before = optind, ch = getopt_long(argc, argv, ":o:f:h", longs, NULL)) != -1) {
+    while (rc < 0 && (before = optind, ch = getopt_long(argc, argv, ":o:f:qh", longs, NULL)) != -1) {
         switch (ch) {
         case 'o': c->out = optarg; break;
         case 'f': {
@@ -268,6 +278,8 @@ int mc_fix_main(int argc, char **argv)
             if (parse_codes(optarg, c->ignore) != 0) rc = EXIT_USAGE;
             break;
         case IN_PLACE: c->in_place = 1; break;
+        case EXIT_ZERO: c->exit_zero = 1; break;
+        case 'q': c->quiet = 1; break;
         case DIFF: c->diff = 1; break;
         case DRY_RUN: c->dry_run = 1; break;
         case REPORT:

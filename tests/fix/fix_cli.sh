@@ -76,6 +76,12 @@ contains in-place-none "$tmp/out" ": 0 edits"
 expect unfixable 1 "$mc" fix -o "$tmp/u.aem" "$unfixable"
 contains unfixable-reported "$tmp/out" "error: AEM2025_UNUSED_SLOT_WEIGHT"
 [ -f "$tmp/u.aem" ] && ok || fail "-o did not write the output of an unfixable file"
+# --exit-zero (the pre-commit hook): the error still reported, exit 0;
+# --quiet: nothing for a clean file
+expect exit-zero 0 "$mc" fix --dry-run --exit-zero "$unfixable"
+contains exit-zero-reported "$tmp/out" "error: AEM2025_UNUSED_SLOT_WEIGHT"
+expect quiet 0 "$mc" fix --dry-run --quiet "$c/aem/valid/skinned_animated.aem"
+[ ! -s "$tmp/out" ] && ok || fail "--quiet printed for a clean file: $(head -2 "$tmp/out")"
 # unsafe fixes: withheld by default (exit 1, said so), applied with --unsafe-fixes
 expect unsafe-withheld 1 "$mc" fix --dry-run "$w254"
 contains unsafe-said "$tmp/out" "0 edits; 21 issues with an unsafe fix left (--unsafe-fixes)"
