@@ -17,7 +17,7 @@ sum() { sha256sum <"$1"; }
 before=$(sum "$filler")
 expect o-valid 0 "$mc" fix -o "$tmp/f.aem" "$filler"
 [ "$(sum "$filler")" = "$before" ] && ok || fail "input modified by fix -o"
-contains o-summary "$tmp/out" "2025_filler_joint_index.aem: 16 edits, written to $tmp/f.aem"
+contains o-summary "$tmp/out" "2025_filler_joint_index.aem: 8 edits, written to $tmp/f.aem"
 expect o-result 0 "$mc" --no-config "$tmp/f.aem"
 lacks o-fixed "$tmp/out" AEM2025_FILLER_JOINT_INDEX
 # idempotent: fixing the output changes nothing, and -o still writes
@@ -103,11 +103,11 @@ import json, sys
 f = json.load(open(sys.argv[1]))["files"][0]
 fx = f["fix"]
 e = fx["edits"]
-assert len(e) == 16 and fx["written"] is False and fx["output"] is None, fx
-assert e[0] == {"offset": 116, "size": 4, "code": "AEM2025_FILLER_JOINT_INDEX", "fix": "safe",
-                "path": "/vertices/0/joint_indices/2", "old": "0", "new": "-1",
-                "old_bytes": "00000000", "new_bytes": "ffffffff"}, e[0]
-assert fx["codes"] == [{"code": "AEM2025_FILLER_JOINT_INDEX", "fix": "safe", "before": 1, "after": 0, "edits": 16}], fx["codes"]
+assert len(e) == 8 and fx["written"] is False and fx["output"] is None, fx
+assert e[0] == {"offset": 116, "size": 8, "code": "AEM2025_FILLER_JOINT_INDEX", "fix": "safe",
+                "path": "/vertices/0/joint_indices", "old": "(1, 0, 0, 0)", "new": "(1, 0, -1, -1)",
+                "old_bytes": "0000000000000000", "new_bytes": "ffffffffffffffff"}, e[0]
+assert fx["codes"] == [{"code": "AEM2025_FILLER_JOINT_INDEX", "fix": "safe", "before": 1, "after": 0, "edits": 8}], fx["codes"]
 assert f["issues"] == [] and f["valid"] is True
 PY
 expect sarif 0 "$mc" fix --dry-run --output-format sarif "$filler"
@@ -117,9 +117,9 @@ run = json.load(open(sys.argv[1]))["runs"][0]
 res = [r for r in run["results"] if r["ruleId"] == "AEM2025_FILLER_JOINT_INDEX"]
 assert len(res) == 1, res
 reps = res[0]["fixes"][0]["artifactChanges"][0]["replacements"]
-assert len(reps) == 16
-assert reps[0]["deletedRegion"] == {"byteOffset": 116, "byteLength": 4}
-assert base64.b64decode(reps[0]["insertedContent"]["binary"]) == b"\xff\xff\xff\xff"
+assert len(reps) == 8
+assert reps[0]["deletedRegion"] == {"byteOffset": 116, "byteLength": 8}
+assert base64.b64decode(reps[0]["insertedContent"]["binary"]) == b"\xff" * 8
 PY
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,12 +9,13 @@ static void unused_slots(mc_fixing *fx, const mc_fx_rec *rec, const void *arg)
 {
     (void)arg;
     const mc_field *bf = mc_fx_field(rec, "bone_indices"), *wf = mc_fx_field(rec, "weights");
-    if (!bf || !wf) return;
-    for (uint32_t j = 0; j < bf->count; j++) {
-        double b, w;
-        if (!mc_fx_get(fx, rec, bf, j, &b) || !mc_fx_get(fx, rec, wf, j, &w)) return;
-        if (w == 0 && b != 0) mc_fx_set(fx, rec, bf, j, 0);
+    double b[4], w;
+    if (!bf || !wf || bf->count != 4) return;
+    for (uint32_t j = 0; j < 4; j++) {
+        if (!mc_fx_get(fx, rec, bf, j, &b[j]) || !mc_fx_get(fx, rec, wf, j, &w)) return;
+        if (w == 0) b[j] = 0;
     }
+    mc_fx_set_all(fx, rec, bf, b); /* one edit per vertex */
 }
 
 static void fix_unused_slot_index(mc_fixing *fx)

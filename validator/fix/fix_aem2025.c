@@ -9,13 +9,13 @@ static void weightless_joints(mc_fixing *fx, const mc_fx_rec *rec, const void *a
 {
     const double *ctx = arg; /* joint count, filler (1) or other joints (0) */
     const mc_field *jf = mc_fx_field(rec, "joint_indices"), *wf = mc_fx_field(rec, "weights");
-    if (!jf || !wf) return;
-    for (uint32_t j = 0; j < jf->count; j++) {
-        double b, w;
-        if (!mc_fx_get(fx, rec, jf, j, &b) || !mc_fx_get(fx, rec, wf, j, &w)) return;
-        if (w != 0 || b < 0 || b >= ctx[0] || (b == 0) != (ctx[1] != 0)) continue;
-        mc_fx_set(fx, rec, jf, j, -1);
+    double b[4], w;
+    if (!jf || !wf || jf->count != 4) return;
+    for (uint32_t j = 0; j < 4; j++) {
+        if (!mc_fx_get(fx, rec, jf, j, &b[j]) || !mc_fx_get(fx, rec, wf, j, &w)) return;
+        if (w == 0 && b[j] >= 0 && b[j] < ctx[0] && (b[j] == 0) == (ctx[1] != 0)) b[j] = -1;
     }
+    mc_fx_set_all(fx, rec, jf, b); /* one edit per vertex */
 }
 
 static void fix_joints(mc_fixing *fx, int filler)

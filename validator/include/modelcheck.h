@@ -421,9 +421,9 @@ typedef struct mc_edit {
     const uint8_t *new_bytes;
     mc_code code;            /* the issue the edit fixes */
     mc_fixability fixability;
-    char path[128];          /* structural path of the field, e.g. /vertices/17/joint_indices/2 */
-    char old_value[96];      /* the field decoded before and after */
-    char new_value[96];
+    char path[96];           /* structural path of the field, e.g. /vertices/17/joint_indices */
+    char old_value[64];      /* the field decoded before and after */
+    char new_value[64];
 } mc_edit;
 
 typedef struct mc_fix_options {
