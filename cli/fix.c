@@ -184,18 +184,6 @@ static int fix_one(fix_cli *c, const char *name)
     return rc;
 }
 
-/* -o is checked before any FILE is read: not FILE itself, not a directory,
- * a FIFO or a device. */
-static int out_refused(const char *dest, const char *file)
-{
-    mc_inputs in = {0};
-    int refused = mc_inputs_add(&in, file) != 0;
-    if (refused) fputs("modelcheck fix: out of memory\n", stderr);
-    else refused = mc_output_check(&in, "modelcheck fix", dest, MC_OUTPUT_FILE) != 0;
-    mc_inputs_free(&in);
-    return refused;
-}
-
 static int check_modes(fix_cli *c, int n, char **files)
 {
     if (n < 1) return usage_error("no FILE");
@@ -205,7 +193,9 @@ static int check_modes(fix_cli *c, int n, char **files)
     if (c->out && n != 1) return usage_error("-o OUT takes one FILE (--in-place fixes several)");
     for (int i = 0; c->in_place && i < n; i++)
         if (strcmp(files[i], "-") == 0) return usage_error("--in-place cannot write standard input");
-    if (c->out && out_refused(c->out, files[0])) return EXIT_USAGE;
+    /* -o is checked before FILE is read: not FILE itself, not a directory,
+     * a FIFO or a device */
+    if (c->out && mc_output_check_input("modelcheck fix", c->out, files[0]) != 0) return EXIT_USAGE;
     return 0;
 }
 
