@@ -150,6 +150,20 @@ static void unreadable(const char *name, int err, const char *kind)
     free(q);
 }
 
+/* A file that could not be read is in the JSON and SARIF reports as
+ * validation reports it (its IO_ issue, readable false). */
+static void report_unreadable(fix_cli *c, const char *name)
+{
+    if (c->report == REPORT_TEXT) return;
+    mc_result *r = NULL;
+    mc_status st = mc_validate_path(name, &c->opt, &r);
+    if (!r) return;
+    mc_summary_add(&c->summary, r, st);
+    if (c->report == REPORT_JSON) mc_json_report_file(c->json, r, name, st);
+    else mc_sarif_file(c->sarif, r, name, st);
+    mc_result_free(r);
+}
+
 static int fix_one(fix_cli *c, const char *name)
 {
     mc_file_bytes file;
@@ -157,6 +171,7 @@ static int fix_one(fix_cli *c, const char *name)
     int err = mc_file_bytes_open(name, limit, &file);
     if (err) {
         unreadable(name, err, file.kind);
+        report_unreadable(c, name);
         return EXIT_UNREADABLE;
     }
     mc_fix *fx = NULL;

@@ -53,6 +53,8 @@ expect unknown-code 2 "$mc" fix --select NO_SUCH_CODE --dry-run "$filler"
 expect bad-report 2 "$mc" fix --output-format xml --dry-run "$filler"
 expect unreadable 3 "$mc" fix --dry-run "$tmp/missing.aem"
 expect not-regular 3 "$mc" fix --dry-run "$tmp/fifo"
+expect unreadable-json 3 "$mc" fix --dry-run --output-format json "$tmp/missing.aem"
+"$py" -c 'import json, sys; f = json.load(open(sys.argv[1]))["files"]; sys.exit(not (len(f) == 1 and f[0]["readable"] is False and f[0]["issues"][0]["code"] == "IO_OPEN_FAILED"))' "$tmp/out" && ok || fail "an unreadable file in fix's JSON"
 expect help 0 "$mc" fix --help
 contains help-text "$tmp/out" "--unsafe-fixes"
 # an output that cannot be written: exit 4, nothing left behind
