@@ -418,15 +418,19 @@ void mc_fx_zero(mc_fixing *fx, const mc_fx_rec *rec, const mc_field *f)
     zero_from(fx, rec, f, 0, ov, numeric(f->type) ? "0" : "all 0");
 }
 
-/* The name as a reader takes it (up to its NUL), quoted, shortened. */
+/* The name as a reader takes it (up to its NUL), quoted and shortened to
+ * leave room for tail, into out. */
 static void format_name(char *out, size_t size, const uint8_t *p, size_t len, const char *tail)
 {
-    char name[48];
-    size_t k = 0;
-    for (size_t i = 0; i < len && k + 5 < sizeof name; i++)
-        k += (size_t)snprintf(name + k, sizeof name - k, p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' ? "%c" : "\\x%02x",
-                              p[i]);
-    snprintf(out, size, "\"%s\"%s", name, tail);
+    size_t room = size > strlen(tail) + 8 ? size - strlen(tail) - 8 : 0, k = 0;
+    out[k++] = '"';
+    for (size_t i = 0; i < len && k + 4 < room; i++) {
+        if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' && p[i] != '\\') out[k++] = (char)p[i];
+        else k += (size_t)snprintf(out + k, 5, "\\x%02x", p[i]);
+    }
+    out[k++] = '"';
+    out[k] = '\0';
+    if (k + strlen(tail) < size) memcpy(out + k, tail, strlen(tail) + 1);
 }
 
 void mc_fx_zero_after_nul(mc_fixing *fx, const mc_fx_rec *rec, const mc_field *f)
