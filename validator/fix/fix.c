@@ -147,15 +147,16 @@ static void yield_node(mc_fixing *fx, const mc_node *n, mc_fx_rec_fn fn, const v
     memset(&r, 0, sizeof r);
     r.fields = n->fields;
     r.field_count = n->field_count;
-    char base[72];
+    char base[80];
     mc_node_path(n, base, sizeof base);
+    r.base = base;
     if (n->stride && strcmp(n->kind, "array") == 0) {
         for (uint64_t i = 0; i < n->count && !fx->nomem; i++) {
             r.offset = n->offset + i * n->stride;
             r.size = n->stride;
             r.index = i;
             if (!record_in_file(fx, r.offset, r.size)) return;
-            snprintf(r.path, sizeof r.path, "%s/%" PRIu64, strcmp(base, "/") == 0 ? "" : base, i);
+            r.element = true;
             fn(fx, &r, arg);
         }
         return;
@@ -164,7 +165,6 @@ static void yield_node(mc_fixing *fx, const mc_node *n, mc_fx_rec_fn fn, const v
     r.size = n->size;
     r.index = strtoull(n->name, NULL, 10);
     if (!record_in_file(fx, r.offset, r.size)) return;
-    snprintf(r.path, sizeof r.path, "%s", base);
     fn(fx, &r, arg);
 }
 
@@ -286,6 +286,9 @@ static void format_value(char *out, size_t size, mc_field_type t, double v)
 {
     if (t == MC_FIELD_F32) snprintf(out, size, "%.9g", v);
     else if (t == MC_FIELD_F64) snprintf(out, size, "%.17g", v);
+    /* integers (exact in a double up to 2^53): without the float formatter
+     * where the value fits, as nearly all do */
+    else if (v >= -9.0e18 && v <= 9.0e18) snprintf(out, size, "%lld", (long long)v);
     else snprintf(out, size, "%.0f", v);
 }
 
@@ -317,6 +320,15 @@ static bool grow(mc_fixing *fx)
     return true;
 }
 
+/* src cut to fit size bytes (a path or value too long for an edit). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    const char *end = memchr(src, '\0', size - 1);
+    size_t n = end ? (size_t)(end - src) : size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 /* Records an edit of n bytes at off to bytes nb and applies it to the
  * working copy. The bytes themselves are filled in when the list is final
  * (finish_edits). */
@@ -334,15 +346,20 @@ static void add_edit(mc_fixing *fx, uint64_t off, uint32_t n, const uint8_t *nb,
     e->size = n;
     e->code = fx->code;
     e->fixability = fx->fixability;
-    snprintf(e->path, sizeof e->path, "%s", path);
-    snprintf(e->old_value, sizeof e->old_value, "%s", old_value);
-    snprintf(e->new_value, sizeof e->new_value, "%s", new_value);
+    copy_text(e->path, sizeof e->path, path);
+    copy_text(e->old_value, sizeof e->old_value, old_value);
+    copy_text(e->new_value, sizeof e->new_value, new_value);
     memmove(fx->out + off, nb, n);
 }
 
 static void field_path(char *out, size_t size, const mc_fx_rec *rec, const mc_field *f)
 {
-    snprintf(out, size, "%s%s%s", rec->path, *f->name ? "/" : "", f->name);
+    /* built only for an edit: most records visited are left alone */
+    const char *base = strcmp(rec->base, "/") == 0 ? "" : rec->base;
+    if (rec->element)
+        snprintf(out, size, "%s/%" PRIu64 "%s%s", base, rec->index, *f->name ? "/" : "", f->name);
+    else
+        snprintf(out, size, "%s%s%s", base, *f->name ? "/" : "", f->name);
 }
 
 void mc_fx_set(mc_fixing *fx, const mc_fx_rec *rec, const mc_field *f, uint32_t j, double v)
@@ -495,9 +512,35 @@ double mc_fx_value_of(mc_fixing *fx, const char *pattern, const char *field, uin
 
 static int by_offset(const void *a, const void *b)
 {
-    const mc_edit *x = a, *y = b;
+    const mc_edit *x = *(const mc_edit *const *)a, *y = *(const mc_edit *const *)b;
     if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
-    return (x->size > y->size) - (x->size < y->size);
+    if (x->size != y->size) return x->size < y->size ? -1 : 1;
+    return x < y ? -1 : x > y; /* stable: the order they were made in */
+}
+
+/* The edits by offset. Each fixer makes them in file order, so the list is
+ * usually sorted already; otherwise pointers are sorted (an edit is a few
+ * hundred bytes) and the edits moved once. */
+static bool sort_edits(mc_fixing *fx)
+{
+    size_t i = 1;
+    while (i < fx->count && by_offset(&(const mc_edit *){&fx->edits[i - 1]}, &(const mc_edit *){&fx->edits[i]}) <= 0) i++;
+    if (i >= fx->count) return true;
+    const mc_edit **order = malloc(fx->count * sizeof *order);
+    mc_edit *sorted = malloc(fx->count * sizeof *sorted);
+    if (!order || !sorted) {
+        free(order);
+        free(sorted);
+        return false;
+    }
+    for (i = 0; i < fx->count; i++) order[i] = &fx->edits[i];
+    qsort(order, fx->count, sizeof *order, by_offset);
+    for (i = 0; i < fx->count; i++) sorted[i] = *order[i];
+    free(order);
+    free(fx->edits);
+    fx->edits = sorted;
+    fx->cap = fx->count;
+    return true;
 }
 
 /* Sorted, overlapping edits merged (two fixers writing one byte), and
@@ -505,7 +548,7 @@ static int by_offset(const void *a, const void *b)
  * then says exactly how the output differs from the input. */
 static bool finish_edits(mc_fixing *fx, mc_fix *f)
 {
-    if (fx->count) qsort(fx->edits, fx->count, sizeof *fx->edits, by_offset);
+    if (!sort_edits(fx)) return false;
     size_t n = 0;
     for (size_t i = 0; i < fx->count; i++) {
         mc_edit *e = &fx->edits[i];
@@ -608,7 +651,7 @@ mc_status mc_fix_memory(const void *data, size_t size, const mc_options *options
         fx.out = f->out;
         run_fixers(&fx, fix, &f->withheld);
     }
-    if (!fx.nomem) finish_edits(&fx, f);
+    if (!fx.nomem && !finish_edits(&fx, f)) fx.nomem = true;
     free(fx.edits);
     mc_inspect_free(ins);
     if (fx.nomem || !keep_old_bytes(f)) {

@@ -28,7 +28,8 @@ typedef struct mc_fx_rec {
     uint64_t index;            /* element index in its array or section */
     const mc_field *fields;
     size_t field_count;
-    char path[96];             /* "/vertices/17", "/joints/2" */
+    const char *base;          /* the node's path: "/vertices", "/joints/2" */
+    bool element;              /* an array element: its path is base/index */
 } mc_fx_rec;
 
 typedef void (*mc_fx_rec_fn)(mc_fixing *fx, const mc_fx_rec *rec, const void *arg);
