@@ -105,7 +105,7 @@ const char *mc_fixability_name(mc_fixability fixability)
 /* ---- the fixers' tables ---- */
 
 static const mc_fixer_table *const tables[] = {&mc_fixers_aem, &mc_fixers_aem2025, &mc_fixers_aamf,
-                                               &mc_fixers_nlm};
+                                               &mc_fixers_nlm, &mc_fixers_semodel};
 
 const mc_fixer *mc_fixer_find(mc_code code)
 {

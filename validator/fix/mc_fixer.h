@@ -87,7 +87,8 @@ typedef struct mc_fixer_table {
     const mc_fixer_table name = {(table), sizeof(table) / sizeof((table)[0])}
 
 /* One table per format module family (fix_aem.c ...), in the order they run. */
-extern const mc_fixer_table mc_fixers_aem, mc_fixers_aem2025, mc_fixers_aamf, mc_fixers_nlm;
+extern const mc_fixer_table mc_fixers_aem, mc_fixers_aem2025, mc_fixers_aamf, mc_fixers_nlm,
+    mc_fixers_semodel;
 
 /* The fixer of code in any table, or NULL (a unit test pairs it with
  * mc_fixes.def). */
