@@ -182,24 +182,15 @@ int mc_inspect_main(int argc, char **argv)
     return rc;
 }
 
-/* -O is checked before FILE is read: a regular file (or a new one) that
- * is not FILE itself. */
-static int extract_out_refused(const char *dest, const char *file)
-{
-    mc_inputs in = {0};
-    int refused = mc_inputs_add(&in, file) != 0;
-    if (refused) fputs("modelcheck inspect: out of memory\n", stderr);
-    else refused = mc_output_check(&in, "modelcheck inspect", dest, MC_OUTPUT_FILE) != 0;
-    mc_inputs_free(&in);
-    return refused;
-}
-
 static int inspect_files(inspect_cli *c, int n, char **files)
 {
     if (n < 1) return usage_error("no FILE");
     if ((c->at_count || c->extract) && n != 1)
         return usage_error("--at and --extract-block take one FILE");
-    if (c->extract && c->extract_out && extract_out_refused(c->extract_out, files[0])) return EXIT_USAGE;
+    /* -O is checked before FILE is read: a regular file (or a new one) that
+     * is not FILE itself */
+    if (c->extract && c->extract_out && mc_output_check_input("modelcheck inspect", c->extract_out, files[0]) != 0)
+        return EXIT_USAGE;
     int rc = EXIT_VALID;
     int document = c->json && !c->at_count && !c->extract;
     if (document)

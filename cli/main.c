@@ -29,6 +29,7 @@
 #include "completion.h"
 #include "config.h"
 #include "datadir.h"
+#include "fix.h"
 #include "inspect.h"
 #include "mc_report.h"
 #include "jobs.h"
@@ -1001,7 +1002,9 @@ int main(int argc, char **argv)
     int explain = argc > 1 && strcmp(argv[1], "explain") == 0;
     int inspect = argc > 1 && strcmp(argv[1], "inspect") == 0;
     int fuzz = argc > 1 && strcmp(argv[1], "fuzz") == 0;
+    int fix = argc > 1 && strcmp(argv[1], "fix") == 0;
     int rc = certify ? mcc_main(argc - 1, argv + 1)
+             : fix ? mc_fix_main(argc - 1, argv + 1)
              : fuzz ? mcc_fuzz_main(argc - 1, argv + 1)
              : inspect ? mc_inspect_main(argc - 1, argv + 1)
              : explain ? (argc > 2 ? explain_codes(argv + 2, argc - 2)

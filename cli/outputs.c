@@ -78,6 +78,16 @@ int mc_output_check(const mc_inputs *in, const char *prog, const char *out, int 
     return 0;
 }
 
+int mc_output_check_input(const char *prog, const char *out, const char *input)
+{
+    mc_inputs in = {0};
+    int refused = mc_inputs_add(&in, input) != 0;
+    if (refused) fprintf(stderr, "%s: out of memory\n", prog);
+    else refused = mc_output_check(&in, prog, out, MC_OUTPUT_FILE) != 0;
+    mc_inputs_free(&in);
+    return refused ? -1 : 0;
+}
+
 /* Where the bytes for out go: the file a symbolic link leads to (the link
  * stays a link), else out itself. malloc'd, or NULL. */
 static char *destination(const char *out)

@@ -45,6 +45,11 @@ enum {
  * input IN" or "...: it is a directory", and -1. in may be NULL. */
 int mc_output_check(const mc_inputs *in, const char *prog, const char *out, int flags);
 
+/* mc_output_check of a regular-file output against one input (a command
+ * that reads one FILE and writes one file): 0, or -1 with its line on
+ * stderr (also "PROG: out of memory"). */
+int mc_output_check_input(const char *prog, const char *out, const char *input);
+
 /* An output being written: to a temporary file beside its destination,
  * renamed over it once complete, so a failed write leaves no half file. */
 typedef struct mc_output {

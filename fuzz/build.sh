@@ -30,7 +30,7 @@ for t in auto aem semodel aamf e3d nlm; do
 done
 # reference-loader and differential targets: their format's seeds, dictionary, options
 for f in aem semodel aamf e3d nlm; do
-    for kind in load diff; do
+    for kind in load diff fix; do
         t=${kind}_$f
         cp "$build/fuzz/mc_fuzz_$t" "$OUT/"
         cp "$OUT/mc_fuzz_$f.dict" "$OUT/mc_fuzz_$t.dict"

@@ -5,7 +5,8 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]    default: 600 s, all targets
 #   fuzz/run.sh --smoke                             CI: 10 s per target, fails on any finding
 # Targets: auto aem semodel aamf e3d nlm, load_<format> and diff_<format> (reference
-# loaders, differential), abi_<format> (your loader, docs/FUZZING.md), clean (the
+# loaders, differential), fix_<format> (modelcheck fix: no crash, no issue added,
+# idempotent, the loader's model unchanged outside the edited fields), abi_<format> (your loader, docs/FUZZING.md), clean (the
 # clean paths against the exact checks, every format), and the
 # structure-aware <target>_sa (same harness, fuzz/mutators): e.g.
 # fuzz/run.sh 600 e3d_sa aem_sa

@@ -110,6 +110,12 @@ void mc_explain_text_docs(FILE *out, mc_code code, const char *example, const ch
     fprintf(out, "  Specification: %s.\n", ci->clause);
     fprintf(out, "  Why it matters: %s\n", why ? why : "(no advice recorded)");
     fprintf(out, "  What to do:    %s\n", what);
+    const char *fix = mc_code_fix_text(code);
+    mc_fixability how = mc_code_fixability(code);
+    fprintf(out, "  Fix:           %s%s: %s.\n", mc_fixability_name(how),
+            how == MC_FIXABILITY_UNSAFE ? " (modelcheck fix --unsafe-fixes)"
+            : how == MC_FIXABILITY_SAFE ? " (modelcheck fix)" : "",
+            fix ? fix : "no reason recorded");
     if (content)
         fprintf(out, "  If the file is known to load correctly everywhere you ship it: \"severity\": {\"%s\": "
                      "\"info\"} (or \"ignore\") in .modelcheck.json, for the paths concerned under \"overrides\".\n",

@@ -71,6 +71,7 @@ static const char *group_of(const char *name, char *buf, size_t n)
 }
 
 static void mc_advice_markdown(FILE *out);
+static void mc_fixes_markdown(FILE *out);
 
 void mc_catalog_markdown(FILE *out, const mc_options *options)
 {
@@ -124,6 +125,7 @@ void mc_catalog_markdown(FILE *out, const mc_options *options)
         if (!next || strcmp(group_of(next->name, g, sizeof g), group) != 0) fputc('\n', out);
     }
     mc_advice_markdown(out);
+    mc_fixes_markdown(out);
 }
 
 /* Why each kind matters, then the codes with advice of their own: the
@@ -154,6 +156,34 @@ static void mc_advice_markdown(FILE *out)
         cell(out, why ? why : "");
         fputs(" | ", out);
         cell(out, mc_advice_what(catalog_order[i], &content));
+        fputs(" |\n", out);
+    }
+}
+
+/* What `modelcheck fix` does per code (validator/catalog/mc_fixes.def):
+ * the fixable codes, then why each of the others has no fix. */
+static void mc_fixes_markdown(FILE *out)
+{
+    fputs("\n## Fixes\n\n"
+          "`modelcheck fix` (docs/FIX.md) repairs the codes below. A *safe* fix restores the\n"
+          "spec's rule without changing what a reader builds; an *unsafe* one changes data a\n"
+          "reader takes and runs only with `--unsafe-fixes`. `modelcheck explain CODE` gives the\n"
+          "same line.\n\n"
+          "| code | fix | what it does |\n|---|---|---|\n", out);
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        mc_fixability how = mc_code_fixability(catalog_order[i]);
+        if (how == MC_FIXABILITY_NONE) continue;
+        fprintf(out, "| `%s` | %s | ", mc_code_get(catalog_order[i])->name, mc_fixability_name(how));
+        cell(out, mc_code_fix_text(catalog_order[i]));
+        fputs(" |\n", out);
+    }
+    fputs("\n### Codes without a fix\n\n"
+          "| code | why there is no honest fix |\n|---|---|\n", out);
+    for (size_t i = 0; i < CATALOG_SIZE; i++) {
+        if (mc_code_fixability(catalog_order[i]) != MC_FIXABILITY_NONE) continue;
+        const char *why = mc_code_fix_text(catalog_order[i]);
+        fprintf(out, "| `%s` | ", mc_code_get(catalog_order[i])->name);
+        cell(out, why ? why : "");
         fputs(" |\n", out);
     }
 }

@@ -75,6 +75,9 @@ mc_json_report *mc_json_report_begin(FILE *out, const mc_options *opt, cJSON *co
 mc_json_report *mc_json_report_begin_view(FILE *out, const mc_options *opt, cJSON *config,
                                           const mc_report_view *view);
 int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status);
+/* mc_json_report_file with item (taken over) added to the file's object as key. */
+int mc_json_report_file_with(mc_json_report *w, const mc_result *r, const char *path, mc_status status,
+                             const char *key, cJSON *item);
 int mc_json_report_end(mc_json_report *w, const mc_run_summary *s);
 
 /* Streaming pieces: item as cJSON_Print formats it at that depth (a tab
@@ -108,6 +111,11 @@ mc_sarif *mc_sarif_begin(FILE *out, mc_sarif_flavour flavour);
 void mc_sarif_set_view(mc_sarif *s, const mc_report_view *view);
 /* 0, or -1 when out of memory (the writer stays usable). */
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status);
+/* mc_sarif_file whose first result of each code carries fixes(code, uri,
+ * arg), a "fixes" array (NULL: none; taken over). */
+typedef cJSON *(*mc_sarif_fixes_fn)(mc_code code, const char *uri, void *arg);
+int mc_sarif_file_fixes(mc_sarif *s, const mc_result *r, const char *path, mc_status status,
+                        mc_sarif_fixes_fn fixes, void *arg);
 int mc_sarif_end(mc_sarif *s, const mc_run_summary *sum, const mc_options *opt, cJSON *config, int exit_code);
 
 /* The i-th code of mc_catalog.def, in the catalog's (and the docs') order;
@@ -198,6 +206,19 @@ void mc_report_file_text_bytes(FILE *out, const mc_result *r, const char *name, 
 void mc_report_file_text_with(FILE *out, const mc_result *r, const char *name, const mc_report_view *view,
                               mc_inspect *bytes);
 
+
+/* ---- modelcheck fix's reports (report_fix.c) ---- */
+
+/* The "fix" object of a file in the JSON report (reports/schema/report.schema.json):
+ * output (NULL: none), written, the edits, what was fixed and withheld. */
+cJSON *mc_fix_report_json(const mc_fix *fix, const char *output, int written);
+/* A SARIF "fixes" array: one fix of every edit of code (byte replacements
+ * in the artifact uri), or NULL when code has no edit. */
+cJSON *mc_fix_sarif_fixes(const mc_fix *fix, mc_code code, const char *uri);
+/* --diff: one line per edit, "  @0x2c /path: old -> new  [bytes]  CODE (safe)". */
+void mc_fix_report_diff(FILE *out, const mc_fix *fix);
+/* One line: what was fixed, what was withheld, where it went. */
+void mc_fix_report_summary(FILE *out, const mc_fix *fix, const char *name, const char *output, int written);
 
 /* ---- modelcheck inspect's reports (report_inspect.c) ---- */
 

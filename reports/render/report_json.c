@@ -239,8 +239,18 @@ mc_json_report *mc_json_report_begin_view(FILE *out, const mc_options *opt, cJSO
 
 int mc_json_report_file(mc_json_report *w, const mc_result *r, const char *path, mc_status status)
 {
+    return mc_json_report_file_with(w, r, path, status, NULL, NULL);
+}
+
+int mc_json_report_file_with(mc_json_report *w, const mc_result *r, const char *path, mc_status status,
+                             const char *key, cJSON *item)
+{
     cJSON *o = mc_report_file_json_view(r, path, status, &w->view);
-    if (!o) return -1;
+    if (!o) {
+        cJSON_Delete(item);
+        return -1;
+    }
+    if (item) cJSON_AddItemToObject(o, key, item);
     if (w->files) fputs(", ", w->out);
     int rc = mc_json_write(w->out, o, 2, 0);
     cJSON_Delete(o);

@@ -179,10 +179,14 @@ static cJSON *artifact_json(const mc_result *r, const char *uri, mc_status statu
 }
 
 static int add_result(mc_sarif *s, const mc_issue *is, const mc_instance *in, const char *uri,
-                      uint64_t index)
+                      uint64_t index, cJSON *fixes)
 {
     cJSON *j = result_json(is, in, uri, index, s->flavour, &s->view);
-    if (!j) return -1;
+    if (!j) {
+        cJSON_Delete(fixes);
+        return -1;
+    }
+    if (fixes) cJSON_AddItemToObject(j, "fixes", fixes);
     if (s->results) fputs(", ", s->out);
     int rc = mc_json_write(s->out, j, 3, 0);
     cJSON_Delete(j);
@@ -191,6 +195,12 @@ static int add_result(mc_sarif *s, const mc_issue *is, const mc_instance *in, co
 }
 
 int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status status)
+{
+    return mc_sarif_file_fixes(s, r, path, status, NULL, NULL);
+}
+
+int mc_sarif_file_fixes(mc_sarif *s, const mc_result *r, const char *path, mc_status status,
+                        mc_sarif_fixes_fn fixes, void *arg)
 {
     char *uri = path_uri(path);
     if (!uri) return -1;
@@ -207,9 +217,11 @@ int mc_sarif_file(mc_sarif *s, const mc_result *r, const char *path, mc_status s
     for (size_t i = 0; rc == 0 && i < r->issue_count; i++) {
         const mc_issue *is = &r->issues[i];
         if ((unsigned)is->code < MC_CODE_COUNT) s->used[is->code] = 1;
-        if (is->instance_count == 0) rc = add_result(s, is, NULL, uri, s->files);
-        for (size_t k = 0; rc == 0 && k < is->instance_count; k++)
-            rc = add_result(s, is, &is->instances[k], uri, s->files);
+        /* a code's fix goes with its first result: one fix covers them all */
+        cJSON *fix = fixes ? fixes(is->code, uri, arg) : NULL;
+        if (is->instance_count == 0) rc = add_result(s, is, NULL, uri, s->files, fix);
+        for (size_t k = 0; rc == 0 && k < is->instance_count; k++, fix = NULL)
+            rc = add_result(s, is, &is->instances[k], uri, s->files, fix);
     }
     free(uri);
     if (rc == 0) s->files++;

@@ -1,6 +1,6 @@
 """docs/modelcheck.1 in step with the command: every option of
-`modelcheck --help`, `modelcheck certify --help`, `modelcheck inspect --help` and
-`modelcheck fuzz --help` appears in the man page,
+`modelcheck --help`, `modelcheck certify --help`, `modelcheck inspect --help`,
+`modelcheck fix --help` and `modelcheck fuzz --help` appears in the man page,
 and every option the man page names is in one of them. With groff
 installed, the page must also format without a warning.
 
@@ -26,6 +26,7 @@ def main():
     helps += subprocess.run([mc, "certify", "--help"], capture_output=True, text=True, check=True).stdout
     helps += subprocess.run([mc, "inspect", "--help"], capture_output=True, text=True, check=True).stdout
     helps += subprocess.run([mc, "fuzz", "--help"], capture_output=True, text=True, check=True).stdout
+    helps += subprocess.run([mc, "fix", "--help"], capture_output=True, text=True, check=True).stdout
     roff = open(page).read()
     text = "\n".join(l for l in roff.splitlines() if not l.startswith('.\\"'))
     text = text.replace("\\-", "-").replace("\\fB", "").replace("\\fR", "").replace("\\fI", "")

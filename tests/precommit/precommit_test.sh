@@ -7,7 +7,10 @@
 #   a .modelcheck.json override that downgrades the code lets the invalid
 #   asset in under legacy/; only the staged content is read (a broken
 #   unstaged edit of a staged valid file does not block); args: [--werror]
-#   turns a warning into a blocked commit.
+#   turns a warning into a blocked commit; modelcheck-fix (issue 35) fixes a
+#   staged file in place and fails the commit (as pre-commit's fixers do),
+#   the fixed file then commits, and a file with nothing to fix passes it
+#   untouched.
 # usage: precommit_test.sh MODELCHECK SOURCE_DIR      (exit 77: SKIP)
 set -uo pipefail
 mc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$(cd "$2" && pwd)
@@ -120,6 +123,32 @@ cp "$corpus/aem/valid/static_exporter_unskinned.aem" warn.aem
 commit "a warning under --werror"
 check "args: [--werror] blocks a warning" test $? -ne 0
 check "the warning is shown: $(tail -5 "$tmp/out")" grep -q "warn.aem:0x[0-9a-f]*: warning: AEM_UNSKINNED_VERTEX" "$tmp/out"
+
+# modelcheck-fix: a fixer hook. It rewrites the file and fails; the fixed
+# file, staged again, passes (both hooks: the fix removed the warning).
+cat >.pre-commit-config.yaml <<YAML
+repos:
+  - repo: file://$hooks
+    rev: $rev
+    hooks:
+      - id: modelcheck-fix
+      - id: modelcheck
+        args: [--werror]
+YAML
+git add .pre-commit-config.yaml && git commit -q -m "fix hook" >/dev/null 2>&1
+cp "$corpus/aem/valid/2025_filler_joint_index.aem" filler.aem
+commit "an asset with a fixable warning"
+check "modelcheck-fix fails the commit when it changed a file" test $? -ne 0
+check "pre-commit says the hook changed it: $(tail -8 "$tmp/out")" grep -q "files were modified by this hook" "$tmp/out"
+check "the file was fixed in place" bash -c "! cmp -s filler.aem '$corpus/aem/valid/2025_filler_joint_index.aem'"
+modelcheck --no-config filler.aem >"$tmp/after" 2>&1
+check "the fixed file has no warning left: $(tail -3 "$tmp/after")" grep -q "0 errors, 0 warnings" "$tmp/after"
+commit "the fixed asset"
+check "the fixed file commits: $(tail -5 "$tmp/out")" test $? -eq 0
+cp "$corpus/aem/valid/skinned_animated.aem" clean.aem
+commit "an asset with nothing to fix"
+check "a file with nothing to fix passes modelcheck-fix: $(tail -5 "$tmp/out")" test $? -eq 0
+check "it is left as it was" cmp -s clean.aem "$corpus/aem/valid/skinned_animated.aem"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,6 +5,8 @@ ids, rule-id style, help URIs).
 - `--output sarif` (the specification's binary regions) with the SARIF,
   GitHub (Gh) and GitHub Advanced Security (Ghas) rule sets as the multitool
   ships them;
+- `modelcheck fix --output-format sarif` over every corpus model file (the
+  fixes' byte replacements);
 - `--output sarif-github` with GitHub's ingestion rules enabled as errors
   (github.config.xml: GH1001-GH1006, SARIF2007), for relative paths (run
   from the parent directory, as the README recommends) and absolute ones.
@@ -47,9 +49,17 @@ def findings(tool, log, tmp, policy=None):
 
 
 def write_log(mc, kind, args, path, cwd):
+    # "fix": `modelcheck fix`'s SARIF, the input's results with their fixes
+    cmd = [mc, "fix", "--output-format", "sarif", "--unsafe-fixes", "--dry-run"] if kind == "fix" else [mc, "--output", kind]
     with open(path, "wb") as f:
-        p = subprocess.run([mc, "--output", kind] + args, stdout=f, stderr=subprocess.DEVNULL, cwd=cwd)
+        p = subprocess.run(cmd + args, stdout=f, stderr=subprocess.DEVNULL, cwd=cwd)
     return p.returncode
+
+
+def model_files(corpus):
+    """Every model file of the corpus, for fix (which takes files, not directories)."""
+    return sorted(os.path.join(d, n) for d, _, names in os.walk(corpus) for n in names
+                  if n.rsplit(".", 1)[-1] in ("aem", "aamf", "nlm", "semodel", "e3d"))
 
 
 def count_results(log):
@@ -76,7 +86,8 @@ def main():
                 ("sarif-github", [rel], parent, POLICY),
                 ("sarif-github", ["-n", "0", "-s", "AEM_UNSKINNED_VERTEX=error", rel], parent, POLICY),
                 ("sarif-github", [corpus], parent, POLICY),  # absolute, under the working directory
-                ("sarif-github", [missing, empty], tmp, POLICY)]
+                ("sarif-github", [missing, empty], tmp, POLICY),
+                ("fix", model_files(corpus), tmp, None)]
         for i, (kind, args, cwd, policy) in enumerate(runs):
             what = f"{kind} {' '.join(args)}{' (GitHub policy)' if policy else ''}"
             log = os.path.join(tmp, f"run{i}.sarif")

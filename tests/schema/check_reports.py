@@ -83,6 +83,12 @@ def github_against_spec(gh, spec):
     return problems
 
 
+def model_files(corpus):
+    """Every model file of the corpus, for fix (which takes files, not directories)."""
+    return sorted(os.path.join(d, n) for d, _, names in os.walk(corpus) for n in names
+                  if n.rsplit(".", 1)[-1] in ("aem", "aamf", "nlm", "semodel", "e3d"))
+
+
 def main():
     mc, schema_path, corpus = sys.argv[1:4]
     with open(schema_path) as f:
@@ -98,6 +104,8 @@ def main():
             run([mc, "--output", "json", os.path.join(tmp, "missing.aem"), empty]),
             run([mc, "--output", "json", "-"], stdin=b"AEM\x01"),
             run([mc, "--output", "json", hostile_tree(tmp, corpus)]),
+            # modelcheck fix: each file's "fix" object (issue 35)
+            run([mc, "fix", "--output-format", "json", "--unsafe-fixes", "--dry-run"] + model_files(corpus)),
         ]
     checked = failed = 0
     # SARIF: the schema of the subset, and agreement with the JSON report of the same run
@@ -134,6 +142,15 @@ def main():
                 print(f"FAIL sarif {' '.join(args)}: {p}")
             failed += bool(problems)
             checked += 1
+    # modelcheck fix's SARIF: the input's results, the fixes on the first of each code
+    fixed = run([mc, "fix", "--output-format", "sarif", "--unsafe-fixes", "--dry-run"] + model_files(corpus))
+    problems = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in jsonschema.Draft202012Validator(sschema).iter_errors(fixed)]
+    if not any("fixes" in r for r in fixed["runs"][0]["results"]):
+        problems.append("no result carries fixes")
+    for p in problems:
+        print(f"FAIL fix sarif: {p}")
+    failed += bool(problems)
+    checked += 1
     # the corpus manifest has a schema of its own
     with open(os.path.join(os.path.dirname(schema_path), "manifest.schema.json")) as f:
         mschema = json.load(f)

@@ -193,6 +193,11 @@ static inline void mc_s_str(mc_ctx *c, const char *key, const uint8_t *p, size_t
     if (c->sink) mc_sink_str(c->sink, key, p, max);
 }
 
+/* The validation result of an inspection, handed over to the caller (who
+ * frees it); mc_inspect_result then returns NULL. For mc_fix, whose result
+ * outlives the tree. */
+mc_result *mc_inspect_take_result(mc_inspect *in);
+
 #define MC_FIELDS(table) (table), (sizeof(table) / sizeof((table)[0]))
 
 #endif

@@ -1190,6 +1190,13 @@ const mc_result *mc_inspect_result(const mc_inspect *in)
     return in ? in->result : NULL;
 }
 
+mc_result *mc_inspect_take_result(mc_inspect *in)
+{
+    mc_result *r = in ? in->result : NULL;
+    if (in) in->result = NULL;
+    return r;
+}
+
 int mc_inspect_truncated(const mc_inspect *in)
 {
     return in && in->sink.truncated;

@@ -276,9 +276,18 @@ static void draft_header(mc_ctx *c, se_file *f, mc_reader *r)
     }
 }
 
+/* The 2018 header's layout (inspect, fix); names are the issue paths'. */
+static const mc_field header_2018_fields[] = {
+    {"magic", MC_FIELD_STRING, 0, 7, 0},         {"version", MC_FIELD_U16, 7, 1, 0},
+    {"headerSize", MC_FIELD_U16, 9, 1, 0},       {"dataPresenceFlags", MC_FIELD_U8, 11, 1, 0},
+    {"bonePresenceFlags", MC_FIELD_U8, 12, 1, 0}, {"meshPresenceFlags", MC_FIELD_U8, 13, 1, 0},
+    {"boneCount", MC_FIELD_U32, 14, 1, 0},       {"meshCount", MC_FIELD_U32, 18, 1, 0},
+    {"matCount", MC_FIELD_U32, 22, 1, 0},        {"reserved", MC_FIELD_BYTES, 26, 3, 0}};
+
 /* docs/formats/semodel.md, the 2018 layout: header. */
 static void header_2018(mc_ctx *c, se_file *f, mc_reader *r)
 {
+    mc_s_layout(c, MC_FIELDS(header_2018_fields));
     f->data_flags = mc_read_u8(r);
     f->bone_flags = mc_read_u8(r);
     f->mesh_flags = mc_read_u8(r);

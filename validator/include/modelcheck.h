@@ -388,6 +388,70 @@ MC_API const mc_attr *mc_node_attr(const mc_node *node, const char *key);
  * it; NULL when out of memory. */
 MC_API char *mc_inspect_json(const mc_inspect *inspect);
 
+/* ---- Fixes: repairing what writers predictably get wrong (mc_fix) ---- */
+
+/*
+ * mc_fix runs the walk of mc_inspect once over the input, and for each code
+ * that fired and has a fix (validator/catalog/mc_fixes.def) computes byte
+ * edits through the record layouts the walk reported (a field written by
+ * its path, never by an offset typed again). The edits are applied to a
+ * copy, which is validated again; the input is never written. Fixing the
+ * output again finds nothing to do (idempotent).
+ *
+ * SAFE fixes restore a spec invariant without changing what a reader
+ * builds; UNSAFE ones change data a reader takes (weights, bounds) and are
+ * applied only with unsafe_fixes. docs/FIX.md lists them.
+ */
+typedef enum mc_fixability {
+    MC_FIXABILITY_NONE = 0, /* no honest mechanical repair (mc_code_fix_text says why) */
+    MC_FIXABILITY_SAFE,
+    MC_FIXABILITY_UNSAFE
+} mc_fixability;
+
+MC_API mc_fixability mc_code_fixability(mc_code code);
+/* What the code's fix does, or why there is none; NULL for an unknown code. */
+MC_API const char *mc_code_fix_text(mc_code code);
+MC_API const char *mc_fixability_name(mc_fixability fixability); /* "none", "safe", "unsafe" */
+
+/* One byte edit: size bytes at offset replaced by as many new ones. */
+typedef struct mc_edit {
+    uint64_t offset;
+    uint32_t size;
+    const uint8_t *old_bytes;
+    const uint8_t *new_bytes;
+    mc_code code;            /* the issue the edit fixes */
+    mc_fixability fixability;
+    char path[96];           /* structural path of the field, e.g. /vertices/17/joint_indices */
+    char old_value[64];      /* the field decoded before and after */
+    char new_value[64];
+} mc_edit;
+
+typedef struct mc_fix_options {
+    int unsafe_fixes;        /* also apply UNSAFE fixes */
+    /* Which codes to fix (--select / --ignore): NULL fixes every code. */
+    int (*wanted)(mc_code code, void *arg);
+    void *arg;
+} mc_fix_options;
+
+typedef struct mc_fix mc_fix;
+
+/* Fixes size bytes at data (not modified, not kept). *out is set to a fix
+ * to free with mc_fix_free, also when nothing could be fixed; options as
+ * for validation (fix NULL: safe fixes of every code). */
+MC_API mc_status mc_fix_memory(const void *data, size_t size, const mc_options *options,
+                               const mc_fix_options *fix, mc_fix **out);
+MC_API void mc_fix_free(mc_fix *fix);
+/* The edits, by offset (never overlapping). */
+MC_API const mc_edit *mc_fix_edits(const mc_fix *fix, size_t *count);
+/* The fixed bytes (the input's when there is no edit). */
+MC_API const uint8_t *mc_fix_output(const mc_fix *fix, size_t *size);
+/* The validation of the input, and of the output. */
+MC_API const mc_result *mc_fix_before(const mc_fix *fix);
+MC_API const mc_result *mc_fix_after(const mc_fix *fix);
+/* Occurrences of codes whose fix is UNSAFE and was not applied (without
+ * unsafe_fixes): what --unsafe-fixes would also try. */
+MC_API uint64_t mc_fix_withheld(const mc_fix *fix);
+
 #ifdef __cplusplus
 }
 #endif
