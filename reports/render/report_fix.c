@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "mc_report.h"
 
 static void hex(char *out, const uint8_t *p, uint32_t n)
@@ -78,6 +76,23 @@ cJSON *mc_fix_report_json(const mc_fix *fix, const char *output, int written)
     return o;
 }
 
+/* RFC 4648 base64 of n bytes into out (4 * ceil(n / 3) + 1 bytes). Written
+ * here rather than taken from OpenSSL: the WebAssembly builds (the page, the
+ * npm command) have no OpenSSL, and their SARIF must be the native bytes. */
+static void base64(char *out, const uint8_t *p, size_t n)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        out[o++] = digits[v >> 18 & 63];
+        out[o++] = digits[v >> 12 & 63];
+        out[o++] = i + 1 < n ? digits[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? digits[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
 /* SARIF 2.1.0, 3.57 replacement: a binary deletedRegion and the bytes that
  * take its place as base64 (3.3.3 artifactContent.binary). */
 static cJSON *replacement_json(const mc_edit *e)
@@ -88,7 +103,7 @@ static cJSON *replacement_json(const mc_edit *e)
     cJSON_AddNumberToObject(del, "byteLength", e->size);
     char *b64 = malloc(4 * (((size_t)e->size + 2) / 3) + 1);
     if (b64) {
-        EVP_EncodeBlock((unsigned char *)b64, e->new_bytes, (int)e->size);
+        base64(b64, e->new_bytes, e->size);
         cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "insertedContent"), "binary", b64);
         free(b64);
     }

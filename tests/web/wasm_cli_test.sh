@@ -99,6 +99,14 @@ compare "explain an unknown code" explain NO_SUCH_CODE
 compare "explain, no code" explain
 compare "explain --help" explain --help
 
+# fix (issue 35): what it would change, every edit, in each report kind;
+# nothing written (--dry-run)
+fixable=(corpus/aamf/invalid/samf_writer_weight_sum_254.aamf corpus/aamf/valid/samf_normal_pad_nonzero.aamf)
+compare "fix --dry-run --diff" fix --dry-run --diff --unsafe-fixes "${fixable[@]}"
+compare "fix --dry-run -o json" fix --dry-run --output-format json --unsafe-fixes "${fixable[@]}"
+compare "fix --dry-run sarif" fix --dry-run --output-format sarif "${fixable[@]}"
+compare "fix --help" fix --help
+
 # inspect: every corpus file, text and JSON, and --at
 mapfile -t all < <(find corpus -type f ! -name '*.json' | LC_ALL=C sort)
 compare "inspect, every corpus file" inspect "${all[@]}"
