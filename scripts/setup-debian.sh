@@ -15,7 +15,8 @@
 # fuzzing and the 32-bit reference reader; bubblewrap is certify's sandbox
 # (docs/CERTIFY.md, Running untrusted code); xvfb, GLFW and Mesa run the
 # upstream AEM converter headless, and Mono (mono-mcs, mono-devel) builds and
-# runs SELib, the C# SEModel library, with our adapters (refimpl tests).
+# runs SELib, the C# SEModel library, with our adapters (refimpl tests);
+# zsh and fish check the syntax of their completion scripts.
 # Does nothing when everything is already installed.
 set -euo pipefail
 minimal=(gcc libc6-dev make cmake pkg-config libcjson-dev libssl-dev lzma-dev)
@@ -24,7 +25,7 @@ packages=(build-essential libcriterion-dev
           libcglm-dev gcc-multilib pre-commit git file groff-base dpkg-dev
           emscripten node-acorn chromium bubblewrap qemu-user
           xvfb libglfw3-dev libgl-dev libgl1-mesa-dri libglx-mesa0 libegl-mesa0
-          mono-mcs mono-devel)
+          mono-mcs mono-devel zsh fish)
 case "${1:-}" in
     --minimal) packages=("${minimal[@]}") ;;
     "") packages=("${minimal[@]}" "${packages[@]}") ;;
