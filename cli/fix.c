@@ -63,11 +63,8 @@ static const char fix_usage[] =
     "Exit codes: 0 no error remains, 1 errors remain (reported), 2 usage error or a\n"
     "refused output, 3 unreadable file, 4 output could not be written.\n";
 
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "modelcheck fix: %s\n%s", msg, "try 'modelcheck fix --help'\n");
-    return EXIT_USAGE;
-}
+/* "PROG: message" and a line naming --help (cliutil.c's one writer) */
+#define usage_error(msg) mc_cli_complain("modelcheck fix", "\ntry 'modelcheck fix --help'", "%s", msg)
 
 /* CODES: names, or prefixes ending in '_', comma-separated; every one must
  * name at least one code. */

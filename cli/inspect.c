@@ -50,11 +50,8 @@ static const char inspect_usage[] =
     "  -O, --out FILE            where --extract-block writes\n"
     "  -h, --help                this text\n";
 
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "modelcheck inspect: %s\n%s", msg, "try 'modelcheck inspect --help'\n");
-    return EXIT_USAGE;
-}
+/* "PROG: message" and a line naming --help (cliutil.c's one writer) */
+#define usage_error(msg) mc_cli_complain("modelcheck inspect", "\ntry 'modelcheck inspect --help'", "%s", msg)
 
 static int extract(mc_inspect *in, const char *name, const char *block, const char *dest)
 {
